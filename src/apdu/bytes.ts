@@ -1,0 +1,68 @@
+/**
+ * Byte helpers shared by the codec and the software Ledger. Base58check comes from @scure/base; nothing here
+ * reimplements a hash or an encoding a library already provides.
+ */
+import { createBase58check, hex } from '@scure/base';
+import { sha256 } from '@noble/hashes/sha2.js';
+
+/** Mina's base58check: payload ‖ first 4 bytes of sha256(sha256(payload)). */
+export const base58check = createBase58check(sha256);
+
+export function toHex(bytes: Uint8Array): string {
+  return hex.encode(bytes);
+}
+
+export function fromHex(text: string): Uint8Array {
+  return hex.decode(text.toLowerCase());
+}
+
+/** Unsigned big-endian integer of `length` bytes. */
+export function uintToBytesBE(value: bigint | number, length: number): Uint8Array {
+  let v = BigInt(value);
+  const out = new Uint8Array(length);
+  for (let i = length - 1; i >= 0; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+}
+
+export function bytesToUintBE(bytes: Uint8Array): bigint {
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  return v;
+}
+
+export function uintToBytesLE(value: bigint, length: number): Uint8Array {
+  return uintToBytesBE(value, length).reverse();
+}
+
+export function bytesToUintLE(bytes: Uint8Array): bigint {
+  return bytesToUintBE(Uint8Array.from(bytes).reverse());
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+export const utf8 = {
+  encode: (text: string) => new TextEncoder().encode(text),
+  /** Strict: invalid UTF-8 throws rather than turning into U+FFFD. */
+  decode: (bytes: Uint8Array) => new TextDecoder('utf-8', { fatal: true }).decode(bytes),
+};
+
+/** ASCII only: each byte must be < 0x80. */
+export function asciiDecode(bytes: Uint8Array): string | undefined {
+  if (bytes.some((b) => b >= 0x80)) return undefined;
+  return String.fromCharCode(...bytes);
+}

@@ -1,0 +1,249 @@
+/**
+ * Pure encoders and decoders for the Mina app's instructions (v1.6.0). Encoders validate their input and throw
+ * `LedgerInputError` naming the field, so nothing invalid is ever sent; decoders validate the reply and throw
+ * `LedgerReplyError`, so a malformed reply never becomes a result. No I/O here.
+ */
+import { decodeAddress } from './address.js';
+import { asciiDecode, concatBytes, equalBytes, uintToBytesBE, uintToBytesLE, utf8 } from './bytes.js';
+import {
+  ADDRESS_LENGTH,
+  INS_GET_ADDRESS,
+  INS_GET_VERSION,
+  INS_SIGN_FIELD_ELEMENT,
+  INS_SIGN_MESSAGE,
+  INS_SIGN_TX,
+  MAX_ACCOUNT,
+  MAX_U32,
+  MAX_U64,
+  MEMO_MAX_BYTES,
+  PALLAS_P,
+  SIGNED_TEXT_MAX_BYTES,
+  SIGN_TX_BODY_LENGTH,
+  TX_TAG_DELEGATION,
+  TX_TAG_PAYMENT,
+  VALID_UNTIL_NONE,
+} from './constants.js';
+import { LedgerInputError, LedgerReplyError } from './errors.js';
+import { signatureFromDeviceBytes, type MinaSignature } from './signature.js';
+import { parseVersion, type AppVersion } from './version.js';
+
+export type NetworkId = 0 | 1;
+
+export interface PaymentOrDelegation {
+  txType: 'payment' | 'delegation';
+  account: number;
+  from: string;
+  to: string;
+  /** nanomina; must be 0 for a delegation. */
+  amount: bigint;
+  /** nanomina. */
+  fee: bigint;
+  nonce: number;
+  /** Global slot; default 4294967295 (no expiry). */
+  validUntil?: number;
+  /** ≤ 32 UTF-8 bytes, no NUL. */
+  memo?: string;
+  networkId: NetworkId;
+}
+
+/** One request for the device: the header bytes besides CLA and the data. */
+export interface ApduRequest {
+  ins: number;
+  p1: number;
+  p2: number;
+  data: Uint8Array;
+}
+
+// ---- input checks (each names the field it refuses) ----
+
+export function checkAccount(account: unknown, field = 'account'): number {
+  if (typeof account !== 'number' || !Number.isInteger(account) || account < 0 || account > MAX_ACCOUNT) {
+    throw new LedgerInputError(field, `must be an integer from 0 to ${MAX_ACCOUNT} (2^31 - 1)`);
+  }
+  return account;
+}
+
+export function checkNetworkId(networkId: unknown, field = 'networkId'): NetworkId {
+  if (networkId !== 0 && networkId !== 1) throw new LedgerInputError(field, 'must be 0 (testnet/devnet) or 1 (mainnet)');
+  return networkId;
+}
+
+function checkU32(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_U32) {
+    throw new LedgerInputError(field, `must be an integer from 0 to ${MAX_U32}`);
+  }
+  return value;
+}
+
+function checkU64(value: unknown, field: string): bigint {
+  if (typeof value !== 'bigint' || value < 0n || value > MAX_U64) {
+    throw new LedgerInputError(field, 'must be a bigint from 0 to 2^64 - 1 (nanomina)');
+  }
+  return value;
+}
+
+function checkAddress(value: unknown, field: string): string {
+  const decoded = typeof value === 'string' ? decodeAddress(value) : 'not a string';
+  if (typeof decoded === 'string') throw new LedgerInputError(field, `not a Mina address (${decoded})`);
+  return value as string;
+}
+
+/** The memo as the device stores it: its UTF-8 bytes, NUL-padded to 32. */
+export function encodeMemo(memo: unknown, field = 'memo'): Uint8Array {
+  if (typeof memo !== 'string') throw new LedgerInputError(field, 'must be a string');
+  const bytes = utf8.encode(memo);
+  if (bytes.length > MEMO_MAX_BYTES) {
+    throw new LedgerInputError(field, `must be at most ${MEMO_MAX_BYTES} UTF-8 bytes, got ${bytes.length}`);
+  }
+  // The device reads the memo up to the first NUL: an embedded NUL would sign a different memo than asked.
+  if (bytes.includes(0)) throw new LedgerInputError(field, 'must not contain NUL characters');
+  const out = new Uint8Array(MEMO_MAX_BYTES);
+  out.set(bytes);
+  return out;
+}
+
+/** Printable ASCII (0x20–0x7E) plus CR and LF: what the app accepts in a message. */
+export function isPrintableMessageByte(b: number): boolean {
+  return (b >= 0x20 && b <= 0x7e) || b === 0x0a || b === 0x0d;
+}
+
+/** Field elements for INS 06: canonical, 0 ≤ x < p (the device does not reduce, so the host must not send more). */
+export function checkFieldElement(value: unknown, field = 'field'): bigint {
+  if (typeof value !== 'bigint') throw new LedgerInputError(field, 'must be a bigint');
+  if (value < 0n || value >= PALLAS_P) throw new LedgerInputError(field, 'must be a Pallas field element (0 ≤ x < p)');
+  return value;
+}
+
+// ---- INS 01: version ----
+
+export function encodeGetVersion(): ApduRequest {
+  return { ins: INS_GET_VERSION, p1: 0, p2: 0, data: new Uint8Array(0) };
+}
+
+export function decodeVersion(reply: Uint8Array): AppVersion {
+  if (reply.length !== 3) throw new LedgerReplyError(`version reply must be 3 bytes, got ${reply.length}`);
+  const [major, minor, patch] = reply as unknown as [number, number, number];
+  return parseVersion(`${major}.${minor}.${patch}`);
+}
+
+// ---- INS 02: address ----
+
+export function encodeGetAddress(account: number, display: boolean): ApduRequest {
+  checkAccount(account);
+  return { ins: INS_GET_ADDRESS, p1: display ? 0x00 : 0x01, p2: 0, data: uintToBytesBE(account, 4) };
+}
+
+export function decodeAddressReply(reply: Uint8Array): string {
+  if (reply.length !== ADDRESS_LENGTH + 1 || reply[ADDRESS_LENGTH] !== 0) {
+    throw new LedgerReplyError(`address reply must be ${ADDRESS_LENGTH} characters and a NUL, got ${reply.length} bytes`);
+  }
+  const address = asciiDecode(reply.subarray(0, ADDRESS_LENGTH));
+  const decoded = address === undefined ? 'not ASCII' : decodeAddress(address);
+  if (typeof decoded === 'string') throw new LedgerReplyError(`the device returned an invalid address (${decoded})`);
+  return address!;
+}
+
+// ---- INS 03: payment / delegation ----
+
+export function encodeSignTransaction(tx: PaymentOrDelegation): ApduRequest {
+  if (typeof tx !== 'object' || tx === null) throw new LedgerInputError('tx', 'must be an object');
+  if (tx.txType !== 'payment' && tx.txType !== 'delegation') {
+    throw new LedgerInputError('txType', 'must be "payment" or "delegation"');
+  }
+  const account = checkAccount(tx.account);
+  checkAddress(tx.from, 'from');
+  checkAddress(tx.to, 'to');
+  const amount = checkU64(tx.amount, 'amount');
+  const fee = checkU64(tx.fee, 'fee');
+  if (tx.txType === 'delegation' && amount !== 0n) throw new LedgerInputError('amount', 'must be 0 for a delegation');
+  // The app refuses amount + fee overflowing u64 (after the user reviewed it); refuse before that.
+  if (amount + fee > MAX_U64) throw new LedgerInputError('amount', 'amount + fee must not exceed 2^64 - 1');
+  const nonce = checkU32(tx.nonce, 'nonce');
+  const validUntil = checkU32(tx.validUntil ?? VALID_UNTIL_NONE, 'validUntil');
+  const memo = encodeMemo(tx.memo ?? '');
+  const networkId = checkNetworkId(tx.networkId);
+
+  const data = concatBytes(
+    uintToBytesBE(account, 4),
+    utf8.encode(tx.from),
+    utf8.encode(tx.to),
+    uintToBytesBE(amount, 8),
+    uintToBytesBE(fee, 8),
+    uintToBytesBE(nonce, 4),
+    uintToBytesBE(validUntil, 4),
+    memo,
+    Uint8Array.of(tx.txType === 'payment' ? TX_TAG_PAYMENT : TX_TAG_DELEGATION, networkId),
+  );
+  if (data.length !== SIGN_TX_BODY_LENGTH) throw new LedgerInputError('tx', 'does not encode to 172 bytes');
+  return { ins: INS_SIGN_TX, p1: 0, p2: 0, data };
+}
+
+export function decodeSignatureReply(reply: Uint8Array): MinaSignature {
+  if (reply.length !== 64) throw new LedgerReplyError(`signature reply must be 64 bytes, got ${reply.length}`);
+  const sig = signatureFromDeviceBytes(reply);
+  if (!sig) throw new LedgerReplyError('the device returned a signature outside the Pallas fields');
+  return sig;
+}
+
+// ---- INS 05: message ----
+
+/**
+ * `signedText` is what the app will sign for this version (see `signedMessageText`); its length is what the app's
+ * 75-byte buffer must hold, so a 66-byte message is refused here rather than after the user approved it.
+ */
+export function encodeSignMessage(account: number, message: string, networkId: NetworkId, signedText: string): ApduRequest {
+  checkAccount(account);
+  checkNetworkId(networkId);
+  if (typeof message !== 'string' || message.length === 0) throw new LedgerInputError('message', 'must be a non-empty string');
+  const bytes = utf8.encode(message);
+  const bad = bytes.findIndex((b) => !isPrintableMessageByte(b));
+  if (bad >= 0) throw new LedgerInputError('message', 'must be printable ASCII (0x20-0x7E, CR, LF)');
+  const max = SIGNED_TEXT_MAX_BYTES - (signedText.length - message.length);
+  if (bytes.length > max) throw new LedgerInputError('message', `must be at most ${max} bytes, got ${bytes.length}`);
+  return { ins: INS_SIGN_MESSAGE, p1: 0, p2: 0, data: concatBytes(uintToBytesBE(account, 4), Uint8Array.of(networkId), bytes) };
+}
+
+/** ≥ 1.4.5: r ‖ s ‖ L ‖ signed text, which must equal what we expect the app to sign. Older: r ‖ s. */
+export function decodeSignMessageReply(reply: Uint8Array, expectedText: string, echoed: boolean): MinaSignature & { signedMessage: string } {
+  if (!echoed) return { ...decodeSignatureReply(reply), signedMessage: expectedText };
+  if (reply.length < 65) throw new LedgerReplyError(`message reply too short (${reply.length} bytes)`);
+  const length = reply[64]!;
+  if (reply.length !== 65 + length) throw new LedgerReplyError('message reply length byte does not match the reply');
+  const text = asciiDecode(reply.subarray(65));
+  if (text !== expectedText) throw new LedgerReplyError('the device signed a different text than the one sent');
+  return { ...decodeSignatureReply(reply.subarray(0, 64)), signedMessage: text };
+}
+
+// ---- INS 06: field element ----
+
+export function encodeSignFieldElement(account: number, field: bigint, networkId: NetworkId): ApduRequest {
+  checkAccount(account);
+  checkFieldElement(field);
+  checkNetworkId(networkId);
+  return {
+    ins: INS_SIGN_FIELD_ELEMENT,
+    p1: 0,
+    p2: 0,
+    data: concatBytes(uintToBytesBE(account, 4), Uint8Array.of(networkId), uintToBytesLE(field, 32)),
+  };
+}
+
+/** r ‖ s ‖ 0x20 ‖ the 32 field bytes echoed: the echo must equal what was sent. */
+export function decodeSignFieldReply(reply: Uint8Array, field: bigint): MinaSignature {
+  if (reply.length !== 97 || reply[64] !== 0x20) {
+    throw new LedgerReplyError(`field-element reply must be 97 bytes with 0x20 at 64, got ${reply.length} bytes`);
+  }
+  if (!equalBytes(reply.subarray(65), uintToBytesLE(field, 32))) {
+    throw new LedgerReplyError('the device echoed a different field element than the one sent');
+  }
+  return decodeSignatureReply(reply.subarray(0, 64));
+}
+
+// ---- reply framing ----
+
+/** Splits a raw reply into data and status word — the one place replies are cut. */
+export function splitReply(reply: Uint8Array): { data: Uint8Array; statusCode: number } {
+  if (reply.length < 2) throw new LedgerReplyError(`reply shorter than a status word (${reply.length} bytes)`);
+  const n = reply.length;
+  return { data: reply.subarray(0, n - 2), statusCode: (reply[n - 2]! << 8) | reply[n - 1]! };
+}

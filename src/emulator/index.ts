@@ -1,0 +1,13 @@
+/**
+ * `chain-ledger/emulator`: the software Ledger (NOT hardware) and its Speculos-compatible HTTP server.
+ */
+export {
+  SoftwareLedger,
+  SOFTWARE_LEDGER_WARNING,
+  TEST_MNEMONIC,
+  type SoftwareLedgerOptions,
+  type ExchangeRecord,
+} from './software-ledger.js';
+export { APPROVE, REJECT, formatMina, type Approver, type Review, type ReviewKind, type Screen } from './review.js';
+export { derivationPath } from './keys.js';
+export { startSpeculosServer, type SpeculosServer, type SpeculosServerOptions } from './speculos-server.js';

@@ -1,0 +1,88 @@
+/**
+ * The signatures the device computes, delegated to mina-signer (no hand-written Schnorr or Poseidon).
+ *
+ * Payments, delegations and messages use mina-signer's public `Client`. A single field element (INS 06) is
+ * `signFieldElement(m, sk, network)`: on devnet that equals the public `Client.signFields([m])`, but `signFields`
+ * is hard-wired to the devnet prefix, so the mainnet case needs mina-signer's own `signFieldElement`, which the
+ * package does not export. We load that one module by path next to mina-signer's entry point; mina-signer is
+ * pinned to an exact version in package.json so the path cannot move under us.
+ */
+import Client from 'mina-signer';
+import { signatureFromBase58, type MinaSignature } from '../apdu/signature.js';
+import type { NetworkId } from '../apdu/codec.js';
+
+const clients = {
+  testnet: new Client({ network: 'testnet' }),
+  devnet: new Client({ network: 'devnet' }),
+  mainnet: new Client({ network: 'mainnet' }),
+};
+
+export function clientFor(networkId: NetworkId): Client {
+  return networkId === 1 ? clients.mainnet : clients.testnet;
+}
+
+export function derivePublicKey(privateKeyBase58: string): string {
+  return clients.mainnet.derivePublicKey(privateKeyBase58);
+}
+
+export interface LegacyTx {
+  txType: 'payment' | 'delegation';
+  from: string;
+  to: string;
+  amount: bigint;
+  fee: bigint;
+  nonce: number;
+  validUntil: number;
+  memo: string;
+}
+
+export function signLegacyTransaction(tx: LegacyTx, privateKeyBase58: string, networkId: NetworkId): MinaSignature {
+  const client = clientFor(networkId);
+  const common = { from: tx.from, to: tx.to, fee: tx.fee, nonce: tx.nonce, memo: tx.memo, validUntil: tx.validUntil };
+  const signed =
+    tx.txType === 'payment'
+      ? client.signPayment({ ...common, amount: tx.amount }, privateKeyBase58)
+      : client.signStakeDelegation(common, privateKeyBase58);
+  return signed.signature;
+}
+
+export function signLegacyMessage(text: string, privateKeyBase58: string, networkId: NetworkId): MinaSignature {
+  return clientFor(networkId).signMessage(text, privateKeyBase58).signature;
+}
+
+interface SignatureModule {
+  signFieldElement(message: bigint, privateKey: bigint, networkId: 'mainnet' | 'devnet'): { r: bigint; s: bigint };
+}
+
+let signatureModule: Promise<SignatureModule> | undefined;
+
+/** mina-signer's internal src/signature.js (Node only: resolved next to the package's entry point). */
+function loadSignatureModule(): Promise<SignatureModule> {
+  signatureModule ??= (async () => {
+    const [{ createRequire }, { pathToFileURL }, { dirname, join }] = await Promise.all([
+      import('node:module'),
+      import('node:url'),
+      import('node:path'),
+    ]);
+    const entry = createRequire(import.meta.url).resolve('mina-signer');
+    return (await import(pathToFileURL(join(dirname(entry), 'src', 'signature.js')).href)) as SignatureModule;
+  })();
+  return signatureModule;
+}
+
+export async function signFieldElement(
+  field: bigint,
+  secret: bigint,
+  privateKeyBase58: string,
+  networkId: NetworkId,
+): Promise<MinaSignature> {
+  if (networkId === 0) return signatureFromBase58(clients.devnet.signFields([field], privateKeyBase58).signature);
+  let module: SignatureModule;
+  try {
+    module = await loadSignatureModule();
+  } catch (cause) {
+    throw new Error('SoftwareLedger: mainnet field-element signing needs Node (mina-signer internals)', { cause });
+  }
+  const { r, s } = module.signFieldElement(field, secret, 'mainnet');
+  return { field: r.toString(), scalar: s.toString() };
+}

@@ -1,0 +1,7 @@
+/**
+ * `chain-ledger/transport`: the structural transport type, the per-device queue, and the browser opener.
+ * Node openers (USB, Speculos, transcripts) live in `chain-ledger/transport/node`.
+ */
+export { ExclusiveTransport } from './exclusive.js';
+export { openWebHid, isWebHidAvailable, type OpenWebHidOptions } from './webhid.js';
+export type { ApduTransport, SendOptions } from './types.js';

@@ -1,0 +1,103 @@
+/**
+ * `chain-ledger/transport/node`: device openers for Node — USB HID (node-hid), Speculos over HTTP, and recorded
+ * APDU transcripts.
+ *
+ * `@ledgerhq/*` packages cannot be imported under native Node ESM (their `lib-es` builds use extensionless
+ * relative imports), so their CommonJS builds are loaded with `createRequire`; types come from type-only imports.
+ * Each package is an optional peer dependency, loaded only when its opener runs.
+ */
+import { createRequire } from 'node:module';
+import { LedgerNotFoundError } from '../apdu/errors.js';
+import { ExclusiveTransport } from './exclusive.js';
+import type { ApduTransport } from './types.js';
+
+const require = createRequire(import.meta.url);
+
+function load<T>(name: string): T {
+  try {
+    const module = require(name) as { default?: T } & T;
+    return module.default ?? module;
+  } catch (cause) {
+    if ((cause as { code?: string }).code === 'MODULE_NOT_FOUND') {
+      throw new LedgerNotFoundError(`This transport needs the package ${name}: npm install ${name}`, { cause });
+    }
+    throw cause;
+  }
+}
+
+interface TransportStatics {
+  open(...args: unknown[]): Promise<ApduTransport>;
+  create(openTimeout?: number, listenTimeout?: number): Promise<ApduTransport>;
+}
+
+export interface OpenNodeHidOptions {
+  /** A HID path from `listNodeHidDevices()`; default: the first Ledger found. */
+  path?: string;
+  /** How long to wait for a device to appear (default 3000 ms). */
+  listenTimeoutMs?: number;
+}
+
+/** USB HID in Node through `@ledgerhq/hw-transport-node-hid` (with node-hid ≥ 3.4, which ships prebuilt binaries). */
+export async function openNodeHid(options: OpenNodeHidOptions = {}): Promise<ExclusiveTransport> {
+  const TransportNodeHid = load<TransportStatics>('@ledgerhq/hw-transport-node-hid');
+  try {
+    const transport = options.path
+      ? await TransportNodeHid.open(options.path)
+      : await TransportNodeHid.create(3000, options.listenTimeoutMs ?? 3000);
+    return ExclusiveTransport.for(transport);
+  } catch (cause) {
+    throw new LedgerNotFoundError('No Ledger found on USB: plug it in, unlock it and open the Mina app', { cause });
+  }
+}
+
+export async function listNodeHidDevices(): Promise<string[]> {
+  const TransportNodeHid = load<{ list(): Promise<string[]> }>('@ledgerhq/hw-transport-node-hid');
+  return TransportNodeHid.list();
+}
+
+export interface OpenSpeculosOptions {
+  /** Default http://127.0.0.1 (no port here: the transport appends `apiPort`). */
+  baseURL?: string;
+  /** Default 5000, Speculos' default API port. */
+  apiPort?: number;
+}
+
+/** Speculos' REST API (or `startSpeculosServer`) through `@ledgerhq/hw-transport-node-speculos-http`. */
+export async function openSpeculos(options: OpenSpeculosOptions = {}): Promise<ExclusiveTransport & { speculos: SpeculosControls }> {
+  const SpeculosHttpTransport = load<TransportStatics>('@ledgerhq/hw-transport-node-speculos-http');
+  let transport: ApduTransport & SpeculosControls;
+  try {
+    // No timeout: a review on the device holds the HTTP request until the user answers.
+    transport = (await SpeculosHttpTransport.open({
+      baseURL: options.baseURL ?? 'http://127.0.0.1',
+      apiPort: String(options.apiPort ?? 5000),
+    })) as ApduTransport & SpeculosControls;
+  } catch (cause) {
+    throw new LedgerNotFoundError('No Speculos answered at that address', { cause });
+  }
+  const queue = ExclusiveTransport.for(transport);
+  return Object.assign(queue, { speculos: transport });
+}
+
+/** What the Speculos transport adds: button presses and the screen-text event stream (an rxjs Subject). */
+export interface SpeculosControls {
+  button(button: 'left' | 'right' | 'both'): Promise<unknown>;
+  automationEvents: { subscribe(observer: (event: { text: string; x: number; y: number }) => void): { unsubscribe(): void } };
+}
+
+/**
+ * Replays a recorded APDU transcript (`=> request` / `<= reply` lines, as `@ledgerhq/hw-transport-mocker` writes
+ * them): a request that differs from the next recorded one fails with `RecordStoreWrongAPDU`.
+ */
+export async function openTranscript(text: string): Promise<ExclusiveTransport & { ensureDone(): void }> {
+  const mocker = load<{
+    RecordStore: { fromString(text: string): { ensureQueueEmpty(): void } };
+    openTransportReplayer(store: unknown): Promise<ApduTransport>;
+  }>('@ledgerhq/hw-transport-mocker');
+  const store = mocker.RecordStore.fromString(text);
+  const queue = ExclusiveTransport.for(await mocker.openTransportReplayer(store));
+  return Object.assign(queue, { ensureDone: () => store.ensureQueueEmpty() });
+}
+
+export { ExclusiveTransport } from './exclusive.js';
+export type { ApduTransport, SendOptions } from './types.js';

@@ -1,0 +1,24 @@
+/**
+ * The structural transport everything codes against. Every `@ledgerhq/hw-transport` instance (WebHID, node-hid,
+ * Speculos HTTP, the mocker's replayer) fits it, and so does `SoftwareLedger`; nothing depends on the `Transport` class.
+ */
+export interface ApduTransport {
+  /**
+   * Sends CLA INS P1 P2 Lc data (Lc always present) and resolves the reply data ‖ status word. Implementations
+   * reject with an error carrying `statusCode` when the status word is not in `statusList` (default [0x9000]).
+   */
+  send(cla: number, ins: number, p1: number, p2: number, data?: Uint8Array, statusList?: readonly number[]): Promise<Uint8Array>;
+  /** `@ledgerhq` transports emit "disconnect" when the device goes away. */
+  on?(event: string, listener: (...args: any[]) => unknown): void;
+  off?(event: string, listener: (...args: any[]) => unknown): void;
+  close?(): Promise<void> | void;
+}
+
+export interface SendOptions {
+  /**
+   * Cancels the call. A call still waiting for its turn leaves the queue at once. A call already on the device
+   * rejects at once too, but the device keeps its screen until the user answers there; the next exchange waits for
+   * that answer, because a Ledger cannot be interrupted from the host.
+   */
+  signal?: AbortSignal;
+}

@@ -1,0 +1,51 @@
+/**
+ * WebHID (Chromium browsers, secure contexts). `request: true` shows the browser's device chooser and must run
+ * inside a user gesture (a click handler); without it, only devices the user granted before are reopened, with no
+ * prompt. The `@ledgerhq/hw-transport-webhid` package is loaded on first use (bundlers resolve it; it needs a
+ * global `Buffer`, see docs/transports.md).
+ */
+import { LedgerNotFoundError } from '../apdu/errors.js';
+import { ExclusiveTransport } from './exclusive.js';
+
+export interface OpenWebHidOptions {
+  /** Show the device chooser (default false: reopen a device granted earlier). Must be called from a user gesture. */
+  request?: boolean;
+}
+
+export function isWebHidAvailable(): boolean {
+  return typeof navigator !== 'undefined' && 'hid' in navigator && navigator.hid != null;
+}
+
+export async function openWebHid(options: OpenWebHidOptions = {}): Promise<ExclusiveTransport> {
+  if (!isWebHidAvailable()) {
+    throw new LedgerNotFoundError('WebHID is not available here: use a Chromium-based browser on https or localhost');
+  }
+  const module = (await import('@ledgerhq/hw-transport-webhid')) as { default: unknown };
+  const TransportWebHID = unwrapDefault(module) as {
+    request(): Promise<object>;
+    openConnected(): Promise<object | null>;
+  };
+  let transport: object | null;
+  try {
+    transport = options.request ? await TransportWebHID.request() : await TransportWebHID.openConnected();
+  } catch (cause) {
+    const name = (cause as { name?: string }).name;
+    const reason =
+      name === 'TransportOpenUserCancelled'
+        ? 'no device was chosen'
+        : name === 'SecurityError'
+          ? 'the device chooser must be opened from a user gesture (a click)'
+          : 'the device could not be opened (is another tab or Ledger Live using it?)';
+    throw new LedgerNotFoundError(`No Ledger opened: ${reason}`, { cause });
+  }
+  if (!transport) {
+    throw new LedgerNotFoundError('No Ledger was authorised on this site yet: call openWebHid({ request: true }) from a click');
+  }
+  return ExclusiveTransport.for(transport as never);
+}
+
+/** CommonJS packages seen through ESM interop may nest their default export once more. */
+export function unwrapDefault(module: { default: unknown }): unknown {
+  const first = module.default as { default?: unknown } | undefined;
+  return first && typeof first === 'function' ? first : (first?.default ?? first);
+}

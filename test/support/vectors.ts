@@ -1,0 +1,40 @@
+/**
+ * The APDU vectors of the Mina app v1.6.0 (from shared/vectors; a copy lives in test/fixtures so the repository
+ * stands alone, and .ci/run checks the copy still equals the shared file).
+ */
+import { readFileSync } from 'node:fs';
+
+export interface VectorExchange {
+  name: string;
+  ins: 'GET_VERSION' | 'GET_ADDRESS' | 'SIGN_TX' | 'SIGN_MSG' | 'SIGN_FIELD_ELEMENT' | 'UNKNOWN';
+  params: Record<string, any>;
+  userAction: string;
+  request: string;
+  reply: string;
+  signature?: { field: string; scalar: string; base58: string; rawHex: string };
+  result: { statusWord: string; [key: string]: unknown };
+  source: string;
+}
+
+export interface Vectors {
+  app: { name: string; version: string };
+  mnemonic: string;
+  accounts: { account: number; path: string; address: string; privateKeyHex: string; privateKeyBase58: string }[];
+  exchanges: VectorExchange[];
+}
+
+export const vectors: Vectors = JSON.parse(readFileSync(new URL('../fixtures/mina-ledger-app.json', import.meta.url), 'utf8'));
+
+export function exchange(name: string): VectorExchange {
+  const found = vectors.exchanges.find((e) => e.name === name);
+  if (!found) throw new Error(`no vector ${name}`);
+  return found;
+}
+
+export const addressOf = (account: number) => vectors.accounts.find((a) => a.account === account)!.address;
+export const keyOf = (account: number) => vectors.accounts.find((a) => a.account === account)!.privateKeyBase58;
+
+/** A RecordStore transcript of the named exchanges, in order. */
+export function transcript(...names: string[]): string {
+  return names.map((n) => `=> ${exchange(n).request}\n<= ${exchange(n).reply}\n`).join('');
+}
