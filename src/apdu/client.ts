@@ -72,10 +72,9 @@ export class MinaLedgerApp {
     networkId: NetworkId,
     options: SendOptions = {},
   ): Promise<MinaSignature & { signedMessage: string }> {
-    encodeSignMessage(account, message, networkId, message); // refuse bad input before reading the version
+    const request = encodeSignMessage(account, message, networkId);
     const version = await this.#require('signMessage', options);
     const signedText = signedMessageText(version, message);
-    const request = encodeSignMessage(account, message, networkId, signedText);
     const reply = await this.#exchange(request, options);
     return decodeSignMessageReply(reply, signedText, supports(version, 'echoedMessage'));
   }

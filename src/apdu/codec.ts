@@ -16,6 +16,7 @@ import {
   MAX_U32,
   MAX_U64,
   MEMO_MAX_BYTES,
+  MESSAGE_PREFIX,
   PALLAS_P,
   SIGNED_TEXT_MAX_BYTES,
   SIGN_TX_BODY_LENGTH,
@@ -188,18 +189,21 @@ export function decodeSignatureReply(reply: Uint8Array): MinaSignature {
 // ---- INS 05: message ----
 
 /**
- * `signedText` is what the app will sign for this version (see `signedMessageText`); its length is what the app's
- * 75-byte buffer must hold, so a 66-byte message is refused here rather than after the user approved it.
+ * Messages are printable ASCII of 1–65 bytes on every version: ≥ 1.4.5 signs "Message : " + message in a 75-byte
+ * buffer, so a 66-byte message would be shown and fail only after the user approved it. (Apps that sign the raw
+ * message could take 75 bytes; one limit for all keeps the check independent of the version.)
  */
-export function encodeSignMessage(account: number, message: string, networkId: NetworkId, signedText: string): ApduRequest {
+export const MESSAGE_MAX_BYTES = SIGNED_TEXT_MAX_BYTES - MESSAGE_PREFIX.length;
+
+export function encodeSignMessage(account: number, message: string, networkId: NetworkId): ApduRequest {
   checkAccount(account);
   checkNetworkId(networkId);
   if (typeof message !== 'string' || message.length === 0) throw new LedgerInputError('message', 'must be a non-empty string');
   const bytes = utf8.encode(message);
-  const bad = bytes.findIndex((b) => !isPrintableMessageByte(b));
-  if (bad >= 0) throw new LedgerInputError('message', 'must be printable ASCII (0x20-0x7E, CR, LF)');
-  const max = SIGNED_TEXT_MAX_BYTES - (signedText.length - message.length);
-  if (bytes.length > max) throw new LedgerInputError('message', `must be at most ${max} bytes, got ${bytes.length}`);
+  if (!bytes.every(isPrintableMessageByte)) throw new LedgerInputError('message', 'must be printable ASCII (0x20-0x7E, CR, LF)');
+  if (bytes.length > MESSAGE_MAX_BYTES) {
+    throw new LedgerInputError('message', `must be at most ${MESSAGE_MAX_BYTES} bytes, got ${bytes.length}`);
+  }
   return { ins: INS_SIGN_MESSAGE, p1: 0, p2: 0, data: concatBytes(uintToBytesBE(account, 4), Uint8Array.of(networkId), bytes) };
 }
 

@@ -1,0 +1,84 @@
+/**
+ * The built package, as a dependent project sees it: plain Node ESM (no bundler, no tsx), resolving through the
+ * package's `exports`. Runs against dist/ (`npm test` builds first).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, '..');
+let project: string;
+
+beforeAll(() => {
+  if (!existsSync(join(root, 'dist/apdu/index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  project = mkdtempSync(join(tmpdir(), 'chain-ledger-consumer-'));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module', dependencies: { 'chain-ledger': '*' } }));
+  mkdirSync(join(project, 'node_modules'));
+  symlinkSync(root, join(project, 'node_modules', 'chain-ledger'), 'dir');
+});
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+async function node(code: string) {
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', code], { cwd: project, timeout: 60_000 });
+  return stdout.trim();
+}
+
+describe('the built package under native Node ESM', () => {
+  it("node -e \"import('chain-ledger/apdu')\" loads, with the documented entry points", async () => {
+    const out = await node(`
+      const apdu = await import('chain-ledger/apdu');
+      const emulator = await import('chain-ledger/emulator');
+      const transport = await import('chain-ledger/transport');
+      console.log(JSON.stringify({
+        MinaLedgerApp: typeof apdu.MinaLedgerApp,
+        SoftwareLedger: typeof emulator.SoftwareLedger,
+        startSpeculosServer: typeof emulator.startSpeculosServer,
+        openWebHid: typeof transport.openWebHid,
+      }));`);
+    expect(JSON.parse(out)).toEqual({
+      MinaLedgerApp: 'function',
+      SoftwareLedger: 'function',
+      startSpeculosServer: 'function',
+      openWebHid: 'function',
+    });
+  });
+
+  it('signs through the software Ledger and the real Speculos HTTP transport (loaded despite @ledgerhq ESM)', async () => {
+    const out = await node(`
+      import { MinaLedgerApp } from 'chain-ledger/apdu';
+      import { SoftwareLedger, TEST_MNEMONIC, startSpeculosServer } from 'chain-ledger/emulator';
+      import { openSpeculos } from 'chain-ledger/transport/node';
+      const device = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {} });
+      const direct = await new MinaLedgerApp(device).getAddress(0);
+      device.blindSigning = true; // mainnet INS 06 loads mina-signer's signature module by path
+      const mainnetField = await new MinaLedgerApp(device).signFieldElement(0, 5n, 1);
+      const server = await startSpeculosServer(device, { buttons: false });
+      const transport = await openSpeculos({ apiPort: server.port });
+      const app = new MinaLedgerApp(transport);
+      const viaHttp = await app.getAddress(1);
+      const signature = await app.signMessage(0, 'Hello Mina!', 0);
+      await transport.close();
+      await server.close();
+      console.log(JSON.stringify({ direct, viaHttp, field: signature.field, mainnetField: typeof mainnetField.scalar }));`);
+    expect(JSON.parse(out)).toEqual({
+      direct: 'B62qnzbXmRNo9q32n4SNu2mpB8e7FYYLH8NmaX6oFCBYjjQ8SbD7uzV',
+      viaHttp: 'B62qicipYxyEHu7QjUqS7QvBipTs5CzgkYZZZkPoKVYBu6tnDUcE9Zt',
+      field: '23536004209505071940333449048863201368529947790427170347179706091667698094108',
+      mainnetField: 'string',
+    });
+  });
+
+  it('ships dist with type declarations for every entry point', async () => {
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, timeout: 60_000 });
+    const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+    for (const entry of ['apdu/index', 'emulator/index', 'transport/index', 'transport/node']) {
+      expect(files).toContain(`dist/${entry}.js`);
+      expect(files).toContain(`dist/${entry}.d.ts`);
+    }
+    expect(files.some((f) => f.startsWith('test/') || f.startsWith('src/'))).toBe(false);
+  });
+});

@@ -1,0 +1,118 @@
+/** One exchange at a time per device: order, cancellation and disconnects. */
+import { describe, expect, it } from 'vitest';
+import { MinaLedgerApp } from '../../src/apdu/index.js';
+import { SoftwareLedger } from '../../src/emulator/index.js';
+import { ExclusiveTransport } from '../../src/transport/index.js';
+import { addressOf, vectors } from '../support/vectors.js';
+
+/** A device whose reviews wait until the test answers them. */
+function manualDevice() {
+  const pending: ((approved: boolean) => void)[] = [];
+  const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, {
+    warn: () => {},
+    approve: () => new Promise<boolean>((resolve) => pending.push(resolve)),
+  });
+  const waitForReview = async () => {
+    for (let i = 0; i < 200 && pending.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    if (pending.length === 0) throw new Error('no review appeared within 1 s');
+    return pending.shift()!;
+  };
+  return { device, waitForReview };
+}
+
+describe('ExclusiveTransport', () => {
+  it('is one queue per device, shared by every client', () => {
+    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    expect(new MinaLedgerApp(device).transport).toBe(new MinaLedgerApp(device).transport);
+    expect(ExclusiveTransport.for(ExclusiveTransport.for(device))).toBe(ExclusiveTransport.for(device));
+  });
+
+  it('runs 20 concurrent calls from two clients one at a time, in order, each with its own result', async () => {
+    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, latencyMs: 2 });
+    const a = new MinaLedgerApp(device);
+    const b = new MinaLedgerApp(device);
+    // The raw device refuses overlap (like real transports' TransportRaceCondition): the queue must prevent it.
+    const calls = Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).getAddress(i % 4, { display: true }));
+    const results = await Promise.all(calls);
+    expect(results).toEqual(Array.from({ length: 20 }, (_, i) => addressOf(i % 4)));
+    expect(device.exchanges.map((e) => e.request.slice(-2))).toEqual(Array.from({ length: 20 }, (_, i) => `0${i % 4}`));
+  });
+
+  it('the device itself refuses an overlapping exchange, which is why the queue exists', async () => {
+    const { device, waitForReview } = manualDevice();
+    const first = device.exchange(Uint8Array.of(0xe0, 0x02, 0, 0, 4, 0, 0, 0, 0));
+    await waitForReview().then((answer) => {
+      const overlap = device.exchange(Uint8Array.of(0xe0, 0x01, 0, 0, 0));
+      answer(true);
+      return expect(overlap).rejects.toMatchObject({ name: 'TransportRaceCondition' });
+    });
+    await first;
+  });
+
+  it('a second call while the user is confirming waits its turn, it does not fail', async () => {
+    const { device, waitForReview } = manualDevice();
+    const app = new MinaLedgerApp(device);
+    const first = app.getAddress(0, { display: true });
+    const second = app.getAddress(1, { display: true });
+    (await waitForReview())(true);
+    (await waitForReview())(true);
+    expect(await Promise.all([first, second])).toEqual([addressOf(0), addressOf(1)]);
+  });
+
+  it('aborting a waiting call removes it from the queue and leaves the others alone', async () => {
+    const { device, waitForReview } = manualDevice();
+    const app = new MinaLedgerApp(device);
+    const controller = new AbortController();
+    const first = app.getAddress(0, { display: true });
+    const cancelled = app.getAddress(1, { display: true, signal: controller.signal });
+    const third = app.getAddress(2, { display: true });
+    const answerFirst = await waitForReview();
+    expect(app.transport.pending).toBe(2);
+    controller.abort();
+    await expect(cancelled).rejects.toMatchObject({ name: 'AbortError' });
+    expect(app.transport.pending).toBe(1);
+    answerFirst(true);
+    (await waitForReview())(true);
+    expect(await first).toBe(addressOf(0));
+    expect(await third).toBe(addressOf(2));
+    // The cancelled request never reached the device.
+    expect(device.exchanges.map((e) => e.request.slice(-2))).toEqual(['00', '02']);
+  });
+
+  it('aborting a call on the device rejects it at once; the next call runs once the device has answered', async () => {
+    const { device, waitForReview } = manualDevice();
+    const app = new MinaLedgerApp(device);
+    const controller = new AbortController();
+    const onDevice = app.getAddress(0, { display: true, signal: controller.signal });
+    const next = app.getAppVersion();
+    const answer = await waitForReview();
+    controller.abort(new Error('user closed the dialog'));
+    await expect(onDevice).rejects.toThrow('user closed the dialog');
+    let nextDone = false;
+    void next.then(() => (nextDone = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(nextDone).toBe(false); // the device still shows the review
+    answer(false);
+    expect((await next).version).toBe('1.6.0');
+  });
+
+  it('an already aborted signal sends nothing', async () => {
+    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    await expect(new MinaLedgerApp(device).getAppVersion({ signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(device.exchanges).toHaveLength(0);
+  });
+
+  it('a disconnect rejects the call on the device and every waiting call, emits one event, and refuses later calls', async () => {
+    const { device, waitForReview } = manualDevice();
+    const app = new MinaLedgerApp(device);
+    const events: { name: string }[] = [];
+    app.transport.on('disconnect', (e) => events.push(e));
+    const calls = [app.getAddress(0, { display: true }), app.getAppVersion(), app.getAddress(1)];
+    await waitForReview();
+    device.unplug();
+    for (const call of calls) await expect(call).rejects.toMatchObject({ name: 'LedgerDisconnectedError' });
+    expect(events.map((e) => e.name)).toEqual(['LedgerDisconnectedError']);
+    await expect(app.getAppVersion()).rejects.toMatchObject({ name: 'LedgerDisconnectedError' });
+    expect(device.exchanges).toHaveLength(0);
+  });
+});
