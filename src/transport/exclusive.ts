@@ -107,11 +107,19 @@ export class ExclusiveTransport implements ApduTransport {
     for (const listener of [...this.#listeners]) listener(error);
   }
 
+  /**
+   * Closes the device. Pending calls reject with `LedgerDisconnectedError`. The inner transport's `close()` is
+   * awaited only when nothing is on the device: `@ledgerhq` transports wait for the exchange in flight, which after
+   * an unplug (or while the user ignores a review) never ends, and closing must not hang.
+   */
   async close(): Promise<void> {
+    const idle = !this.#busy && !this.#disconnected;
     this.inner.off?.('disconnect', this.#onInnerDisconnect);
-    await this.inner.close?.();
     this.markDisconnected(new Error('closed by the host'));
     instances.delete(this.inner);
+    const closing = Promise.resolve().then(() => this.inner.close?.());
+    if (idle) await closing;
+    else closing.catch(() => undefined);
   }
 
   #acquire(signal?: AbortSignal): Promise<void> {

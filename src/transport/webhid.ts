@@ -7,6 +7,9 @@
 import { LedgerNotFoundError } from '../apdu/errors.js';
 import { ExclusiveTransport } from './exclusive.js';
 
+/** Ledger's USB vendor id (the filter `TransportWebHID.request()` uses). */
+const LEDGER_VENDOR_ID = 0x2c97;
+
 export interface OpenWebHidOptions {
   /** Show the device chooser (default false: reopen a device granted earlier). Must be called from a user gesture. */
   request?: boolean;
@@ -22,12 +25,12 @@ export async function openWebHid(options: OpenWebHidOptions = {}): Promise<Exclu
   }
   const module = (await import('@ledgerhq/hw-transport-webhid')) as { default: unknown };
   const TransportWebHID = unwrapDefault(module) as {
-    request(): Promise<object>;
+    open(device: HIDDevice): Promise<object>;
     openConnected(): Promise<object | null>;
   };
   let transport: object | null;
   try {
-    transport = options.request ? await TransportWebHID.request() : await TransportWebHID.openConnected();
+    transport = options.request ? await requestAndOpen(TransportWebHID) : await TransportWebHID.openConnected();
   } catch (cause) {
     const name = (cause as { name?: string }).name;
     const reason =
@@ -42,6 +45,17 @@ export async function openWebHid(options: OpenWebHidOptions = {}): Promise<Exclu
     throw new LedgerNotFoundError('No Ledger was authorised on this site yet: call openWebHid({ request: true }) from a click');
   }
   return ExclusiveTransport.for(transport as never);
+}
+
+/**
+ * What `TransportWebHID.request()` does (same filter), except that a cancelled chooser is reported as such: WebHID
+ * resolves `requestDevice` with [] on cancel, and `request()` would then fail on `open(undefined)` with a TypeError.
+ */
+async function requestAndOpen(TransportWebHID: { open(device: HIDDevice): Promise<object> }): Promise<object> {
+  const chosen: HIDDevice[] | HIDDevice = await navigator.hid.requestDevice({ filters: [{ vendorId: LEDGER_VENDOR_ID }] });
+  const device = Array.isArray(chosen) ? chosen[0] : chosen;
+  if (!device) throw Object.assign(new Error('No device was chosen'), { name: 'TransportOpenUserCancelled' });
+  return TransportWebHID.open(device);
 }
 
 /** CommonJS packages seen through ESM interop may nest their default export once more. */

@@ -1,0 +1,298 @@
+/**
+ * The real, unmodified `@ledgerhq/hw-transport-webhid` through `openWebHid()`, against a test-only `navigator.hid`
+ * whose one device is the software Ledger behind the Ledger HID framing. Every wait is bounded.
+ */
+import * as hidFramingModule from '@ledgerhq/hw-transport-webhid/hid-framing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MinaLedgerApp, type PaymentOrDelegation } from '../../src/apdu/index.js';
+import { toHex } from '../../src/apdu/bytes.js';
+import { SoftwareLedger } from '../../src/emulator/index.js';
+import type { ExclusiveTransport } from '../../src/transport/exclusive.js';
+import { isWebHidAvailable, openWebHid, unwrapDefault } from '../../src/transport/webhid.js';
+import { createHidShim, encodeFrames, FrameAssembler, type HidShimOptions } from '../support/hid-shim.js';
+import { exchange, vectors } from '../support/vectors.js';
+
+/** The package's own framing (the one TransportWebHID uses), a CommonJS-typed default export. */
+const hidFraming = unwrapDefault(hidFramingModule as { default: unknown }) as typeof hidFramingModule.default.default;
+
+/** Rejects when `promise` has not settled after `ms` milliseconds: a hang fails the test instead of stalling it. */
+function within<T>(promise: Promise<T>, ms = 10_000, what = 'operation'): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The settled error of a promise expected to reject (bounded). */
+async function failure(promise: Promise<unknown>, what?: string): Promise<{ name: string; message: string; statusCode?: number; cause?: unknown }> {
+  const outcome = await within(
+    promise.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+    10_000,
+    what,
+  );
+  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${String(outcome.value)}`);
+  return outcome.error as never;
+}
+
+function setup(ledgerOptions: Parameters<typeof SoftwareLedger.fromMnemonic>[1] = {}, shimOptions: HidShimOptions = {}) {
+  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, ...ledgerOptions });
+  const shim = createHidShim(ledger, shimOptions);
+  vi.stubGlobal('navigator', { hid: shim.hid });
+  return { ledger, shim };
+}
+
+const opened: ExclusiveTransport[] = [];
+async function open(options?: { request?: boolean }): Promise<ExclusiveTransport> {
+  const transport = await within(openWebHid(options), 10_000, 'openWebHid');
+  opened.push(transport);
+  return transport;
+}
+
+afterEach(async () => {
+  for (const transport of opened.splice(0)) {
+    await within(transport.close(), 5_000, 'close');
+  }
+  vi.unstubAllGlobals();
+});
+
+const tx1 = exchange('sign_tx_1');
+const payment1: PaymentOrDelegation = {
+  txType: tx1.params.txType,
+  account: tx1.params.account,
+  from: tx1.params.from,
+  to: tx1.params.to,
+  amount: BigInt(tx1.params.amount),
+  fee: BigInt(tx1.params.fee),
+  nonce: tx1.params.nonce,
+  validUntil: tx1.params.validUntil,
+  memo: tx1.params.memo,
+  networkId: tx1.params.networkId,
+};
+
+describe('the HID shim framing', () => {
+  it('frames exactly as @ledgerhq/hw-transport-webhid does, in both directions', () => {
+    for (const length of [0, 1, 5, 55, 56, 57, 58, 59, 60, 116, 117, 118, 177, 255, 260, 600]) {
+      const message = Uint8Array.from({ length }, (_, i) => (i * 7 + length) & 0xff);
+      const channel = (length * 257 + 0x1234) & 0xffff;
+      const framing = hidFraming(channel, 64);
+      const ours = encodeFrames(channel, message);
+      expect(ours.map(toHex)).toEqual(framing.makeBlocks(Buffer.from(message)).map(toHex));
+      expect(ours.every((f) => f.length === 64)).toBe(true);
+
+      let acc: ReturnType<typeof framing.reduceResponse> | undefined;
+      for (const frame of ours) acc = framing.reduceResponse(acc as never, Buffer.from(frame));
+      expect(toHex(framing.getReducedResult(acc as never)!)).toBe(toHex(message));
+
+      const assembler = new FrameAssembler();
+      const results = ours.map((f) => assembler.push(f));
+      expect(toHex(results.at(-1)!)).toBe(toHex(message));
+      expect(results.slice(0, -1).every((r) => r === undefined)).toBe(true);
+    }
+  });
+
+  it('needs 4 reports for the 177-byte sign_tx request and 2 for its 66-byte reply', () => {
+    expect(tx1.request.length / 2).toBe(177);
+    expect(encodeFrames(1, Buffer.from(tx1.request, 'hex'))).toHaveLength(4);
+    expect(encodeFrames(1, Buffer.from(tx1.reply, 'hex'))).toHaveLength(2);
+  });
+});
+
+describe('openWebHid over the real TransportWebHID and the shim', () => {
+  it('without a prior grant rejects with LedgerNotFoundError and does not prompt', async () => {
+    const { shim } = setup();
+    expect(isWebHidAvailable()).toBe(true);
+    const error = await failure(openWebHid());
+    expect(error.name).toBe('LedgerNotFoundError');
+    expect(error.message).toContain('request: true');
+    expect(shim.calls.getDevices).toBe(1);
+    expect(shim.calls.requestDevice).toBe(0);
+    expect(shim.device.opened).toBe(false);
+  });
+
+  it('request: true opens the device; version, silent address and a payment come back byte-exact', async () => {
+    const { ledger, shim } = setup();
+    const transport = await open({ request: true });
+    expect(shim.calls.requestDevice).toBe(1);
+    expect(shim.granted).toBe(true);
+    expect(shim.device.opened).toBe(true);
+    expect((transport.inner as unknown as { deviceModel?: { id: string } }).deviceModel?.id).toBe('nanoX');
+
+    const app = new MinaLedgerApp(transport);
+    expect((await within(app.getAppVersion())).version).toBe('1.6.0');
+    expect(shim.frames).toEqual({ out: 1, in: 1 });
+
+    expect(await within(app.getAddress(0))).toBe(vectors.accounts[0]!.address);
+    expect(await within(app.getAddress(0))).toBe(exchange('get_address_0_silent').result.address);
+    // 9-byte request in 1 report; 58-byte reply (+2 length bytes) in 2.
+    expect(shim.frames).toEqual({ out: 3, in: 5 });
+
+    const before = { ...shim.frames };
+    const signature = await within(app.signTransaction(payment1));
+    expect(signature).toEqual({ field: tx1.signature!.field, scalar: tx1.signature!.scalar });
+    expect(shim.frames.out - before.out).toBe(4);
+    expect(shim.frames.in - before.in).toBe(2);
+
+    const wire = shim.exchanges.at(-1)!;
+    expect(toHex(wire.request)).toBe(tx1.request);
+    expect(toHex(wire.reply!)).toBe(tx1.reply);
+    expect(wire).toMatchObject({ framesOut: 4, framesIn: 2 });
+    expect(shim.exchanges.map((e) => toHex(e.request))).toEqual(ledger.exchanges.map((e) => e.request));
+    expect(shim.protocolErrors).toEqual([]);
+
+    await within(transport.close());
+    expect(shim.device.opened).toBe(false);
+    expect(transport.disconnected).toBe(true);
+  });
+
+  it('after a grant, openWebHid() reopens the device without prompting', async () => {
+    const { shim } = setup();
+    const first = await open({ request: true });
+    await within(first.close());
+    expect(shim.calls.requestDevice).toBe(1);
+
+    const again = await open();
+    expect(shim.calls.requestDevice).toBe(1);
+    expect(again).not.toBe(first);
+    expect((await within(new MinaLedgerApp(again).getAppVersion())).version).toBe('1.6.0');
+  });
+
+  it('a grant from an earlier visit is enough: no chooser at all', async () => {
+    const { shim } = setup({}, { granted: true });
+    const transport = await open();
+    expect(shim.calls.requestDevice).toBe(0);
+    expect(await within(new MinaLedgerApp(transport).getAddress(1))).toBe(vectors.accounts[1]!.address);
+  });
+
+  it('the user cancelling the chooser gives LedgerNotFoundError', async () => {
+    const { shim } = setup({}, { chooser: 'cancel' });
+    const error = await failure(openWebHid({ request: true }));
+    expect(error.name).toBe('LedgerNotFoundError');
+    expect(error.message).toContain('no device was chosen');
+    expect(shim.calls.requestDevice).toBe(1);
+    expect(shim.granted).toBe(false);
+    expect(shim.device.opened).toBe(false);
+  });
+
+  it('a chooser opened outside a user gesture gives LedgerNotFoundError naming the gesture', async () => {
+    setup({}, { chooser: 'no-gesture' });
+    const error = await failure(openWebHid({ request: true }));
+    expect(error.name).toBe('LedgerNotFoundError');
+    expect(error.message).toContain('user gesture');
+  });
+
+  it('a device already open elsewhere gives LedgerNotFoundError', async () => {
+    setup();
+    await open({ request: true });
+    const error = await failure(openWebHid());
+    expect(error.name).toBe('LedgerNotFoundError');
+    expect(error.message).toContain('could not be opened');
+  });
+
+  it('a rejection on the device is LedgerUserRejectedError with status 0x6985', async () => {
+    const { shim } = setup({ approve: () => false });
+    const app = new MinaLedgerApp(await open({ request: true }));
+    const error = await failure(app.signTransaction(payment1));
+    expect(error.name).toBe('LedgerUserRejectedError');
+    expect(error.statusCode).toBe(0x6985);
+    expect(toHex(shim.exchanges.at(-1)!.reply!)).toBe(exchange('sign_tx_1_rejected').reply);
+    expect(shim.exchanges.at(-1)).toMatchObject({ framesOut: 4, framesIn: 1 });
+  });
+
+  it('concurrent calls are queued, never a TransportRaceCondition', async () => {
+    setup();
+    const app = new MinaLedgerApp(await open({ request: true }));
+    const [a0, a1, a2] = await within(Promise.all([app.getAddress(0), app.getAddress(1), app.getAddress(2)]));
+    expect([a0, a1, a2]).toEqual([0, 1, 2].map((n) => vectors.accounts[n]!.address));
+  });
+
+  it('reports on another channel are skipped by the transport', async () => {
+    const { shim } = setup({}, { foreignChannelNoise: true });
+    const app = new MinaLedgerApp(await open({ request: true }));
+    expect(await within(app.signTransaction(payment1))).toEqual({ field: tx1.signature!.field, scalar: tx1.signature!.scalar });
+    expect(shim.protocolErrors).toEqual([]);
+  });
+
+  it.each([
+    ['navigator is absent', undefined],
+    ['navigator has no hid', {}],
+  ])('isWebHidAvailable() is false when %s, and openWebHid rejects with LedgerNotFoundError', async (_label, nav) => {
+    vi.stubGlobal('navigator', nav);
+    expect(isWebHidAvailable()).toBe(false);
+    for (const request of [false, true]) {
+      const error = await failure(openWebHid({ request }));
+      expect(error.name).toBe('LedgerNotFoundError');
+      expect(error.message).toContain('WebHID is not available');
+    }
+  });
+
+  it('unplugging during an exchange rejects the pending call with LedgerDisconnectedError', async () => {
+    let shimRef: ReturnType<typeof createHidShim> | undefined;
+    const { shim, ledger } = setup({
+      approve: () => {
+        shimRef!.unplug();
+        return true;
+      },
+    });
+    shimRef = shim;
+    const transport = await open({ request: true });
+    const app = new MinaLedgerApp(transport);
+    const events: string[] = [];
+    transport.on('disconnect', (e) => events.push(e.name));
+
+    const error = await failure(app.signTransaction(payment1), 'the signing call');
+    expect(error.name).toBe('LedgerDisconnectedError');
+    expect(transport.disconnected).toBe(true);
+    expect(events).toEqual(['LedgerDisconnectedError']);
+    expect(shim.unplugged).toBe(true);
+    expect(shim.device.opened).toBe(false);
+
+    // The device finished its work, but the reply never reached the host.
+    await within(shim.idle(), 10_000, 'the device');
+    expect(ledger.exchanges.at(-1)?.reply).toBe(tx1.reply);
+    expect(shim.exchanges.at(-1)).toMatchObject({ dropped: true, framesOut: 4, framesIn: 0 });
+
+    // Later calls fail at once; the device is gone from getDevices; writes reject.
+    expect((await failure(app.getAppVersion())).name).toBe('LedgerDisconnectedError');
+    expect(await shim.hid.getDevices()).toEqual([]);
+    expect((await failure(shim.device.sendReport(0, new Uint8Array(64)))).name).toBe('NotAllowedError');
+  });
+
+  // TransportWebHID.close() waits for the exchange cut off by the unplug, whose input report never comes; the queue's
+  // close() must not wait for it.
+  it('close() after an unplug mid-exchange settles', async () => {
+    let shimRef: ReturnType<typeof createHidShim> | undefined;
+    const { shim } = setup({
+      approve: () => {
+        shimRef!.unplug();
+        return true;
+      },
+    });
+    shimRef = shim;
+    const transport = await open({ request: true });
+    expect((await failure(new MinaLedgerApp(transport).getAddress(0, { display: true }))).name).toBe('LedgerDisconnectedError');
+    await within(transport.close(), 1_000, 'close after unplug');
+  });
+
+  it('a write to an unplugged device surfaces as DisconnectedDeviceDuringOperation from the transport itself', async () => {
+    const { shim } = setup();
+    const transport = await open({ request: true });
+    shim.unplug();
+    expect(transport.disconnected).toBe(true);
+    const inner = transport.inner as { send(cla: number, ins: number, p1: number, p2: number): Promise<Uint8Array> };
+    const error = await failure(inner.send(0xe0, 0x01, 0, 0));
+    expect(error.name).toBe('DisconnectedDeviceDuringOperation');
+    expect(shim.frames.out).toBe(0);
+  });
+
+  it("the software Ledger's own unplug reaches the host as a disconnect", async () => {
+    const { shim, ledger } = setup();
+    const transport = await open({ request: true });
+    ledger.unplug();
+    expect(shim.unplugged).toBe(true);
+    expect(transport.disconnected).toBe(true);
+  });
+});
