@@ -46,13 +46,31 @@ export async function openNodeHid(options: OpenNodeHidOptions = {}): Promise<Exc
       : await TransportNodeHid.create(3000, options.listenTimeoutMs ?? 3000);
     return ExclusiveTransport.for(transport);
   } catch (cause) {
-    throw new LedgerNotFoundError('No Ledger found on USB: plug it in, unlock it and open the Mina app', { cause });
+    throw (
+      nativeLoadError(cause) ??
+      new LedgerNotFoundError('No Ledger found on USB: plug it in, unlock it and open the Mina app', { cause })
+    );
   }
 }
 
 export async function listNodeHidDevices(): Promise<string[]> {
   const TransportNodeHid = load<{ list(): Promise<string[]> }>('@ledgerhq/hw-transport-node-hid');
-  return TransportNodeHid.list();
+  try {
+    return await TransportNodeHid.list();
+  } catch (cause) {
+    throw nativeLoadError(cause) ?? cause;
+  }
+}
+
+/**
+ * node-hid loads its native binding on first use; its Linux prebuilds link against the system's libusb-1.0, so on a
+ * machine without it every call fails with ERR_DLOPEN_FAILED. That is not "no Ledger plugged in": say what it is.
+ */
+function nativeLoadError(cause: unknown): LedgerNotFoundError | undefined {
+  if ((cause as { code?: unknown } | null)?.code !== 'ERR_DLOPEN_FAILED') return undefined;
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  const hint = /libusb/.test(detail) ? ' (on Debian/Ubuntu: apt-get install libusb-1.0-0)' : '';
+  return new LedgerNotFoundError(`USB HID is unavailable: node-hid could not load its native module: ${detail}${hint}`, { cause });
 }
 
 export interface OpenSpeculosOptions {
