@@ -1,0 +1,311 @@
+/**
+ * The unmodified `@ledgerhq/hw-transport-node-speculos-http` (opened through `openSpeculos`) against
+ * `startSpeculosServer` over real loopback HTTP, with the software Ledger as the device: reviews are answered with
+ * button presses and followed on the transport's `automationEvents`, as a test against the real Speculos would do.
+ *
+ * Every wait is bounded (`WAIT_MS`): a missing screen or a call that never settles fails the test instead of
+ * hanging it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { MinaLedgerApp, toLedgerError, type LedgerDisconnectedError } from '../../src/apdu/index.js';
+import { SoftwareLedger, startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
+import { openSpeculos, type SpeculosControls } from '../../src/transport/node.js';
+import { addressOf, exchange, vectors } from '../support/vectors.js';
+
+const WAIT_MS = 5_000;
+/** The server draws a screen's title on the first line (y = 3) and its text under it, like a Nano's two lines. */
+const TITLE_Y = 3;
+const PATH_0 = "44'/12586'/0'/0/0";
+
+type SpeculosEvent = { text: string; x: number; y: number };
+type SpeculosTransport = Awaited<ReturnType<typeof openSpeculos>>;
+
+/** Rejects with a descriptive error if `promise` has not settled within `ms`. */
+function within<T>(promise: Promise<T>, what: string, ms = WAIT_MS): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** What the transport's event stream delivered, read in order with a cursor; every wait has a timeout. */
+class ScreenLog {
+  readonly events: SpeculosEvent[] = [];
+  #cursor = 0;
+  #wake: (() => void) | undefined;
+  #subscription: { unsubscribe(): void };
+
+  constructor(controls: SpeculosControls) {
+    this.#subscription = controls.automationEvents.subscribe((event) => {
+      this.events.push(event);
+      this.#wake?.();
+    });
+  }
+
+  get texts(): string[] {
+    return this.events.map((e) => e.text);
+  }
+
+  /** The next event after the cursor that matches; the cursor moves past it. */
+  async next(match: (event: SpeculosEvent) => boolean, what: string, ms = WAIT_MS): Promise<SpeculosEvent> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      while (this.#cursor < this.events.length) {
+        const event = this.events[this.#cursor++]!;
+        if (match(event)) return event;
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        throw new Error(`timed out after ${ms} ms waiting for ${what}; screens seen: ${JSON.stringify(this.texts)}`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remaining);
+        this.#wake = () => {
+          clearTimeout(timer);
+          this.#wake = undefined;
+          resolve();
+        };
+      });
+    }
+  }
+
+  /** Waits until `text` is drawn. */
+  async waitFor(text: string, ms = WAIT_MS): Promise<void> {
+    await this.next((e) => e.text === text, JSON.stringify(text), ms);
+  }
+
+  /** The title of the next screen drawn. */
+  async nextTitle(ms = WAIT_MS): Promise<string> {
+    return (await this.next((e) => e.y === TITLE_Y, 'the next screen', ms)).text;
+  }
+
+  close(): void {
+    this.#subscription.unsubscribe();
+  }
+}
+
+/** Presses `right` until the screen titled `title` is shown (at most `max` presses), then `both`. */
+async function pressRightUntilThenBoth(transport: SpeculosTransport, log: ScreenLog, title: string, max = 20): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await within(transport.speculos.button('right'), 'the right button');
+    if ((await log.nextTitle()) === title) {
+      await within(transport.speculos.button('both'), 'both buttons');
+      return;
+    }
+  }
+  throw new Error(`no screen ${JSON.stringify(title)} after ${max} presses; screens seen: ${JSON.stringify(log.texts)}`);
+}
+
+async function eventTexts(server: SpeculosServer): Promise<string[]> {
+  const response = await within(fetch(`${server.url}/events`), 'GET /events');
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { events: SpeculosEvent[] };
+  return body.events.map((e) => e.text);
+}
+
+const sign_tx_1 = exchange('sign_tx_1');
+const sign_field = exchange('sign_field_devnet_blind_signing_disabled');
+
+describe('Speculos HTTP transport against startSpeculosServer (software Ledger)', () => {
+  let server: SpeculosServer | undefined;
+  let transport: SpeculosTransport | undefined;
+  let log: ScreenLog | undefined;
+
+  afterEach(async () => {
+    log?.close();
+    await transport?.close();
+    await server?.close();
+    log = undefined;
+    transport = undefined;
+    server = undefined;
+  });
+
+  async function setup(options: { blindSigning?: boolean } = {}) {
+    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, ...options });
+    server = await startSpeculosServer(device, { port: 0 });
+    transport = await within(openSpeculos({ apiPort: server.port }), 'openSpeculos');
+    log = new ScreenLog(transport.speculos);
+    return { device, server, transport, log, app: new MinaLedgerApp(transport) };
+  }
+
+  it('reads the app version 1.6.0', async () => {
+    const { app } = await setup();
+    const version = await within(app.getAppVersion(), 'getAppVersion');
+    expect(version).toEqual({ version: '1.6.0', major: 1, minor: 6, patch: 0 });
+  });
+
+  it('reads the address of account 0 silently, with nothing on screen', async () => {
+    const { app, device, log } = await setup();
+    await expect(within(app.getAddress(0), 'getAddress(0)')).resolves.toBe(addressOf(0));
+    // Silent: version read (for gating) then P1 = 1; no review screen.
+    expect(device.exchanges.map((e) => e.request.slice(0, 8))).toEqual(['e0010000', 'e0020100']);
+    expect(log.texts).toEqual([]);
+  });
+
+  it('shows an address review and resolves it when approved with the buttons; GET/DELETE /events', async () => {
+    const { app, server, transport, log } = await setup();
+    const pending = app.getAddress(0, { display: true });
+
+    await log.waitFor('Get Address');
+    await pressRightUntilThenBoth(transport, log, 'Approve');
+    await expect(within(pending, 'the approved address')).resolves.toBe(addressOf(0));
+
+    const shown = log.texts;
+    expect(shown).toContain(PATH_0);
+    expect(shown).toContain(addressOf(0));
+    expect(shown.indexOf('Get Address')).toBeLessThan(shown.indexOf(PATH_0));
+    expect(shown.indexOf(PATH_0)).toBeLessThan(shown.indexOf(addressOf(0)));
+    expect(shown.indexOf(addressOf(0))).toBeLessThan(shown.indexOf('Approve'));
+    expect(shown).not.toContain('Reject');
+    // After the decision the device is back on its idle screen.
+    await log.waitFor('Mina');
+    expect(server.currentScreen).toEqual({ title: 'Mina', text: 'is ready' });
+
+    const listed = await eventTexts(server);
+    expect(listed).toEqual(expect.arrayContaining(['Get Address', 'Path', PATH_0, 'Address', addressOf(0), 'Approve']));
+
+    const reset = await within(fetch(`${server.url}/events`, { method: 'DELETE' }), 'DELETE /events');
+    expect(reset.status).toBe(200);
+    expect(await eventTexts(server)).toEqual([]);
+  });
+
+  it('rejects with LedgerUserRejectedError (0x6985) when "Reject" is chosen', async () => {
+    const { app, transport, log } = await setup();
+    const pending = app.getAddress(0, { display: true });
+    // Observe the outcome at once, so the rejection is never unhandled while the buttons are pressed.
+    const outcome = pending.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    await log.waitFor('Get Address');
+    await pressRightUntilThenBoth(transport, log, 'Reject');
+    const error = await within(outcome, 'the rejected address');
+    expect(error).toMatchObject({ name: 'LedgerUserRejectedError', statusCode: 0x6985 });
+    expect(log.texts).toContain('Approve'); // passed over on the way to "Reject"
+  });
+
+  it('signs the sign_tx_1 payment approved with the buttons, giving the vector signature', async () => {
+    const { app, transport, log, device } = await setup();
+    const p = sign_tx_1.params;
+    const pending = app.signTransaction({
+      txType: p.txType,
+      account: p.account,
+      from: p.from,
+      to: p.to,
+      amount: BigInt(p.amount),
+      fee: BigInt(p.fee),
+      nonce: p.nonce,
+      validUntil: p.validUntil,
+      memo: p.memo,
+      networkId: p.networkId,
+    });
+
+    await log.waitFor('Sign Transaction');
+    await pressRightUntilThenBoth(transport, log, 'Approve');
+    const signature = await within(pending, 'the payment signature');
+    expect(signature).toEqual({ field: sign_tx_1.signature!.field, scalar: sign_tx_1.signature!.scalar });
+    expect(log.texts).toEqual(expect.arrayContaining(['testnet', 'Payment', p.from, p.to, 'MINA 1729.0', 'MINA 2.0', 'Hello Mina!']));
+    // The bytes that went over HTTP are the vector's, both ways.
+    expect(device.exchanges).toEqual([{ request: sign_tx_1.request, reply: sign_tx_1.reply }]);
+  });
+
+  it('answers an unknown instruction with TransportStatusError 0x6D00, mapped to LedgerUnsupportedInstructionError', async () => {
+    const { transport } = await setup();
+    const error = await within(
+      transport.send(0xe0, 0x07, 0, 0).then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+      'INS 07',
+    );
+    expect(error).toMatchObject({ name: 'TransportStatusError', statusCode: 0x6d00 });
+    const mapped = toLedgerError(error, 0x07);
+    expect(mapped).toMatchObject({ name: 'LedgerUnsupportedInstructionError', statusCode: 0x6d00, ins: 0x07 });
+    expect((mapped as Error).cause).toBe(error);
+    // The transport is still usable afterwards.
+    await expect(within(new MinaLedgerApp(transport).getAppVersion(), 'getAppVersion')).resolves.toMatchObject({ version: '1.6.0' });
+  });
+
+  it('shows "Blind signing not enabled" for a field element when blind signing is off; both buttons reject', async () => {
+    const { app, transport, log } = await setup();
+    const p = sign_field.params;
+    const outcome = app.signFieldElement(p.account, BigInt(p.field), p.networkId).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    await log.waitFor('Blind signing not enabled');
+    await within(transport.speculos.button('both'), 'both buttons');
+    const error = await within(outcome, 'the dismissed notice');
+    expect(error).toMatchObject({ name: 'LedgerUserRejectedError', statusCode: 0x6985, ins: 0x06 });
+    expect((error as Error).message).toMatch(/Blind signing/);
+  });
+
+  it('reports a disconnect when the server goes away: pending and later calls fail with LedgerDisconnectedError', async () => {
+    const { app, server, transport, log } = await setup();
+    const innerDisconnect = new Promise<unknown>((resolve) => transport.inner.on!('disconnect', resolve));
+    const queueDisconnect = new Promise<LedgerDisconnectedError>((resolve) => transport.on('disconnect', resolve));
+    const outcome = app.getAddress(0, { display: true }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    await log.waitFor('Get Address'); // the call is now held by the device, waiting for buttons
+    expect(transport.disconnected).toBe(false);
+    await within(server.close(), 'server.close()');
+
+    const fromTransport = await within(innerDisconnect, 'the transport "disconnect" event');
+    expect(fromTransport).toMatchObject({ name: 'DisconnectedDevice' });
+    const fromQueue = await within(queueDisconnect, 'the queue "disconnect" event');
+    expect(fromQueue.name).toBe('LedgerDisconnectedError');
+    expect(transport.disconnected).toBe(true);
+
+    const pendingError = await within(outcome, 'the pending address review');
+    expect(pendingError).toMatchObject({ name: 'LedgerDisconnectedError' });
+    await expect(within(app.getAppVersion(), 'a call after the disconnect')).rejects.toMatchObject({
+      name: 'LedgerDisconnectedError',
+    });
+  });
+
+  it('refuses to listen on a non-loopback host', async () => {
+    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    await expect(startSpeculosServer(device, { host: '0.0.0.0' })).rejects.toThrow(/non-loopback/);
+  });
+
+  it('serialises two concurrent calls from two clients on the same transport, in arrival order', async () => {
+    const { transport, log, device } = await setup();
+    const first = new MinaLedgerApp(transport);
+    const second = new MinaLedgerApp(transport);
+    expect(second.transport).toBe(first.transport);
+
+    const settled: string[] = [];
+    const a = first.getAddress(0, { display: true }).then((address) => (settled.push('first'), address));
+    const b = second.getAddress(1, { display: true }).then((address) => (settled.push('second'), address));
+    // Mark both as handled: if an assertion below fails first, the cleanup's disconnect must not surface as unhandled.
+    a.catch(() => {});
+    b.catch(() => {});
+
+    await log.waitFor('Get Address');
+    // Only the first review is on the device; the second call waits its turn in the queue, not on the device.
+    expect(transport.pending).toBe(1);
+    expect(device.exchanges).toEqual([]);
+    await pressRightUntilThenBoth(transport, log, 'Approve');
+    await expect(within(a, 'the first address')).resolves.toBe(addressOf(0));
+    expect(log.texts).toContain(PATH_0);
+    expect(log.texts).not.toContain(addressOf(1));
+
+    await log.waitFor('Get Address');
+    expect(transport.pending).toBe(0);
+    await pressRightUntilThenBoth(transport, log, 'Approve');
+    await expect(within(b, 'the second address')).resolves.toBe(addressOf(1));
+    expect(log.texts).toContain("44'/12586'/1'/0/0");
+
+    expect(settled).toEqual(['first', 'second']);
+    expect(device.exchanges.map((e) => e.request)).toEqual([
+      exchange('get_address_0_show').request,
+      exchange('get_address_1_show').request,
+    ]);
+  });
+});
