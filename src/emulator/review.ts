@@ -6,6 +6,7 @@
 import { INS_GET_ADDRESS, INS_SIGN_FIELD_ELEMENT, INS_SIGN_MESSAGE, INS_SIGN_TX, VALID_UNTIL_NONE } from '../apdu/constants.js';
 import { toHex, uintToBytesBE } from '../apdu/bytes.js';
 import { atLeast } from '../apdu/version.js';
+import type { LegacyTx } from './signer.js';
 
 export interface Screen {
   title: string;
@@ -48,17 +49,8 @@ export function formatMina(nanomina: bigint, version: string): string {
   return `MINA ${whole}.${fraction || '0'}`;
 }
 
-export interface TxDisplay {
-  txType: 'payment' | 'delegation';
-  from: string;
-  to: string;
-  amount: bigint;
-  fee: bigint;
-  nonce: number;
-  validUntil: number;
-  memo: string;
-  networkId: number;
-}
+/** What the device decoded from an INS 03 body and shows. */
+export type TxDisplay = LegacyTx & { networkId: number };
 
 export function transactionReview(tx: TxDisplay, version: string): Review {
   const payment = tx.txType === 'payment';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MinaLedgerApp, signatureToBase58, type NetworkId } from '../../src/apdu/index.js';
 import { SoftwareLedger } from '../../src/emulator/index.js';
 import { verifyFieldElement } from '../support/mina-signer-internals.js';
-import { addressOf, keyOf, vectors } from '../support/vectors.js';
+import { addressOf, keyOf, txOf, vectors } from '../support/vectors.js';
 
 const mainnet = new Client({ network: 'mainnet' });
 const testnet = new Client({ network: 'testnet' });
@@ -17,18 +17,7 @@ describe('mainnet signatures', () => {
   for (const e of vectors.exchanges.filter((x) => x.ins === 'SIGN_TX' && x.result.statusWord === '9000')) {
     it(`${e.name} on mainnet`, async () => {
       const p = e.params;
-      const tx = {
-        txType: p.txType,
-        account: p.account,
-        from: p.from,
-        to: p.to,
-        amount: BigInt(p.amount),
-        fee: BigInt(p.fee),
-        nonce: p.nonce,
-        validUntil: p.validUntil,
-        memo: p.memo,
-        networkId: 1 as NetworkId,
-      };
+      const tx = txOf(e, 1);
       const signature = await app.signTransaction(tx);
       const common = { to: p.to, from: p.from, fee: p.fee, nonce: p.nonce, memo: p.memo, validUntil: p.validUntil };
       const expected =

@@ -5,7 +5,7 @@
 import { RecordStore, openTransportReplayer } from '@ledgerhq/hw-transport-mocker';
 import { describe, expect, it } from 'vitest';
 import { MinaLedgerApp } from '../../src/apdu/index.js';
-import { exchange, transcript, vectors, type VectorExchange } from '../support/vectors.js';
+import { exchange, transcript, txOf, vectors, type VectorExchange } from '../support/vectors.js';
 
 async function replay(...names: string[]) {
   const store = RecordStore.fromString(transcript(...names));
@@ -22,18 +22,7 @@ function call(app: MinaLedgerApp, e: VectorExchange): Promise<unknown> {
     case 'GET_ADDRESS':
       return app.getAddress(p.account, { display: p.showOnDevice });
     case 'SIGN_TX':
-      return app.signTransaction({
-        txType: p.txType,
-        account: p.account,
-        from: p.from,
-        to: p.to,
-        amount: BigInt(p.amount),
-        fee: BigInt(p.fee),
-        nonce: p.nonce,
-        validUntil: p.validUntil,
-        memo: p.memo,
-        networkId: p.networkId,
-      });
+      return app.signTransaction(txOf(e));
     case 'SIGN_MSG':
       return app.signMessage(p.account, p.message, p.networkId);
     case 'SIGN_FIELD_ELEMENT':
@@ -137,17 +126,5 @@ describe('malformed replies are errors, never results', () => {
 });
 
 function callTx1(app: MinaLedgerApp) {
-  const p = exchange('sign_tx_1').params;
-  return app.signTransaction({
-    txType: 'payment',
-    account: 0,
-    from: p.from,
-    to: p.to,
-    amount: BigInt(p.amount),
-    fee: BigInt(p.fee),
-    nonce: p.nonce,
-    validUntil: p.validUntil,
-    memo: p.memo,
-    networkId: 0,
-  });
+  return app.signTransaction(txOf(exchange('sign_tx_1')));
 }

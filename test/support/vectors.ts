@@ -3,6 +3,7 @@
  * stands alone, and .ci/run checks the copy still equals the shared file).
  */
 import { readFileSync } from 'node:fs';
+import type { PaymentOrDelegation } from '../../src/apdu/index.js';
 
 export interface VectorExchange {
   name: string;
@@ -37,4 +38,21 @@ export const keyOf = (account: number) => vectors.accounts.find((a) => a.account
 /** A RecordStore transcript of the named exchanges, in order. */
 export function transcript(...names: string[]): string {
   return names.map((n) => `=> ${exchange(n).request}\n<= ${exchange(n).reply}\n`).join('');
+}
+
+/** The client's transaction argument for a SIGN_TX vector (optionally on another network). */
+export function txOf(e: VectorExchange, networkId: 0 | 1 = e.params.networkId): PaymentOrDelegation {
+  const p = e.params;
+  return {
+    txType: p.txType,
+    account: p.account,
+    from: p.from,
+    to: p.to,
+    amount: BigInt(p.amount),
+    fee: BigInt(p.fee),
+    nonce: p.nonce,
+    validUntil: p.validUntil,
+    memo: p.memo,
+    networkId,
+  };
 }

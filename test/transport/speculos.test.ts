@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MinaLedgerApp, toLedgerError, type LedgerDisconnectedError } from '../../src/apdu/index.js';
 import { SoftwareLedger, startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
 import { openSpeculos, type SpeculosControls } from '../../src/transport/node.js';
-import { addressOf, exchange, vectors } from '../support/vectors.js';
+import { addressOf, exchange, txOf, vectors } from '../support/vectors.js';
 
 const WAIT_MS = 5_000;
 /** The server draws a screen's title on the first line (y = 3) and its text under it, like a Nano's two lines. */
@@ -189,18 +189,7 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
   it('signs the sign_tx_1 payment approved with the buttons, giving the vector signature', async () => {
     const { app, transport, log, device } = await setup();
     const p = sign_tx_1.params;
-    const pending = app.signTransaction({
-      txType: p.txType,
-      account: p.account,
-      from: p.from,
-      to: p.to,
-      amount: BigInt(p.amount),
-      fee: BigInt(p.fee),
-      nonce: p.nonce,
-      validUntil: p.validUntil,
-      memo: p.memo,
-      networkId: p.networkId,
-    });
+    const pending = app.signTransaction(txOf(sign_tx_1));
 
     await log.waitFor('Sign Transaction');
     await pressRightUntilThenBoth(transport, log, 'Approve');
