@@ -7,21 +7,16 @@
  * There are deliberately no timeouts: a device waiting for the user may take minutes to answer.
  */
 import { LedgerDisconnectedError } from '../apdu/errors.js';
+import { FifoLock } from './lock.js';
 import type { ApduTransport, SendOptions } from './types.js';
 
 type Listener = (error: LedgerDisconnectedError) => void;
-
-interface Waiter {
-  start: () => void;
-  fail: (reason: unknown) => void;
-}
 
 const instances = new WeakMap<object, ExclusiveTransport>();
 
 export class ExclusiveTransport implements ApduTransport {
   readonly inner: ApduTransport;
-  #busy = false;
-  #waiters: Waiter[] = [];
+  #lock = new FifoLock();
   #inFlight = new Set<(reason: unknown) => void>();
   #listeners = new Set<Listener>();
   #disconnected: LedgerDisconnectedError | undefined;
@@ -49,7 +44,7 @@ export class ExclusiveTransport implements ApduTransport {
 
   /** Number of calls waiting for their turn (not counting the one on the device). */
   get pending(): number {
-    return this.#waiters.length;
+    return this.#lock.pending;
   }
 
   async send(
@@ -64,7 +59,7 @@ export class ExclusiveTransport implements ApduTransport {
     const { signal } = options;
     signal?.throwIfAborted();
     if (this.#disconnected) throw this.#disconnected;
-    await this.#acquire(signal);
+    const release = await this.#lock.acquire(signal);
 
     let failCaller!: (reason: unknown) => void;
     const interrupted = new Promise<never>((_, reject) => (failCaller = reject));
@@ -74,10 +69,7 @@ export class ExclusiveTransport implements ApduTransport {
 
     const exchange = Promise.resolve().then(() => this.inner.send(cla, ins, p1, p2, data, [...statusList]));
     // The slot is released only when the device has answered, even if the caller gave up earlier.
-    exchange.then(
-      () => this.#release(),
-      () => this.#release(),
-    );
+    exchange.then(release, release);
     try {
       return await Promise.race([exchange, interrupted]);
     } finally {
@@ -103,7 +95,7 @@ export class ExclusiveTransport implements ApduTransport {
     const error = new LedgerDisconnectedError('The device was disconnected', { cause });
     this.#disconnected = error;
     for (const fail of this.#inFlight) fail(error);
-    for (const waiter of this.#waiters.splice(0)) waiter.fail(error);
+    this.#lock.failWaiting(error);
     for (const listener of [...this.#listeners]) listener(error);
   }
 
@@ -113,44 +105,12 @@ export class ExclusiveTransport implements ApduTransport {
    * an unplug (or while the user ignores a review) never ends, and closing must not hang.
    */
   async close(): Promise<void> {
-    const idle = !this.#busy && !this.#disconnected;
+    const idle = !this.#lock.busy && !this.#disconnected;
     this.inner.off?.('disconnect', this.#onInnerDisconnect);
     this.markDisconnected(new Error('closed by the host'));
     instances.delete(this.inner);
     const closing = Promise.resolve().then(() => this.inner.close?.());
     if (idle) await closing;
     else closing.catch(() => undefined);
-  }
-
-  #acquire(signal?: AbortSignal): Promise<void> {
-    if (!this.#busy) {
-      this.#busy = true;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        start: () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        fail: (reason) => {
-          signal?.removeEventListener('abort', onAbort);
-          reject(reason);
-        },
-      };
-      const onAbort = () => {
-        const i = this.#waiters.indexOf(waiter);
-        if (i >= 0) this.#waiters.splice(i, 1);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#waiters.push(waiter);
-    });
-  }
-
-  #release(): void {
-    const next = this.#waiters.shift();
-    if (next) next.start();
-    else this.#busy = false;
   }
 }
