@@ -33,13 +33,18 @@ describe('the built package under native Node ESM', () => {
       const apdu = await import('chain-ledger/apdu');
       const emulator = await import('chain-ledger/emulator');
       const transport = await import('chain-ledger/transport');
+      const root = await import('chain-ledger');
       console.log(JSON.stringify({
+        createLedgerProvider: typeof root.createLedgerProvider,
+        wrapProvider: typeof root.wrapProvider,
         MinaLedgerApp: typeof apdu.MinaLedgerApp,
         SoftwareLedger: typeof emulator.SoftwareLedger,
         startSpeculosServer: typeof emulator.startSpeculosServer,
         openWebHid: typeof transport.openWebHid,
       }));`);
     expect(JSON.parse(out)).toEqual({
+      createLedgerProvider: 'function',
+      wrapProvider: 'function',
       MinaLedgerApp: 'function',
       SoftwareLedger: 'function',
       startSpeculosServer: 'function',
@@ -75,7 +80,7 @@ describe('the built package under native Node ESM', () => {
   it('ships dist with type declarations for every entry point', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, timeout: 60_000 });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    for (const entry of ['apdu/index', 'emulator/index', 'transport/index', 'transport/node']) {
+    for (const entry of ['index', 'apdu/index', 'emulator/index', 'transport/index', 'transport/node']) {
       expect(files).toContain(`dist/${entry}.js`);
       expect(files).toContain(`dist/${entry}.d.ts`);
     }

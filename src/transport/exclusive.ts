@@ -6,7 +6,7 @@
  *
  * There are deliberately no timeouts: a device waiting for the user may take minutes to answer.
  */
-import { LedgerDisconnectedError } from '../apdu/errors.js';
+import { LedgerDisconnectedError, toLedgerError } from '../apdu/errors.js';
 import { FifoLock } from './lock.js';
 import type { ApduTransport, SendOptions } from './types.js';
 
@@ -69,7 +69,11 @@ export class ExclusiveTransport implements ApduTransport {
 
     const exchange = Promise.resolve().then(() => this.inner.send(cla, ins, p1, p2, data, [...statusList]));
     // The slot is released only when the device has answered, even if the caller gave up earlier.
-    exchange.then(release, release);
+    exchange.then(release, (error: unknown) => {
+      release();
+      // A transport that fails with a disconnect error without emitting "disconnect" is disconnected all the same.
+      if ((toLedgerError(error) as { name?: unknown }).name === 'LedgerDisconnectedError') this.markDisconnected(error);
+    });
     try {
       return await Promise.race([exchange, interrupted]);
     } finally {
@@ -94,6 +98,8 @@ export class ExclusiveTransport implements ApduTransport {
     if (this.#disconnected) return;
     const error = new LedgerDisconnectedError('The device was disconnected', { cause });
     this.#disconnected = error;
+    // A later ExclusiveTransport.for(inner) starts afresh (a software Ledger plugged back in).
+    if (instances.get(this.inner) === this) instances.delete(this.inner);
     for (const fail of this.#inFlight) fail(error);
     this.#lock.failWaiting(error);
     for (const listener of [...this.#listeners]) listener(error);

@@ -1,0 +1,1 @@
+export { wrapProvider, FallbackProvider, type ChainProvider, type WrapProviderOptions } from './wrap.js';

@@ -1,0 +1,6 @@
+/**
+ * `chain-ledger`: a Ledger behind Mina's `window.chain`. The device layer is in `chain-ledger/apdu`,
+ * `chain-ledger/transport` and `chain-ledger/emulator`.
+ */
+export * from './provider/index.js';
+export * from './fallback/index.js';

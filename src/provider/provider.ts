@@ -1,0 +1,353 @@
+/**
+ * The `window.chain` provider backed by a Ledger. Every call goes through the same pipeline, in this order:
+ *
+ *   origin check (23001) → connected? (1001) → arguments (zod, 20003) → device capability (20006)
+ *     → the device's method lock (one call at a time per device, cancellable) → device work → verification
+ *
+ * so a request from the wrong origin, with bad arguments, or for an instruction the app lacks never reaches the
+ * device. Every promise rejects with a `ProviderError`, never anything else.
+ */
+import Client from 'mina-signer';
+import { MinaLedgerApp } from '../apdu/client.js';
+import type { NetworkId } from '../apdu/codec.js';
+import { supports, type AppVersion } from '../apdu/version.js';
+import { ExclusiveTransport } from '../transport/exclusive.js';
+import { FifoLock } from '../transport/lock.js';
+import type { ApduTransport } from '../transport/types.js';
+import { ErrorCode, ProviderError, invalidParams, toProviderError } from './errors.js';
+import { assertSameOrigin, browserOrigin, checkSecureOrigin } from './origin.js';
+import {
+  createNullifierParams,
+  parseParams,
+  requestPresentationParams,
+  sendTransactionParams,
+  signMessageParams,
+  storePrivateCredentialParams,
+} from './schemas.js';
+
+export type Network = 'mainnet' | 'devnet' | 'local';
+
+/** Told to the page so it can say "Confirm on your Ledger…" while the device waits for the user. */
+export interface DeviceAction {
+  method: string;
+  status: 'confirm' | 'done';
+  /** What the user should do now, e.g. "Confirm the address on your Ledger". */
+  prompt: string;
+}
+
+export interface LedgerProviderOptions {
+  /** Any structural transport: a WebHID / node-hid / Speculos transport, or a `SoftwareLedger`. */
+  transport: ApduTransport;
+  network: Network;
+  /** The origin this provider serves. Default in browsers: `window.location.origin`; required elsewhere. */
+  origin?: string;
+  /** Account N of m/44'/12586'/N'/0/0 (default 0). */
+  accountIndex?: number;
+  /** Mina daemon GraphQL endpoint, for nonces and broadcast. */
+  graphqlUrl?: string;
+  /** Where stored credentials live (chain_storePrivateCredential). */
+  credentialStore?: unknown;
+  onDeviceAction?: (action: DeviceAction) => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** Context of a `request(...)` call: the caller's origin as seen by a bridge or a Node host. */
+export interface RequestContext extends CallOptions {
+  origin?: string;
+}
+
+export interface Capabilities {
+  appVersion: AppVersion;
+  silentAddress: boolean;
+  signMessage: boolean;
+  /** INS 06: zkApp commitments (blind signing). */
+  signFieldElement: boolean;
+  /** The chain-ledger protocol extension (nullifiers, multi-field signing); no app implements it yet. */
+  extension: null;
+}
+
+export interface SignedMessage {
+  publicKey: string;
+  /** The text the device signed (verify with mina-signer `verifyMessage` on the provider's network). */
+  data: string;
+  signature: { field: string; scalar: string };
+}
+
+interface EventMap {
+  accountsChanged: [accounts: string[]];
+  disconnect: [error: ProviderError];
+  chainChanged: [chainId: string];
+}
+type EventName = keyof EventMap;
+type Listener<E extends EventName> = (...args: EventMap[E]) => void;
+type AnyListener = (...args: any[]) => void;
+
+/** Wallet-side method names accepted by `request`. */
+export const METHODS = {
+  chain_requestAccounts: 'requestAccounts',
+  chain_accounts: 'getAccounts',
+  chain_sendTransaction: 'sendTransaction',
+  chain_requestPresentation: 'requestPresentation',
+  chain_createNullifier: 'createNullifier',
+  chain_storePrivateCredential: 'storePrivateCredential',
+  chain_signMessage: 'signMessage',
+} as const;
+export type WalletMethod = keyof typeof METHODS;
+
+const methodLocks = new WeakMap<ExclusiveTransport, FifoLock>();
+const verifiers = { mainnet: new Client({ network: 'mainnet' }), testnet: new Client({ network: 'testnet' }) };
+
+export class LedgerProvider {
+  readonly network: Network;
+  readonly origin: string;
+  readonly accountIndex: number;
+  /** True when the transport is the software Ledger (a software key): never hardware. */
+  readonly isSoftwareLedger: boolean;
+  readonly #options: LedgerProviderOptions;
+  #app: MinaLedgerApp | undefined;
+  #connection: { address: string; capabilities: Capabilities } | undefined;
+  #connectedBefore = false;
+  #listeners = new Map<EventName, Set<AnyListener>>();
+  #onTransportDisconnect = () => this.#drop(new ProviderError(ErrorCode.NotConnected, { reason: 'the Ledger was disconnected' }));
+
+  constructor(options: LedgerProviderOptions) {
+    if (typeof options !== 'object' || options === null) throw invalidParams('options', 'must be an object');
+    if (typeof options.transport?.send !== 'function') throw invalidParams('transport', 'must have a send() method');
+    if (!['mainnet', 'devnet', 'local'].includes(options.network)) {
+      throw invalidParams('network', 'must be "mainnet", "devnet" or "local"');
+    }
+    const accountIndex = options.accountIndex ?? 0;
+    if (!Number.isInteger(accountIndex) || accountIndex < 0 || accountIndex > 0x7fffffff) {
+      throw invalidParams('accountIndex', 'must be an integer from 0 to 2^31 - 1');
+    }
+    this.origin = checkSecureOrigin(options.origin ?? browserOrigin());
+    this.network = options.network;
+    this.accountIndex = accountIndex;
+    this.isSoftwareLedger = (options.transport as { isSoftwareLedger?: unknown }).isSoftwareLedger === true;
+    this.#options = options;
+  }
+
+  /** 0 (testnet/devnet; also the local chain) or 1 (mainnet). */
+  get networkId(): NetworkId {
+    return this.network === 'mainnet' ? 1 : 0;
+  }
+
+  get chainId(): string {
+    return `mina:${this.network}`;
+  }
+
+  /** What the connected app can do, read at connect; undefined before. */
+  get capabilities(): Capabilities | undefined {
+    return this.#connection?.capabilities;
+  }
+
+  // ---- connection ----
+
+  /**
+   * Connects: reads the app version and the account's address. The first connect shows the address on the device
+   * for the user to confirm; later connects read it silently (app ≥ 1.4.1).
+   */
+  async requestAccounts(context: RequestContext = {}): Promise<string[]> {
+    return this.#guard(async () => {
+      this.#checkOrigin(context);
+      if (this.#connection) return [this.#connection.address];
+      return this.#device('requestAccounts', context, async (app) => {
+        if (this.#connection) return [this.#connection.address];
+        const appVersion = await app.getAppVersion(context);
+        const display = !this.#connectedBefore || !supports(appVersion, 'silentAddress');
+        if (display) this.#action('requestAccounts', 'confirm', 'Confirm the address on your Ledger');
+        const address = await app.getAddress(this.accountIndex, { display, signal: context.signal });
+        const capabilities: Capabilities = {
+          appVersion,
+          silentAddress: supports(appVersion, 'silentAddress'),
+          signMessage: supports(appVersion, 'signMessage'),
+          signFieldElement: supports(appVersion, 'signFieldElement'),
+          extension: null,
+        };
+        this.#connection = { address, capabilities };
+        this.#connectedBefore = true;
+        this.#emit('accountsChanged', [address]);
+        return [address];
+      });
+    });
+  }
+
+  /** The connected account, or [] (never touches the device). */
+  async getAccounts(context: RequestContext = {}): Promise<string[]> {
+    return this.#guard(async () => {
+      this.#checkOrigin(context);
+      return this.#connection ? [this.#connection.address] : [];
+    });
+  }
+
+  async disconnect(): Promise<void> {
+    this.#drop(new ProviderError(ErrorCode.NotConnected, { reason: 'disconnected by the page' }));
+  }
+
+  on<E extends EventName>(event: E, listener: Listener<E>): void {
+    if (!this.#listeners.has(event)) this.#listeners.set(event, new Set());
+    this.#listeners.get(event)!.add(listener as AnyListener);
+  }
+
+  off<E extends EventName>(event: E, listener: Listener<E>): void {
+    this.#listeners.get(event)?.delete(listener as AnyListener);
+  }
+
+  // ---- methods ----
+
+  /** Legacy message signing (INS 05). The signature is verified on the host before it is returned. */
+  async signMessage(args: unknown, options: RequestContext = {}): Promise<SignedMessage> {
+    return this.#method('signMessage', args, options, signMessageParams, async (params, app, address) => {
+      this.#action('signMessage', 'confirm', 'Review the message on your Ledger and approve');
+      const signed = await app.signMessage(this.accountIndex, params.message, this.networkId, options);
+      const result = { publicKey: address, data: signed.signedMessage, signature: { field: signed.field, scalar: signed.scalar } };
+      const verifier = this.networkId === 1 ? verifiers.mainnet : verifiers.testnet;
+      if (!verifier.verifyMessage(result)) {
+        throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned a message signature that does not verify for this account' });
+      }
+      return result;
+    });
+  }
+
+  async createNullifier(args: unknown, options: RequestContext = {}): Promise<never> {
+    return this.#method('createNullifier', args, options, createNullifierParams, async () => {
+      throw this.#needsExtension('nullifier');
+    });
+  }
+
+  async requestPresentation(args: unknown, options: RequestContext = {}): Promise<never> {
+    return this.#method('requestPresentation', args, options, requestPresentationParams, async () => {
+      throw this.#needsExtension('multi-field signing (the presentation owner signature)');
+    });
+  }
+
+  async sendTransaction(args: unknown, options: RequestContext = {}): Promise<never> {
+    return this.#method('sendTransaction', args, options, sendTransactionParams, async () => {
+      throw notYet('chain_sendTransaction');
+    });
+  }
+
+  async storePrivateCredential(args: unknown, options: RequestContext = {}): Promise<never> {
+    return this.#method('storePrivateCredential', args, options, storePrivateCredentialParams, async () => {
+      throw notYet('chain_storePrivateCredential');
+    });
+  }
+
+  /** The wallet-side entry point: `{ method: 'chain_…', params }`, params as an object or a one-element array. */
+  async request(args: { method: string; params?: unknown }, context: RequestContext = {}): Promise<unknown> {
+    return this.#guard(async () => {
+      if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
+        throw invalidParams('method', 'request needs { method, params }');
+      }
+      if (!Object.hasOwn(METHODS, args.method)) {
+        throw new ProviderError(ErrorCode.MethodNotSupported, { reason: `unknown method ${JSON.stringify(args.method.slice(0, 64))}` });
+      }
+      const name = METHODS[args.method as WalletMethod];
+      if (name === 'requestAccounts' || name === 'getAccounts') return this[name](context);
+      return this[name](unwrapParams(args.params), context);
+    });
+  }
+
+  // ---- pipeline ----
+
+  async #method<S extends Parameters<typeof parseParams>[0], T>(
+    method: string,
+    args: unknown,
+    options: RequestContext,
+    schema: S,
+    body: (params: ReturnType<typeof parseParams<S>>, app: MinaLedgerApp, address: string) => Promise<T>,
+  ): Promise<T> {
+    return this.#guard(async () => {
+      this.#checkOrigin(options);
+      const connection = this.#connection;
+      if (!connection) throw new ProviderError(ErrorCode.NotConnected, { reason: 'not connected: call requestAccounts() first' });
+      const params = parseParams(schema, args);
+      return this.#device(method, options, (app) => body(params, app, connection.address));
+    });
+  }
+
+  /** Runs device work holding the device's method lock; reports to `onDeviceAction` when it ends. */
+  async #device<T>(method: string, options: CallOptions, work: (app: MinaLedgerApp) => Promise<T>): Promise<T> {
+    const app = this.#client();
+    let lock = methodLocks.get(app.transport);
+    if (!lock) methodLocks.set(app.transport, (lock = new FifoLock()));
+    return lock.run(async () => {
+      try {
+        return await work(app);
+      } finally {
+        this.#action(method, 'done', '');
+      }
+    }, options.signal);
+  }
+
+  /** The device client; a new one after the transport reported a disconnect (a replugged device). */
+  #client(): MinaLedgerApp {
+    if (!this.#app || this.#app.transport.disconnected) {
+      this.#app?.transport.off('disconnect', this.#onTransportDisconnect);
+      this.#app = new MinaLedgerApp(this.#options.transport);
+      this.#app.transport.on('disconnect', this.#onTransportDisconnect);
+    }
+    return this.#app;
+  }
+
+  #checkOrigin(context: RequestContext): void {
+    assertSameOrigin(this.origin, context.origin ?? browserOrigin() ?? this.origin);
+  }
+
+  #needsExtension(what: string): ProviderError {
+    const version = this.#connection!.capabilities.appVersion.version;
+    return new ProviderError(ErrorCode.MethodNotSupported, {
+      reason: `Mina app ${version} has no ${what} instruction: it needs the chain-ledger protocol extension`,
+    });
+  }
+
+  async #guard<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw toProviderError(error);
+    }
+  }
+
+  #drop(reason: ProviderError): void {
+    if (!this.#connection) return;
+    this.#connection = undefined;
+    this.#emit('disconnect', reason);
+    this.#emit('accountsChanged', []);
+  }
+
+  #action(method: string, status: DeviceAction['status'], prompt: string): void {
+    try {
+      this.#options.onDeviceAction?.({ method, status, prompt });
+    } catch {
+      // A failing UI hook must not break the call.
+    }
+  }
+
+  #emit<E extends EventName>(event: E, ...args: EventMap[E]): void {
+    for (const listener of [...(this.#listeners.get(event) ?? [])]) {
+      try {
+        listener(...args);
+      } catch {
+        // A page's listener error is the page's; it must not break the provider.
+      }
+    }
+  }
+}
+
+function unwrapParams(params: unknown): unknown {
+  if (!Array.isArray(params)) return params;
+  if (params.length !== 1) throw invalidParams('params', 'must be an object, or an array holding exactly one object');
+  return params[0];
+}
+
+function notYet(method: string): ProviderError {
+  return new ProviderError(ErrorCode.MethodNotSupported, { reason: `${method} is not available in this chain-ledger release yet` });
+}
+
+export function createLedgerProvider(options: LedgerProviderOptions): LedgerProvider {
+  return new LedgerProvider(options);
+}

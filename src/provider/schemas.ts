@@ -1,0 +1,105 @@
+/**
+ * zod schemas for every argument at the boundary, with the field names dapps already send (Auro's object form).
+ * Unknown extra keys are tolerated and dropped, as existing wallets tolerate them at the top level; deeper shapes
+ * (the zkApp command, credentials, presentation requests) are validated by the method that owns them.
+ */
+import { z } from 'zod';
+import { PALLAS_P } from '../apdu/constants.js';
+import { utf8 } from '../apdu/bytes.js';
+import { invalidParams } from './errors.js';
+
+/** Largest accepted JSON text for one argument: a zkApp command with proofs stays far below it. */
+export const MAX_JSON_CHARS = 4 * 1024 * 1024;
+/** Fields in one nullifier message (the extension's limit, docs/provider.md). */
+export const MAX_NULLIFIER_FIELDS = 64;
+
+const jsonObject = (what: string) =>
+  z.union([z.string().max(MAX_JSON_CHARS), z.record(z.string(), z.unknown())]).transform((value, ctx) => {
+    if (typeof value !== 'string') return value;
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: 'custom', message: `${what} must be a JSON object or JSON text of one` });
+    return z.NEVER;
+  });
+
+/** A MINA amount: a positive number or decimal string with at most 9 decimals, converted exactly to nanomina. */
+export const minaAmount = z.union([z.number(), z.string().max(64)]).transform((value, ctx) => {
+  const nanomina = parseMina(value);
+  if (nanomina === undefined || nanomina <= 0n) {
+    ctx.addIssue({ code: 'custom', message: 'must be a positive amount of MINA with at most 9 decimals' });
+    return z.NEVER;
+  }
+  return nanomina;
+});
+
+/** Exact decimal → nanomina (never through floating point arithmetic); undefined if not a plain decimal. */
+export function parseMina(value: number | string): bigint | undefined {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return undefined;
+    // Number#toString is the shortest exact round-trip form; exponent forms are expanded digit by digit.
+    text = /e/i.test(String(value)) ? value.toFixed(20).replace(/0+$/, '').replace(/\.$/, '') : String(value);
+  } else text = value.trim();
+  const m = /^(\d+)(?:\.(\d{1,9}))?$/.exec(text);
+  if (!m) return undefined;
+  return BigInt(m[1]!) * 1_000_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
+}
+
+const nonce = z.union([
+  z.number().int().min(0).max(0xffffffff),
+  z
+    .string()
+    .regex(/^\d{1,10}$/, 'must be a decimal integer')
+    .transform((s) => Number(s))
+    .pipe(z.number().max(0xffffffff)),
+]);
+
+const memo = z.string().refine((m) => utf8.encode(m).length <= 32, 'must be at most 32 UTF-8 bytes');
+
+export const sendTransactionParams = z.object({
+  transaction: jsonObject('transaction'),
+  onlySign: z.boolean().optional(),
+  nonce: nonce.optional(),
+  feePayer: z.object({ fee: minaAmount.optional(), memo: memo.optional() }).optional(),
+});
+
+/** A field element given as a decimal string or a safe integer: canonical, 0 ≤ x < p. */
+export const fieldElement = z.union([z.string().max(80), z.number()]).transform((value, ctx) => {
+  const text = typeof value === 'number' ? (Number.isSafeInteger(value) ? String(value) : '') : value;
+  if (!/^(0|[1-9]\d*)$/.test(text) || BigInt(text) >= PALLAS_P) {
+    ctx.addIssue({ code: 'custom', message: 'must be a field element: an integer 0 ≤ x < p, as a decimal string or a safe integer' });
+    return z.NEVER;
+  }
+  return BigInt(text);
+});
+
+export const createNullifierParams = z.object({
+  message: z.array(fieldElement).min(1).max(MAX_NULLIFIER_FIELDS),
+});
+
+export const storePrivateCredentialParams = z.object({ credential: jsonObject('credential') });
+
+export const requestPresentationParams = z.object({
+  presentation: z.object({
+    presentationRequest: jsonObject('presentationRequest'),
+    zkAppAccount: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+export const signMessageParams = z.object({ message: z.string() });
+
+/** Parses with a schema, or throws 20003 naming the first invalid field (`feePayer.fee`, `message[3]`). */
+export function parseParams<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.reduce<string>(
+    (path, key) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${String(key)}` : String(key)),
+    '',
+  );
+  throw invalidParams(field || 'params', issue.message);
+}

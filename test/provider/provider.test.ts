@@ -1,0 +1,357 @@
+/** The window.chain provider over the software Ledger: connection, origin binding, every error code for its real cause. */
+import Client from 'mina-signer';
+import { describe, expect, it } from 'vitest';
+import { PALLAS_P } from '../../src/apdu/index.js';
+import { SoftwareLedger, type Review, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import { createLedgerProvider, ProviderError, type DeviceAction, type LedgerProviderOptions } from '../../src/index.js';
+import type { ApduTransport } from '../../src/transport/index.js';
+import { addressOf, vectors } from '../support/vectors.js';
+
+const ORIGIN = 'https://dapp.example';
+const testnet = new Client({ network: 'testnet' });
+
+function setup(device: SoftwareLedgerOptions = {}, provider: Partial<LedgerProviderOptions> = {}) {
+  const reviews: Review[] = [];
+  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, {
+    warn: () => {},
+    approve: (r) => (reviews.push(r), true),
+    ...device,
+  });
+  const actions: DeviceAction[] = [];
+  const chain = createLedgerProvider({
+    transport: ledger,
+    network: 'devnet',
+    origin: ORIGIN,
+    onDeviceAction: (a) => actions.push(a),
+    ...provider,
+  });
+  return { ledger, chain, reviews, actions };
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  const outcome = await promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
+  expect(outcome.error).toBeInstanceOf(ProviderError); // our own class here; dapps match on name/code
+  return outcome.error as ProviderError;
+}
+
+describe('creation', () => {
+  it.each([
+    [undefined, /required outside browsers/],
+    ['http://dapp.example', /insecure origin/],
+    ['https://dapp.example/path', /bare origin/],
+    ['not a url', /not an origin/],
+  ])('refuses origin %s', (origin, reason) => {
+    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    let error: unknown;
+    try {
+      createLedgerProvider({ transport: ledger, network: 'devnet', ...(origin === undefined ? {} : { origin }) });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: 'origin', reason: expect.stringMatching(reason) } });
+  });
+
+  it.each(['https://dapp.example', 'http://localhost:5173', 'http://127.0.0.1:8080'])('accepts %s', (origin) => {
+    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    expect(createLedgerProvider({ transport: ledger, network: 'devnet', origin }).origin).toBe(origin);
+  });
+
+  it('refuses an unknown network and a bad account index', () => {
+    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    expect(() => createLedgerProvider({ transport: ledger, network: 'zeko' as 'devnet', origin: ORIGIN })).toThrow(
+      expect.objectContaining({ code: 20003, data: expect.objectContaining({ field: 'network' }) }),
+    );
+    expect(() => createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, accountIndex: 2 ** 31 })).toThrow(
+      expect.objectContaining({ code: 20003, data: expect.objectContaining({ field: 'accountIndex' }) }),
+    );
+  });
+});
+
+describe('ProviderError', () => {
+  it('has the exact messages and survives structuredClone and JSON with code and data', async () => {
+    const { chain } = setup();
+    const error = await failure(chain.signMessage({ message: 'hi' }));
+    expect(error).toMatchObject({ name: 'ProviderError', code: 1001, message: 'User disconnect, please connect first.' });
+    const cloned = structuredClone(error);
+    expect(cloned).toEqual({ name: 'ProviderError', code: 1001, message: error.message, data: error.data });
+    expect(JSON.parse(JSON.stringify(error))).toEqual(cloned);
+  });
+});
+
+describe('connection', () => {
+  it('shows the address on the first connect, reads it silently afterwards, and emits accountsChanged', async () => {
+    const { chain, reviews, actions, ledger } = setup();
+    const changes: string[][] = [];
+    chain.on('accountsChanged', (a) => changes.push(a));
+    expect(await chain.getAccounts()).toEqual([]);
+    expect(await chain.requestAccounts()).toEqual([addressOf(0)]);
+    expect(reviews.map((r) => r.kind)).toEqual(['address']);
+    expect(actions.map((a) => a.status)).toEqual(['confirm', 'done']);
+    expect(await chain.requestAccounts()).toEqual([addressOf(0)]); // already connected: no device work
+    expect(ledger.exchanges).toHaveLength(2);
+    await chain.disconnect();
+    expect(await chain.getAccounts()).toEqual([]);
+    expect(await chain.requestAccounts()).toEqual([addressOf(0)]);
+    expect(reviews).toHaveLength(1); // the reconnect was silent (P1 = 1)
+    expect(ledger.exchanges.at(-1)!.request).toBe('e00201000400000000');
+    expect(changes).toEqual([[addressOf(0)], [], [addressOf(0)]]);
+    expect(chain.capabilities).toMatchObject({ appVersion: { version: '1.6.0' }, signFieldElement: true, extension: null });
+  });
+
+  it('uses the account index', async () => {
+    const { chain } = setup({}, { accountIndex: 3 });
+    expect(await chain.requestAccounts()).toEqual([addressOf(3)]);
+  });
+
+  it('an app older than 1.4.1 shows the address at every connect (it cannot read it silently)', async () => {
+    const { chain, reviews } = setup({ version: '1.4.0' });
+    await chain.requestAccounts();
+    await chain.disconnect();
+    await chain.requestAccounts();
+    expect(reviews.map((r) => r.kind)).toEqual(['address', 'address']);
+  });
+});
+
+describe('every error code for its real cause', () => {
+  it('1001 not connected: every method, and nothing reaches the device', async () => {
+    const { chain, ledger } = setup();
+    for (const call of [
+      chain.signMessage({ message: 'hi' }),
+      chain.createNullifier({ message: ['1'] }),
+      chain.sendTransaction({ transaction: '{}' }),
+      chain.requestPresentation({ presentation: { presentationRequest: {} } }),
+      chain.storePrivateCredential({ credential: {} }),
+    ]) {
+      expect(await failure(call)).toMatchObject({ code: 1001, data: { reason: expect.stringMatching(/requestAccounts/) } });
+    }
+    expect(ledger.exchanges).toHaveLength(0);
+  });
+
+  it('1001 device locked', async () => {
+    const { chain } = setup({ locked: true });
+    expect(await failure(chain.requestAccounts())).toMatchObject({ code: 1001, data: { reason: expect.stringMatching(/locked/), statusWord: '0x5515' } });
+  });
+
+  it('1001 Mina app not open', async () => {
+    const { chain } = setup({ appOpen: false });
+    expect(await failure(chain.requestAccounts())).toMatchObject({ code: 1001, data: { reason: expect.stringMatching(/open the Mina app/) } });
+  });
+
+  it('1001 unplugged during a call: disconnect is emitted, and after plugging back in the next call works', async () => {
+    const { chain, ledger } = setup();
+    await chain.requestAccounts();
+    const events: string[] = [];
+    chain.on('disconnect', (e) => events.push(`disconnect ${e.code}`));
+    chain.on('accountsChanged', (a) => events.push(`accounts ${a.length}`));
+    ledger.approve = () => {
+      ledger.unplug();
+      return new Promise<boolean>(() => {});
+    };
+    expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({ code: 1001, data: { reason: expect.stringMatching(/disconnected/) } });
+    expect(events).toEqual(['disconnect 1001', 'accounts 0']);
+    expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({ code: 1001 });
+    ledger.plug();
+    ledger.approve = () => true;
+    expect(await chain.requestAccounts()).toEqual([addressOf(0)]);
+    expect((await chain.signMessage({ message: 'hi' })).data).toBe('Message : hi');
+  });
+
+  it('1002 rejected on the device, at connect and when signing', async () => {
+    const { chain, ledger } = setup({ approve: () => false });
+    expect(await failure(chain.requestAccounts())).toMatchObject({
+      code: 1002,
+      message: 'User rejected the request.',
+      data: { statusWord: '0x6985' },
+    });
+    ledger.approve = (r) => r.kind === 'address';
+    await chain.requestAccounts();
+    expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({ code: 1002 });
+  });
+
+  describe('20003 bad parameters name the field, and nothing reaches the device', () => {
+    const cases: [string, (c: ReturnType<typeof setup>['chain']) => Promise<unknown>, string][] = [
+      ['sendTransaction without transaction', (c) => c.sendTransaction({}), 'transaction'],
+      ['sendTransaction with non-JSON text', (c) => c.sendTransaction({ transaction: '{nope' }), 'transaction'],
+      ['sendTransaction with a JSON array', (c) => c.sendTransaction({ transaction: '[]' }), 'transaction'],
+      ['sendTransaction fee with 10 decimals', (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: '0.0000000001' } }), 'feePayer.fee'],
+      ['sendTransaction fee 0', (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: 0 } }), 'feePayer.fee'],
+      ['sendTransaction fee 1e-10', (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: 1e-10 } }), 'feePayer.fee'],
+      ['sendTransaction memo of 33 bytes', (c) => c.sendTransaction({ transaction: {}, feePayer: { memo: 'é'.repeat(17) } }), 'feePayer.memo'],
+      ['sendTransaction negative nonce', (c) => c.sendTransaction({ transaction: {}, nonce: -1 }), 'nonce'],
+      ['sendTransaction nonce "1.5"', (c) => c.sendTransaction({ transaction: {}, nonce: '1.5' }), 'nonce'],
+      ['sendTransaction onlySign "yes"', (c) => c.sendTransaction({ transaction: {}, onlySign: 'yes' }), 'onlySign'],
+      ['createNullifier without message', (c) => c.createNullifier({}), 'message'],
+      ['createNullifier empty message', (c) => c.createNullifier({ message: [] }), 'message'],
+      ['createNullifier field = p', (c) => c.createNullifier({ message: ['1', PALLAS_P.toString()] }), 'message[1]'],
+      ['createNullifier fraction', (c) => c.createNullifier({ message: [1.5] }), 'message[0]'],
+      ['createNullifier negative', (c) => c.createNullifier({ message: ['-1'] }), 'message[0]'],
+      ['createNullifier non-canonical "01"', (c) => c.createNullifier({ message: ['01'] }), 'message[0]'],
+      ['createNullifier unsafe integer', (c) => c.createNullifier({ message: [2 ** 60] }), 'message[0]'],
+      ['createNullifier 65 fields', (c) => c.createNullifier({ message: Array(65).fill('1') }), 'message'],
+      ['storePrivateCredential non-JSON', (c) => c.storePrivateCredential({ credential: 'x' }), 'credential'],
+      ['requestPresentation without request', (c) => c.requestPresentation({ presentation: {} }), 'presentation.presentationRequest'],
+      ['signMessage non-ASCII', (c) => c.signMessage({ message: 'héllo' }), 'message'],
+      ['signMessage 66 bytes', (c) => c.signMessage({ message: 'a'.repeat(66) }), 'message'],
+      ['params not an object', (c) => c.createNullifier(42), 'params'],
+    ];
+    it.each(cases)('%s', async (_name, call, field) => {
+      const { chain, ledger } = setup();
+      await chain.requestAccounts();
+      const before = ledger.exchanges.length;
+      const error = await failure(call(chain));
+      expect(error).toMatchObject({ code: 20003, message: 'Invalid method parameter(s).', data: { field } });
+      expect(ledger.exchanges.length).toBe(before);
+    });
+  });
+
+  it('23001 origin mismatch through request(..., { origin }), before anything reaches the device', async () => {
+    const { chain, ledger } = setup();
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    const error = await failure(chain.request({ method: 'chain_signMessage', params: { message: 'hi' } }, { origin: 'https://evil.example' }));
+    expect(error).toMatchObject({ code: 23001, message: 'Origin dismatch.', data: { reason: expect.stringMatching(/evil\.example/) } });
+    expect(await failure(chain.request({ method: 'chain_requestAccounts' }, { origin: 'https://evil.example' }))).toMatchObject({ code: 23001 });
+    expect(ledger.exchanges.length).toBe(before);
+  });
+
+  it('23001 in a browser when the page origin is not the bound one', async () => {
+    const { chain, ledger } = setup();
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'location');
+    Object.defineProperty(globalThis, 'location', { value: { origin: 'https://other.example' }, configurable: true });
+    try {
+      expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({ code: 23001 });
+    } finally {
+      if (saved) Object.defineProperty(globalThis, 'location', saved);
+      else delete (globalThis as { location?: unknown }).location;
+    }
+    expect(ledger.exchanges.length).toBe(before);
+  });
+
+  it('20006 unknown method', async () => {
+    const { chain } = setup();
+    expect(await failure(chain.request({ method: 'chain_signFields', params: {} }))).toMatchObject({
+      code: 20006,
+      message: 'Method not supported.',
+    });
+    expect(await failure(chain.request({ method: 'toString' }))).toMatchObject({ code: 20006 });
+  });
+
+  it('20006 an instruction the app lacks: nullifiers and multi-field signing on app 1.6.0', async () => {
+    const { chain, ledger } = setup();
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    expect(await failure(chain.createNullifier({ message: ['1', 2] }))).toMatchObject({
+      code: 20006,
+      data: { reason: 'Mina app 1.6.0 has no nullifier instruction: it needs the chain-ledger protocol extension' },
+    });
+    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: {} } }))).toMatchObject({ code: 20006 });
+    expect(ledger.exchanges.length).toBe(before);
+  });
+
+  it('20006 message signing on app 1.3.2 (no INS 05), refused before sending it', async () => {
+    const { chain, ledger } = setup({ version: '1.3.2' });
+    await chain.requestAccounts();
+    expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({ code: 20006, data: { reason: expect.stringMatching(/1\.4\.0/) } });
+    expect(ledger.exchanges.map((e) => e.request.slice(0, 4))).not.toContain('e005');
+  });
+
+  it('22001 a device signature that does not verify for the connected account is never returned', async () => {
+    // A transport that switches devices behind the provider's back (another seed answers after connect).
+    const first = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    const other = SoftwareLedger.fromMnemonic('abandon '.repeat(11) + 'about', { warn: () => {} });
+    let current: ApduTransport = first;
+    const switching: ApduTransport = { send: (...args) => current.send(...args) };
+    const chain = createLedgerProvider({ transport: switching, network: 'devnet', origin: ORIGIN });
+    await chain.requestAccounts();
+    current = other;
+    expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({
+      code: 22001,
+      data: { reason: expect.stringMatching(/does not verify/) },
+    });
+  });
+});
+
+describe('request()', () => {
+  it('accepts params as an object or a one-element array, and refuses other arrays', async () => {
+    const { chain } = setup();
+    await chain.request({ method: 'chain_requestAccounts' });
+    const a = (await chain.request({ method: 'chain_signMessage', params: { message: 'one' } })) as { data: string };
+    const b = (await chain.request({ method: 'chain_signMessage', params: [{ message: 'two' }] })) as { data: string };
+    expect([a.data, b.data]).toEqual(['Message : one', 'Message : two']);
+    expect(await failure(chain.request({ method: 'chain_signMessage', params: [{ message: 'a' }, { message: 'b' }] }))).toMatchObject({
+      code: 20003,
+      data: { field: 'params' },
+    });
+    expect(await chain.request({ method: 'chain_accounts' })).toEqual([addressOf(0)]);
+  });
+
+  it('never throws anything but a ProviderError, even for garbage', async () => {
+    const { chain } = setup();
+    for (const garbage of [null, undefined, 42, 'x', { method: 7 }, { method: 'chain_createNullifier', params: [[[]]] }]) {
+      const error = await failure(chain.request(garbage as never));
+      expect([20003, 20006, 1001]).toContain(error.code);
+    }
+  });
+});
+
+describe('approval and concurrency', () => {
+  it('20 calls at once complete in order, each with its own verified result', async () => {
+    const { chain, ledger } = setup({ latencyMs: 1 });
+    await chain.requestAccounts();
+    const messages = Array.from({ length: 20 }, (_, i) => `message ${i}`);
+    const results = await Promise.all(messages.map((message) => chain.signMessage({ message })));
+    results.forEach((r, i) => {
+      expect(r.data).toBe(`Message : ${messages[i]}`);
+      expect(testnet.verifyMessage(r)).toBe(true);
+    });
+    const signed = ledger.exchanges.filter((e) => e.request.startsWith('e005')).map((e) => Buffer.from(e.request.slice(20), 'hex').toString());
+    expect(signed).toEqual(messages);
+  });
+
+  it('a second call while the user is confirming waits its turn; cancelling one does not disturb the others', async () => {
+    const answers: ((ok: boolean) => void)[] = [];
+    const { chain, ledger } = setup();
+    await chain.requestAccounts();
+    ledger.approve = () => new Promise<boolean>((resolve) => answers.push(resolve));
+    const controller = new AbortController();
+    const first = chain.signMessage({ message: 'first' });
+    const cancelled = chain.signMessage({ message: 'cancelled' }, { signal: controller.signal });
+    const third = chain.signMessage({ message: 'third' });
+    for (let i = 0; i < 100 && answers.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    controller.abort();
+    expect(await failure(cancelled)).toMatchObject({ code: 1002, data: { reason: expect.stringMatching(/cancelled/) } });
+    answers.shift()!(true);
+    for (let i = 0; i < 100 && answers.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    answers.shift()!(true);
+    expect((await first).data).toBe('Message : first');
+    expect((await third).data).toBe('Message : third');
+    const sent = ledger.exchanges.filter((e) => e.request.startsWith('e005')).map((e) => Buffer.from(e.request.slice(20), 'hex').toString());
+    expect(sent).toEqual(['first', 'third']);
+  });
+
+  it('two providers on one device are serialised too', async () => {
+    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, latencyMs: 1 });
+    const a = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN });
+    const b = createLedgerProvider({ transport: ledger, network: 'mainnet', origin: 'https://other.example', accountIndex: 1 });
+    await Promise.all([a.requestAccounts(), b.requestAccounts()]);
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).signMessage({ message: `m${i}` })));
+    results.forEach((r, i) => expect(r.publicKey).toBe(addressOf(i % 2 ? 0 : 1)));
+  });
+
+  it('tells the page when to confirm on the device', async () => {
+    const { chain, actions } = setup();
+    await chain.requestAccounts();
+    actions.length = 0;
+    await chain.signMessage({ message: 'hi' });
+    expect(actions).toEqual([
+      { method: 'signMessage', status: 'confirm', prompt: 'Review the message on your Ledger and approve' },
+      { method: 'signMessage', status: 'done', prompt: '' },
+    ]);
+  });
+});

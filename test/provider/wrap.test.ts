@@ -1,0 +1,82 @@
+/** wrapProvider: what the Ledger cannot do is refused or delegated, and nothing else is ever delegated. */
+import { describe, expect, it } from 'vitest';
+import { SoftwareLedger } from '../../src/emulator/index.js';
+import { wrapProvider, type ChainProvider } from '../../src/index.js';
+import { addressOf, vectors } from '../support/vectors.js';
+
+const ORIGIN = 'https://dapp.example';
+
+/** A stand-in for an existing window.chain that records what it is asked. */
+function originalProvider() {
+  const calls: { via: string; args: unknown }[] = [];
+  const original: ChainProvider = {
+    createNullifier: async (args) => (calls.push({ via: 'createNullifier', args }), { from: 'original', args }),
+    requestPresentation: async (args) => (calls.push({ via: 'requestPresentation', args }), { presentation: 'from original' }),
+    request: async (args) => (calls.push({ via: 'request', args }), { from: 'original request', args }),
+  };
+  return { original, calls };
+}
+
+function setup(whenUnsupported: 'refuse' | 'delegate', approve = true) {
+  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, approve: () => approve });
+  const { original, calls } = originalProvider();
+  const chain = wrapProvider(original, { transport: ledger, network: 'devnet', origin: ORIGIN, whenUnsupported });
+  return { chain, calls, ledger };
+}
+
+const reject = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+
+describe("whenUnsupported: 'delegate'", () => {
+  it('delegates exactly the methods the device cannot do, with the arguments as given', async () => {
+    const { chain, calls } = setup('delegate');
+    expect(await chain.requestAccounts()).toEqual([addressOf(0)]);
+    expect(await chain.createNullifier({ message: ['1', '2'] })).toEqual({ from: 'original', args: { message: ['1', '2'] } });
+    expect(await chain.requestPresentation({ presentation: { presentationRequest: { type: 'https' } } })).toEqual({ presentation: 'from original' });
+    // Through request(): the wallet-side name goes to the original's request().
+    await chain.request({ method: 'chain_createNullifier', params: [{ message: ['5'] }] });
+    // The device can sign messages: that stays on the Ledger.
+    const signed = (await chain.request({ method: 'chain_signMessage', params: { message: 'hi' } })) as { publicKey: string };
+    expect(signed.publicKey).toBe(addressOf(0));
+    // An unknown method is something the Ledger cannot do either.
+    await chain.request({ method: 'chain_signFields', params: { message: ['1'] } });
+    expect(calls.map((c) => c.via)).toEqual(['createNullifier', 'requestPresentation', 'request', 'request']);
+    expect(calls[2]!.args).toEqual({ method: 'chain_createNullifier', params: [{ message: ['5'] }] });
+  });
+
+  it('never delegates invalid parameters, a wrong origin, a rejection on the device, or a missing connection', async () => {
+    const notConnected = setup('delegate');
+    expect(await reject(notConnected.chain.createNullifier({ message: ['1'] }))).toMatchObject({ code: 1001 });
+
+    const { chain, calls, ledger } = setup('delegate');
+    await chain.requestAccounts();
+    expect(await reject(chain.createNullifier({ message: ['x'] }))).toMatchObject({ code: 20003, data: { field: 'message[0]' } });
+    expect(await reject(chain.request({ method: 'chain_createNullifier', params: { message: ['1'] } }, { origin: 'https://evil.example' }))).toMatchObject({
+      code: 23001,
+    });
+    ledger.approve = () => false;
+    expect(await reject(chain.request({ method: 'chain_signMessage', params: { message: 'hi' } }))).toMatchObject({ code: 1002 });
+    expect(calls).toEqual([]);
+  });
+});
+
+describe("whenUnsupported: 'refuse'", () => {
+  it('refuses with 20006 and a reason, and never calls the original', async () => {
+    const { chain, calls } = setup('refuse');
+    await chain.requestAccounts();
+    expect(await reject(chain.createNullifier({ message: ['1'] }))).toMatchObject({
+      code: 20006,
+      data: { reason: expect.stringMatching(/no nullifier instruction/) },
+    });
+    expect(await reject(chain.request({ method: 'chain_requestPresentation', params: { presentation: { presentationRequest: {} } } }))).toMatchObject({
+      code: 20006,
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it('requires a valid whenUnsupported', () => {
+    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    expect(() => wrapProvider({}, { transport: ledger, network: 'devnet', origin: ORIGIN, whenUnsupported: 'maybe' as 'refuse' })).toThrow(
+      expect.objectContaining({ code: 20003, data: expect.objectContaining({ field: 'whenUnsupported' }) }),
+    );
+  });
+});
