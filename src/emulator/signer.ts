@@ -4,12 +4,12 @@
  * Payments, delegations and messages use mina-signer's public `Client`. A single field element (INS 06) is
  * `signFieldElement(m, sk, network)`: on devnet that equals the public `Client.signFields([m])`, but `signFields`
  * is hard-wired to the devnet prefix, so the mainnet case needs mina-signer's own `signFieldElement`, which the
- * package does not export. We load that one module by path next to mina-signer's entry point; mina-signer is
- * pinned to an exact version in package.json so the path cannot move under us.
+ * package does not export (loaded by src/crypto/mina-signer-internals.ts).
  */
 import Client from 'mina-signer';
 import { signatureFromBase58, type MinaSignature } from '../apdu/signature.js';
 import type { NetworkId } from '../apdu/codec.js';
+import { minaSignerInternals, type MinaSignerInternals } from '../crypto/mina-signer-internals.js';
 
 const clients = {
   testnet: new Client({ network: 'testnet' }),
@@ -50,26 +50,6 @@ export function signLegacyMessage(text: string, privateKeyBase58: string, networ
   return clientFor(networkId).signMessage(text, privateKeyBase58).signature;
 }
 
-interface SignatureModule {
-  signFieldElement(message: bigint, privateKey: bigint, networkId: 'mainnet' | 'devnet'): { r: bigint; s: bigint };
-}
-
-let signatureModule: Promise<SignatureModule> | undefined;
-
-/** mina-signer's internal src/signature.js (Node only: resolved next to the package's entry point). */
-function loadSignatureModule(): Promise<SignatureModule> {
-  signatureModule ??= (async () => {
-    const [{ createRequire }, { pathToFileURL }, { dirname, join }] = await Promise.all([
-      import('node:module'),
-      import('node:url'),
-      import('node:path'),
-    ]);
-    const entry = createRequire(import.meta.url).resolve('mina-signer');
-    return (await import(pathToFileURL(join(dirname(entry), 'src', 'signature.js')).href)) as SignatureModule;
-  })();
-  return signatureModule;
-}
-
 export async function signFieldElement(
   field: bigint,
   secret: bigint,
@@ -77,12 +57,13 @@ export async function signFieldElement(
   networkId: NetworkId,
 ): Promise<MinaSignature> {
   if (networkId === 0) return signatureFromBase58(clients.devnet.signFields([field], privateKeyBase58).signature);
-  let module: SignatureModule;
+  let internals: MinaSignerInternals;
   try {
-    module = await loadSignatureModule();
+    // The single-field scheme is the same in both eras; the era only changes transaction layouts.
+    internals = await minaSignerInternals('mesa');
   } catch (cause) {
     throw new Error('SoftwareLedger: mainnet field-element signing needs Node (mina-signer internals)', { cause });
   }
-  const { r, s } = module.signFieldElement(field, secret, 'mainnet');
+  const { r, s } = internals.signFieldElement(field, secret, 'mainnet');
   return { field: r.toString(), scalar: s.toString() };
 }

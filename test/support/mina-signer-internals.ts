@@ -1,14 +1,10 @@
 /**
- * mina-signer's own single-field verifier (not exported by the package: loaded by path, like src/emulator/signer.ts).
- * `Client.verifyFields` is hard-wired to the devnet prefix, so this is how a mainnet INS 06 signature is checked.
+ * mina-signer's own single-field verifier. `Client.verifyFields` is hard-wired to the devnet prefix, so this is how a
+ * mainnet INS 06 signature is checked.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { minaSignerInternals } from '../../src/crypto/mina-signer-internals.js';
 
-const dir = dirname(createRequire(import.meta.url).resolve('mina-signer'));
-const signature = await import(pathToFileURL(join(dir, 'src', 'signature.js')).href);
-const curve = await import(pathToFileURL(join(dir, 'src', 'curve-bigint.js')).href);
+const internals = await minaSignerInternals('mesa');
 
 export function verifyFieldElement(
   sig: { field: string; scalar: string },
@@ -16,6 +12,6 @@ export function verifyFieldElement(
   address: string,
   network: 'mainnet' | 'devnet',
 ): boolean {
-  const publicKey = curve.PublicKey.toGroup(curve.PublicKey.fromBase58(address));
-  return signature.verifyFieldElement({ r: BigInt(sig.field), s: BigInt(sig.scalar) }, field, publicKey, network);
+  const publicKey = internals.PublicKey.toGroup(internals.PublicKey.fromBase58(address));
+  return internals.verifyFieldElement({ r: BigInt(sig.field), s: BigInt(sig.scalar) }, field, publicKey, network);
 }

@@ -1,0 +1,73 @@
+/**
+ * mina-signer's internal modules, loaded by path next to the package's entry point (the package exports only
+ * `Client`). Two copies are installed, one per protocol era, both pinned to exact versions in package.json so the
+ * paths cannot move under us:
+ *
+ * - `mina-signer-berkeley` = mina-signer 3.1.0, the Berkeley transaction layout (8 app-state fields), as o1js 2.x;
+ * - `mina-signer` = mina-signer 4.0.0, the Mesa layout (32 app-state fields).
+ *
+ * The layouts differ silently (no library checks array lengths), so every caller must choose the era explicitly.
+ * Node only: a bundler would need aliases for these paths (docs/development.md).
+ */
+export type Era = 'berkeley' | 'mesa';
+/** mina-signer's network ids: 'testnet' and 'devnet' give identical results. */
+export type SignerNetwork = 'mainnet' | 'testnet' | 'devnet';
+
+export interface RawSignature {
+  r: bigint;
+  s: bigint;
+}
+export interface GroupPoint {
+  x: bigint;
+  y: bigint;
+}
+
+export interface MinaSignerInternals {
+  ZkappCommand: { fromJSON(json: unknown): unknown; toJSON(value: unknown): unknown };
+  transactionCommitments(command: unknown, network: SignerNetwork): { commitment: bigint; fullCommitment: bigint };
+  verifyZkappCommandSignature(json: unknown, publicKey: string, network: SignerNetwork, feePayerPublicKey?: string): boolean;
+  signFieldElement(message: bigint, privateKey: bigint, network: SignerNetwork): RawSignature;
+  verifyFieldElement(signature: RawSignature, message: bigint, publicKey: GroupPoint, network: SignerNetwork): boolean;
+  PublicKey: { fromBase58(address: string): { x: bigint; isOdd: boolean }; toGroup(pk: { x: bigint; isOdd: boolean }): GroupPoint };
+  Memo: { fromString(text: string): string; toBase58(memo: string): string; fromBase58(base58: string): string; toString(memo: string): string };
+}
+
+export const ERA_PACKAGES: Record<Era, string> = { berkeley: 'mina-signer-berkeley', mesa: 'mina-signer' };
+
+const loaded = new Map<Era, Promise<MinaSignerInternals>>();
+
+export function minaSignerInternals(era: Era): Promise<MinaSignerInternals> {
+  let internals = loaded.get(era);
+  if (!internals) {
+    internals = load(ERA_PACKAGES[era]);
+    loaded.set(era, internals);
+    internals.catch(() => loaded.delete(era));
+  }
+  return internals;
+}
+
+async function load(pkg: string): Promise<MinaSignerInternals> {
+  const [{ createRequire }, { pathToFileURL }, { dirname, join }] = await Promise.all([
+    import('node:module'),
+    import('node:url'),
+    import('node:path'),
+  ]);
+  const dir = dirname(createRequire(import.meta.url).resolve(pkg));
+  const from = (rel: string) => import(pathToFileURL(join(dir, rel)).href);
+  const [zkapp, signature, transaction, memo, curve] = await Promise.all([
+    from('src/sign-zkapp-command.js'),
+    from('src/signature.js'),
+    from('../bindings/mina-transaction/gen/v1/transaction-bigint.js'),
+    from('src/memo.js'),
+    from('src/curve-bigint.js'),
+  ]);
+  return {
+    ZkappCommand: transaction.ZkappCommand,
+    transactionCommitments: zkapp.transactionCommitments,
+    verifyZkappCommandSignature: zkapp.verifyZkappCommandSignature,
+    signFieldElement: signature.signFieldElement,
+    verifyFieldElement: signature.verifyFieldElement,
+    PublicKey: curve.PublicKey,
+    Memo: memo.Memo,
+  };
+}
