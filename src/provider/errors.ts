@@ -13,6 +13,8 @@ export const ErrorCode = {
   UserRejected: 1002,
   InvalidParams: 20003,
   MethodNotSupported: 20006,
+  /** The node or the local chain refused a broadcast (Auro's code for transaction failures). */
+  TransactionError: 21001,
   Internal: 22001,
   OriginMismatch: 23001,
 } as const;
@@ -24,6 +26,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   1002: 'User rejected the request.',
   20003: 'Invalid method parameter(s).',
   20006: 'Method not supported.',
+  21001: 'Transaction error.',
   22001: 'Unspecified error message. This is a bug, please report it.',
   23001: 'Origin dismatch.',
 };

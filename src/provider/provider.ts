@@ -14,10 +14,15 @@ import { supports, type AppVersion } from '../apdu/version.js';
 import { ExclusiveTransport } from '../transport/exclusive.js';
 import { FifoLock } from '../transport/lock.js';
 import type { ApduTransport } from '../transport/types.js';
+import type { Era } from '../crypto/mina-signer-internals.js';
+import { createLocalChain, type LocalChain } from '../zkapp/local-chain.js';
+import { NonceTracker } from '../zkapp/nonces.js';
+import { sendTransaction, type SendTransactionResult } from '../zkapp/send-transaction.js';
 import { ErrorCode, ProviderError, invalidParams, toProviderError } from './errors.js';
 import { assertSameOrigin, browserOrigin, checkSecureOrigin } from './origin.js';
 import {
   createNullifierParams,
+  parseMina,
   parseParams,
   requestPresentationParams,
   sendTransactionParams,
@@ -43,8 +48,14 @@ export interface LedgerProviderOptions {
   origin?: string;
   /** Account N of m/44'/12586'/N'/0/0 (default 0). */
   accountIndex?: number;
-  /** Mina daemon GraphQL endpoint, for nonces and broadcast. */
+  /** Mina daemon GraphQL endpoint, for nonces and broadcast (mainnet, devnet). */
   graphqlUrl?: string;
+  /** The protocol era the network runs; a zkApp command of the other layout is refused. Default: follow the command. */
+  era?: Era;
+  /** Largest fee accepted for a zkApp command, in MINA (default 10, as Auro). */
+  feeCap?: number | string;
+  /** For `network: 'local'`: the in-process chain to use (default: a new o1js LocalBlockchain on first use). */
+  localChain?: LocalChain;
   /** Where stored credentials live (chain_storePrivateCredential). */
   credentialStore?: unknown;
   onDeviceAction?: (action: DeviceAction) => void;
@@ -107,6 +118,9 @@ export class LedgerProvider {
   /** True when the transport is the software Ledger (a software key): never hardware. */
   readonly isSoftwareLedger: boolean;
   readonly #options: LedgerProviderOptions;
+  readonly #feeCap: bigint;
+  readonly #nonces = new NonceTracker();
+  #localChain: Promise<LocalChain> | undefined;
   #app: MinaLedgerApp | undefined;
   #connection: { address: string; capabilities: Capabilities } | undefined;
   #connectedBefore = false;
@@ -127,6 +141,15 @@ export class LedgerProvider {
     this.network = options.network;
     this.accountIndex = accountIndex;
     this.isSoftwareLedger = (options.transport as { isSoftwareLedger?: unknown }).isSoftwareLedger === true;
+    const feeCap = parseMina(options.feeCap ?? 10);
+    if (feeCap === undefined || feeCap <= 0n) throw invalidParams('feeCap', 'must be a positive amount of MINA');
+    this.#feeCap = feeCap;
+    if (options.era !== undefined && options.era !== 'berkeley' && options.era !== 'mesa') {
+      throw invalidParams('era', 'must be "berkeley" or "mesa"');
+    }
+    if (options.graphqlUrl !== undefined && !/^https?:\/\//.test(String(options.graphqlUrl))) {
+      throw invalidParams('graphqlUrl', 'must be an http(s) URL');
+    }
     this.#options = options;
   }
 
@@ -224,10 +247,43 @@ export class LedgerProvider {
     });
   }
 
-  async sendTransaction(args: unknown, options: RequestContext = {}): Promise<never> {
-    return this.#method('sendTransaction', args, options, sendTransactionParams, async () => {
-      throw notYet('chain_sendTransaction');
+  /**
+   * A zkApp command signed on the Ledger (INS 06, blind signing; the device shows only the commitment), verified on
+   * the host, then broadcast (`{ hash }`) or returned (`onlySign: true` → `{ signedData }`). See docs/provider.md.
+   */
+  async sendTransaction(args: unknown, options: RequestContext = {}): Promise<SendTransactionResult> {
+    return this.#method('sendTransaction', args, options, sendTransactionParams, async (params, app, address) => {
+      const version = this.#connection!.capabilities;
+      if (!version.signFieldElement) {
+        throw new ProviderError(ErrorCode.MethodNotSupported, {
+          reason: `Mina app ${version.appVersion.version} cannot sign zkApp commands: update it to 1.6.0 or newer`,
+        });
+      }
+      return sendTransaction(
+        {
+          app,
+          address,
+          accountIndex: this.accountIndex,
+          network: this.network,
+          era: this.#options.era,
+          feeCap: this.#feeCap,
+          graphqlUrl: this.#options.graphqlUrl,
+          localChain: this.network === 'local' ? () => this.localChain() : undefined,
+          nonces: this.#nonces,
+          signal: options.signal,
+          onConfirm: (i, n) =>
+            this.#action('sendTransaction', 'confirm', `Blind-sign the zkApp commitment on your Ledger (${i} of ${n})`),
+        },
+        params,
+      );
     });
+  }
+
+  /** The in-process chain of `network: 'local'` (created on first use). */
+  localChain(): Promise<LocalChain> {
+    if (this.network !== 'local') return Promise.reject(invalidParams('network', 'only a "local" provider has a local chain'));
+    this.#localChain ??= this.#options.localChain ? Promise.resolve(this.#options.localChain) : createLocalChain();
+    return this.#localChain;
   }
 
   async storePrivateCredential(args: unknown, options: RequestContext = {}): Promise<never> {

@@ -1,0 +1,176 @@
+/**
+ * chain_sendTransaction: a zkApp command signed on the Ledger (INS 06, blind signing), verified, then returned or
+ * broadcast.
+ *
+ *  1. shape checks → protocol era from the command's shape (8 / 32 app-state fields) → the era's library parses it;
+ *  2. fee payer: the wallet pays when the command's fee payer is the empty key or the connected account (fee, memo
+ *     and nonce filled in as documented); otherwise the command's fee payer is kept and only our account updates
+ *     are signed;
+ *  3. commitments with the era's mina-signer (never hand-rolled), for the provider's network;
+ *  4. one device signature per distinct value (fee payer and full-commitment updates share one), each verified on
+ *     the host before it is inserted;
+ *  5. `onlySign` → `{ signedData }`; otherwise the local chain or the node's GraphQL `sendZkapp` → `{ hash }`.
+ */
+import type { MinaLedgerApp } from '../apdu/client.js';
+import type { NetworkId } from '../apdu/codec.js';
+import { signatureToBase58 } from '../apdu/signature.js';
+import { minaSignerInternals, type Era, type SignerNetwork } from '../crypto/mina-signer-internals.js';
+import { ErrorCode, ProviderError, invalidParams } from '../provider/errors.js';
+import { EMPTY_PUBLIC_KEY, checkShape, checkWithLibrary, commitmentsOf, detectEra, signingSlots, type ZkappCommandJson } from './command.js';
+import { MinaNodeError, fetchAccountNonce, sendZkapp } from './graphql.js';
+import { LocalChainRejection, type LocalChain } from './local-chain.js';
+import type { NonceTracker } from './nonces.js';
+
+/** Default fee when neither the dapp nor the command gives one: Auro's built-in "medium" plus its per-update fee. */
+export const DEFAULT_BASE_FEE = 10_100_000n;
+export const DEFAULT_FEE_PER_ACCOUNT_UPDATE = 2_000_000n;
+
+export interface SendTransactionParams {
+  transaction: Record<string, unknown>;
+  onlySign?: boolean;
+  nonce?: number;
+  feePayer?: { fee?: bigint; memo?: string };
+}
+
+export interface SendTransactionContext {
+  app: MinaLedgerApp;
+  address: string;
+  accountIndex: number;
+  network: 'mainnet' | 'devnet' | 'local';
+  /** The era the network runs, when known; a command of the other era is refused. */
+  era?: Era;
+  /** Largest fee the wallet accepts, nanomina. */
+  feeCap: bigint;
+  graphqlUrl?: string;
+  localChain?: () => Promise<LocalChain>;
+  nonces: NonceTracker;
+  signal?: AbortSignal;
+  /** Called before each device request: `index` of `total` distinct values. */
+  onConfirm?: (index: number, total: number) => void;
+}
+
+export type SendTransactionResult = { signedData: string } | { hash: string; paymentId?: string };
+
+export async function sendTransaction(ctx: SendTransactionContext, params: SendTransactionParams): Promise<SendTransactionResult> {
+  const command = structuredClone(checkShape(params.transaction));
+  const fallbackEra: Era = ctx.era ?? (ctx.network === 'local' ? 'berkeley' : 'mesa');
+  const era = detectEra(command, fallbackEra);
+  if (ctx.era && era !== ctx.era) {
+    throw invalidParams('transaction', `the command has the ${era} layout, but this network runs ${ctx.era}: rebuild it with a matching o1js`);
+  }
+  const internals = await minaSignerInternals(era);
+  const network: SignerNetwork = ctx.network === 'mainnet' ? 'mainnet' : 'devnet';
+  const networkId: NetworkId = ctx.network === 'mainnet' ? 1 : 0;
+
+  const feePayer = command.feePayer.body;
+  const walletPays = feePayer.publicKey === EMPTY_PUBLIC_KEY || feePayer.publicKey === ctx.address;
+  // The placeholder is no curve point, so the library would refuse it: the wallet's key goes in first.
+  if (walletPays) feePayer.publicKey = ctx.address;
+  checkWithLibrary(command, internals);
+  if (walletPays) {
+    const fee = chooseFee(params, command, ctx.feeCap);
+    const nonce = params.nonce ?? (await inferNonce(ctx)) ?? Number(feePayer.nonce);
+    feePayer.fee = fee.toString();
+    feePayer.nonce = String(nonce);
+    // Keep the dapp's memo unless feePayer.memo replaces it (mina-signer's helper would drop it).
+    if (params.feePayer?.memo !== undefined) command.memo = internals.Memo.toBase58(internals.Memo.fromString(params.feePayer.memo));
+  } else if (!params.onlySign) {
+    throw invalidParams('onlySign', 'another account pays the fee: the Ledger can only sign its account updates (use onlySign: true)');
+  }
+
+  const commitments = commitmentsOf(command, internals, network);
+  const slots = signingSlots(command, ctx.address, commitments);
+  if (slots.length === 0) throw invalidParams('transaction', 'the Ledger account is not a signer for this zkApp command');
+
+  // One device request per distinct value; every slot needing that value reuses the signature.
+  const distinct = [...new Set(slots.map((s) => s.value))];
+  const publicKey = internals.PublicKey.toGroup(internals.PublicKey.fromBase58(ctx.address));
+  const signatures = new Map<bigint, string>();
+  for (const [i, value] of distinct.entries()) {
+    ctx.onConfirm?.(i + 1, distinct.length);
+    const signature = await ctx.app.signFieldElement(ctx.accountIndex, value, networkId, { signal: ctx.signal });
+    const ok = internals.verifyFieldElement({ r: BigInt(signature.field), s: BigInt(signature.scalar) }, value, publicKey, network);
+    if (!ok) throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned a signature that does not verify for this account and network' });
+    signatures.set(value, signatureToBase58(signature));
+  }
+  for (const slot of slots) {
+    const signature = signatures.get(slot.value)!;
+    if (slot.target === 'feePayer') command.feePayer.authorization = signature;
+    else {
+      const au = command.accountUpdates[slot.target]!;
+      au.authorization = { ...au.authorization, signature };
+    }
+  }
+  // The whole command, as a verifier of this era sees it (fee payer and every signed update of our key).
+  if (walletPays && !internals.verifyZkappCommandSignature(command, ctx.address, network)) {
+    throw new ProviderError(ErrorCode.Internal, { reason: 'the signed zkApp command does not verify' });
+  }
+
+  if (params.onlySign) return { signedData: JSON.stringify(signedData(command, internals.Memo)) };
+  return broadcast(ctx, command);
+}
+
+function chooseFee(params: SendTransactionParams, command: ZkappCommandJson, cap: bigint): bigint {
+  const given = params.feePayer?.fee;
+  const inCommand = BigInt(command.feePayer.body.fee);
+  const fee =
+    given ?? (inCommand > 0n ? inCommand : DEFAULT_BASE_FEE + DEFAULT_FEE_PER_ACCOUNT_UPDATE * BigInt(command.accountUpdates.length));
+  if (fee > cap) {
+    throw invalidParams(given === undefined ? 'transaction.feePayer.body.fee' : 'feePayer.fee', `fee ${fee} nanomina is above the cap of ${cap}`);
+  }
+  return fee;
+}
+
+/** The node's inferred nonce (it counts mempool transactions), never below a nonce this provider broadcast. */
+async function inferNonce(ctx: SendTransactionContext): Promise<number | undefined> {
+  let inferred: number | undefined;
+  if (ctx.network === 'local' && ctx.localChain) inferred = (await (await ctx.localChain()).nonceOf(ctx.address)) ?? 0;
+  else if (ctx.graphqlUrl) {
+    try {
+      inferred = (await fetchAccountNonce(ctx.graphqlUrl, ctx.address, { signal: ctx.signal }))?.inferredNonce ?? 0;
+    } catch (error) {
+      throw nodeError(error);
+    }
+  } else return undefined;
+  return ctx.nonces.next(ctx.address, inferred);
+}
+
+/** What mina-signer's `Signed.data` holds and existing wallets return as `signedData`. */
+function signedData(command: ZkappCommandJson, memo: { fromBase58(b: string): string; toString(m: string): string }) {
+  const body = command.feePayer.body;
+  return {
+    zkappCommand: command,
+    feePayer: { feePayer: body.publicKey, fee: body.fee, nonce: body.nonce, memo: memo.toString(memo.fromBase58(command.memo)), validUntil: body.validUntil },
+  };
+}
+
+async function broadcast(ctx: SendTransactionContext, command: ZkappCommandJson): Promise<SendTransactionResult> {
+  const nonce = Number(command.feePayer.body.nonce);
+  if (ctx.network === 'local' && ctx.localChain) {
+    try {
+      const result = await (await ctx.localChain()).send(command);
+      ctx.nonces.used(ctx.address, nonce);
+      return result;
+    } catch (error) {
+      if ((error as { name?: unknown }).name === 'LocalChainRejection') {
+        throw new ProviderError(ErrorCode.TransactionError, { reason: (error as LocalChainRejection).message });
+      }
+      throw error;
+    }
+  }
+  if (!ctx.graphqlUrl) {
+    throw invalidParams('onlySign', 'this provider has no graphqlUrl to broadcast with: configure one, or pass onlySign: true');
+  }
+  try {
+    const { hash, id } = await sendZkapp(ctx.graphqlUrl, command, { signal: ctx.signal });
+    ctx.nonces.used(ctx.address, nonce);
+    return { hash, paymentId: id };
+  } catch (error) {
+    throw nodeError(error);
+  }
+}
+
+function nodeError(error: unknown): unknown {
+  if ((error as { name?: unknown }).name !== 'MinaNodeError') return error;
+  return new ProviderError(ErrorCode.TransactionError, { reason: (error as MinaNodeError).message });
+}

@@ -1,0 +1,226 @@
+/**
+ * chain_sendTransaction signed through the software Ledger: both eras under their own verifiers, fee-payer rules,
+ * device requests per command, and the errors users meet. Chain acceptance is in local-chain.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { SoftwareLedger, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import { createLedgerProvider, type LedgerProviderOptions, type ProviderError } from '../../src/index.js';
+import { minaSignerInternals } from '../../src/crypto/mina-signer-internals.js';
+import { EMPTY_PUBLIC_KEY } from '../../src/zkapp/command.js';
+import { addressOf, vectors } from '../support/vectors.js';
+import { berkeleyCommand, manyUpdates, mesaCommand, resizeState, verifySigned } from '../support/zkapp.js';
+
+const ORIGIN = 'https://dapp.example';
+const ACCOUNT0 = addressOf(0);
+
+async function connected(device: SoftwareLedgerOptions = {}, options: Partial<LedgerProviderOptions> = {}) {
+  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, blindSigning: true, ...device });
+  const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, ...options });
+  await chain.requestAccounts();
+  const fieldRequests = () => ledger.exchanges.filter((e) => e.request.startsWith('e006')).length;
+  return { ledger, chain, fieldRequests };
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+  return promise.then(
+    (v) => {
+      throw new Error(`expected a rejection, got ${JSON.stringify(v).slice(0, 200)}`);
+    },
+    (e: ProviderError) => e,
+  );
+}
+
+const signedDataOf = (result: unknown) => (result as { signedData: string }).signedData;
+
+describe('both protocol eras, each under its own verifier', () => {
+  for (const network of ['devnet', 'mainnet'] as const) {
+    it(`Berkeley (8 fields) on ${network}: mina-signer 3.1.0 accepts, 4.0.0 refuses`, async () => {
+      const { chain } = await connected({}, { network });
+      const signedData = signedDataOf(await chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true }));
+      expect(verifySigned('berkeley', network, signedData, ACCOUNT0)).toBe(true);
+      expect(verifySigned('mesa', network, signedData, ACCOUNT0)).toBe(false);
+      expect(verifySigned('berkeley', network === 'devnet' ? 'mainnet' : 'devnet', signedData, ACCOUNT0)).toBe(false);
+    });
+
+    it(`Mesa (32 fields) on ${network}: mina-signer 4.0.0 accepts, 3.1.0 refuses`, async () => {
+      const { chain } = await connected({}, { network });
+      const signedData = signedDataOf(await chain.sendTransaction({ transaction: JSON.stringify(mesaCommand()), onlySign: true }));
+      expect(verifySigned('mesa', network, signedData, ACCOUNT0)).toBe(true);
+      expect(verifySigned('berkeley', network, signedData, ACCOUNT0)).toBe(false);
+    });
+  }
+
+  it('refuses mixed and unknown layouts, naming the problem', async () => {
+    const { chain, fieldRequests } = await connected();
+    const mixed = berkeleyCommand();
+    mixed.accountUpdates[0]!.body.update.appState = Array(32).fill(null);
+    for (const transaction of [mixed, resizeState(berkeleyCommand(), 16)]) {
+      const error = await failure(chain.sendTransaction({ transaction, onlySign: true }));
+      expect(error).toMatchObject({ code: 20003, data: { field: 'transaction', reason: expect.stringMatching(/unsupported zkApp state layout/) } });
+    }
+    expect(fieldRequests()).toBe(0);
+  });
+
+  it('refuses a command of the other era when the network era is configured', async () => {
+    const { chain } = await connected({}, { era: 'mesa' });
+    expect(await failure(chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true }))).toMatchObject({
+      code: 20003,
+      data: { reason: expect.stringMatching(/berkeley layout, but this network runs mesa/) },
+    });
+  });
+});
+
+describe('fee payer', () => {
+  it('the connected account pays: fee, nonce and memo kept from the command unless the dapp overrides them', async () => {
+    const { chain } = await connected();
+    const kept = JSON.parse(signedDataOf(await chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true })));
+    expect(kept.feePayer).toEqual({ feePayer: ACCOUNT0, fee: '100000000', nonce: '0', memo: 'chain-ledger transcript', validUntil: null });
+    expect(kept.zkappCommand.memo).toBe(berkeleyCommand().memo); // the dapp's memo is kept
+
+    const overridden = JSON.parse(
+      signedDataOf(await chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true, nonce: 7, feePayer: { fee: '0.05', memo: 'new memo' } })),
+    );
+    expect(overridden.feePayer).toMatchObject({ fee: '50000000', nonce: '7', memo: 'new memo' });
+    expect(verifySigned('berkeley', 'devnet', JSON.stringify(overridden), ACCOUNT0)).toBe(true);
+  });
+
+  it('the empty placeholder key means the wallet pays, with the documented default fee when none is given', async () => {
+    const { chain } = await connected();
+    const command = berkeleyCommand();
+    command.feePayer.body = { publicKey: EMPTY_PUBLIC_KEY, fee: '0', validUntil: null, nonce: '0' };
+    const data = JSON.parse(signedDataOf(await chain.sendTransaction({ transaction: command, onlySign: true })));
+    // 0.0101 MINA + 0.002 MINA for each of the 3 account updates
+    expect(data.feePayer).toMatchObject({ feePayer: ACCOUNT0, fee: String(10_100_000 + 3 * 2_000_000) });
+    expect(verifySigned('berkeley', 'devnet', JSON.stringify(data), ACCOUNT0)).toBe(true);
+  });
+
+  it('exact decimal fees: 0.1 as a number, 1.000000001 as a string', async () => {
+    const { chain } = await connected();
+    for (const [fee, nanomina] of [[0.1, '100000000'], ['1.000000001', '1000000001']] as const) {
+      const data = JSON.parse(signedDataOf(await chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true, feePayer: { fee } })));
+      expect(data.feePayer.fee).toBe(nanomina);
+    }
+  });
+
+  it('a fee above the cap is refused, and the cap is configurable', async () => {
+    const { chain } = await connected({}, { feeCap: '0.5' });
+    expect(await failure(chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true, feePayer: { fee: 1 } }))).toMatchObject({
+      code: 20003,
+      data: { field: 'feePayer.fee', reason: expect.stringMatching(/above the cap/) },
+    });
+    const expensive = berkeleyCommand();
+    expensive.feePayer.body.fee = '600000000';
+    expect(await failure(chain.sendTransaction({ transaction: expensive, onlySign: true }))).toMatchObject({
+      data: { field: 'transaction.feePayer.body.fee' },
+    });
+  });
+
+  it('another fee payer: its fee, nonce and memo stay; only our partial-commitment update is signed', async () => {
+    const { chain, fieldRequests } = await connected();
+    const command = manyUpdates(berkeleyCommand(), 1, 1); // one update of account 0, useFullCommitment = false
+    command.feePayer.body = { publicKey: addressOf(1), fee: '123000000', validUntil: null, nonce: '42' };
+    const data = JSON.parse(signedDataOf(await chain.sendTransaction({ transaction: command, onlySign: true })));
+    expect(data.zkappCommand.feePayer).toEqual(command.feePayer); // untouched, unsigned
+    expect(data.feePayer).toMatchObject({ feePayer: addressOf(1), fee: '123000000', nonce: '42' });
+    expect(fieldRequests()).toBe(1);
+    // Our update's signature is over the partial commitment; it verifies once the fee payer has signed too.
+    const internals = await minaSignerInternals('berkeley');
+    const { signZkappCommand } = (await import('../support/mina-signer-sign.js')).forEra('berkeley');
+    const both = signZkappCommand(data.zkappCommand, vectors.accounts.find((a) => a.account === 1)!.privateKeyBase58, 'devnet');
+    expect(internals.verifyZkappCommandSignature(both, ACCOUNT0, 'devnet', addressOf(1))).toBe(true);
+  });
+
+  it('another fee payer cannot be broadcast by the Ledger, and a command with nothing for us to sign is refused', async () => {
+    const { chain } = await connected();
+    const foreign = manyUpdates(berkeleyCommand(), 1, 1);
+    foreign.feePayer.body.publicKey = addressOf(1);
+    expect(await failure(chain.sendTransaction({ transaction: foreign }))).toMatchObject({ code: 20003, data: { field: 'onlySign' } });
+    const notOurs = berkeleyCommand();
+    notOurs.feePayer.body.publicKey = addressOf(1);
+    for (const au of notOurs.accountUpdates) au.body.publicKey = addressOf(2);
+    expect(await failure(chain.sendTransaction({ transaction: notOurs, onlySign: true }))).toMatchObject({
+      code: 20003,
+      data: { reason: 'the Ledger account is not a signer for this zkApp command' },
+    });
+  });
+});
+
+describe('device requests: one per distinct value', () => {
+  it.each([
+    [1, 0, 1],
+    [10, 0, 1],
+    [50, 0, 1],
+    [10, 3, 2],
+    [50, 25, 2],
+  ])('%i account updates (%i partial) → %i INS 06 request(s)', async (n, partial, requests) => {
+    const { chain, fieldRequests } = await connected();
+    const signedData = signedDataOf(await chain.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), n, partial), onlySign: true }));
+    expect(fieldRequests()).toBe(requests);
+    expect(verifySigned('berkeley', 'devnet', signedData, ACCOUNT0)).toBe(true);
+  });
+});
+
+describe('errors', () => {
+  it('a rejection on the device → 1002, and nothing is returned', async () => {
+    const { chain, ledger } = await connected();
+    ledger.approve = () => false;
+    expect(await failure(chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true }))).toMatchObject({
+      code: 1002,
+      data: { reason: expect.stringMatching(/Blind signing/), statusWord: '0x6985' },
+    });
+  });
+
+  it('blind signing off → 1002 explaining the setting', async () => {
+    const { chain } = await connected({ blindSigning: false });
+    expect(await failure(chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true }))).toMatchObject({
+      code: 1002,
+      data: { reason: expect.stringMatching(/enable "Blind signing" in the Mina app settings/) },
+    });
+  });
+
+  it('unplugged between the two signatures → 1001, no partially signed command', async () => {
+    const { chain, ledger } = await connected();
+    let reviews = 0;
+    ledger.approve = () => {
+      if (++reviews === 2) {
+        ledger.unplug();
+        return new Promise<boolean>(() => {});
+      }
+      return true;
+    };
+    expect(await failure(chain.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), 4, 2), onlySign: true }))).toMatchObject({ code: 1001 });
+    expect(reviews).toBe(2);
+  });
+
+  it('an app older than 1.6.0 → 20006 before any device request', async () => {
+    const { chain, fieldRequests } = await connected({ version: '1.5.1' });
+    expect(await failure(chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true }))).toMatchObject({
+      code: 20006,
+      data: { reason: expect.stringMatching(/1\.6\.0/) },
+    });
+    expect(fieldRequests()).toBe(0);
+  });
+
+  it.each([
+    ['a fee payer that is not an address', (c: any) => (c.feePayer.body.publicKey = 'B62qbad'), 'transaction.feePayer.body.publicKey'],
+    ['an update key with a bad checksum', (c: any) => (c.accountUpdates[1].body.publicKey = ACCOUNT0.slice(0, -1) + 'x'), 'transaction.accountUpdates[1].body.publicKey'],
+    ['no accountUpdates array', (c: any) => delete c.accountUpdates, 'transaction.accountUpdates'],
+    ['a memo that is not base58', (c: any) => (c.memo = 'hello'), 'transaction.memo'],
+    ['a nonce that is not a number', (c: any) => (c.feePayer.body.nonce = 'x'), 'transaction'],
+    ['a missing update body field', (c: any) => delete c.accountUpdates[0].body.callDepth, 'transaction.accountUpdates[0].body.callDepth'],
+    ['an unknown field', (c: any) => (c.accountUpdates[2].body.sneaky = 1), 'transaction.accountUpdates[2].body.sneaky'],
+    ['a number where a string belongs', (c: any) => (c.feePayer.body.fee = 100000000), 'transaction.feePayer.body.fee'],
+  ])('%s → 20003 naming the field, no device request', async (_name, mutate, field) => {
+    const { chain, fieldRequests } = await connected();
+    const command = berkeleyCommand();
+    mutate(command);
+    expect(await failure(chain.sendTransaction({ transaction: command, onlySign: true }))).toMatchObject({ code: 20003, data: { field } });
+    expect(fieldRequests()).toBe(0);
+  });
+
+  it('broadcast without a node or a local chain is refused before signing', async () => {
+    const { chain, fieldRequests } = await connected();
+    expect(await failure(chain.sendTransaction({ transaction: berkeleyCommand() }))).toMatchObject({ code: 20003, data: { field: 'onlySign' } });
+    expect(fieldRequests()).toBe(1); // signing happened; broadcasting had nowhere to go
+  });
+});
