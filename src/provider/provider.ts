@@ -105,6 +105,7 @@ export const METHODS = {
   chain_createNullifier: 'createNullifier',
   chain_storePrivateCredential: 'storePrivateCredential',
   chain_signMessage: 'signMessage',
+  chain_switchChain: 'switchChain',
 } as const;
 export type WalletMethod = keyof typeof METHODS;
 
@@ -112,7 +113,7 @@ const methodLocks = new WeakMap<ExclusiveTransport, FifoLock>();
 const verifiers = { mainnet: new Client({ network: 'mainnet' }), testnet: new Client({ network: 'testnet' }) };
 
 export class LedgerProvider {
-  readonly network: Network;
+  #network: Network;
   readonly origin: string;
   readonly accountIndex: number;
   /** True when the transport is the software Ledger (a software key): never hardware. */
@@ -138,7 +139,7 @@ export class LedgerProvider {
       throw invalidParams('accountIndex', 'must be an integer from 0 to 2^31 - 1');
     }
     this.origin = checkSecureOrigin(options.origin ?? browserOrigin());
-    this.network = options.network;
+    this.#network = options.network;
     this.accountIndex = accountIndex;
     this.isSoftwareLedger = (options.transport as { isSoftwareLedger?: unknown }).isSoftwareLedger === true;
     const feeCap = parseMina(options.feeCap ?? 10);
@@ -151,6 +152,10 @@ export class LedgerProvider {
       throw invalidParams('graphqlUrl', 'must be an http(s) URL');
     }
     this.#options = options;
+  }
+
+  get network(): Network {
+    return this.#network;
   }
 
   /** 0 (testnet/devnet; also the local chain) or 1 (mainnet). */
@@ -208,6 +213,24 @@ export class LedgerProvider {
 
   async disconnect(): Promise<void> {
     this.#drop(new ProviderError(ErrorCode.NotConnected, { reason: 'disconnected by the page' }));
+  }
+
+  /**
+   * Switches the network (`{ networkID: 'mina:mainnet' | 'mina:devnet' | 'mina:local' }`) and emits `chainChanged`.
+   * The key is the same on every network; signatures differ by network id.
+   */
+  async switchChain(args: unknown, context: RequestContext = {}): Promise<{ networkID: string }> {
+    return this.#guard(async () => {
+      this.#checkOrigin(context);
+      const networkID = (args as { networkID?: unknown } | null)?.networkID;
+      const network = typeof networkID === 'string' ? /^mina:(mainnet|devnet|local)$/.exec(networkID)?.[1] : undefined;
+      if (!network) throw invalidParams('networkID', 'must be "mina:mainnet", "mina:devnet" or "mina:local"');
+      if (network !== this.#network) {
+        this.#network = network as Network;
+        this.#emit('chainChanged', this.chainId);
+      }
+      return { networkID: this.chainId };
+    });
   }
 
   on<E extends EventName>(event: E, listener: Listener<E>): void {

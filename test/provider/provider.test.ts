@@ -355,3 +355,19 @@ describe('approval and concurrency', () => {
     ]);
   });
 });
+
+describe('switchChain', () => {
+  it('changes the network id used for signing and emits chainChanged once per change', async () => {
+    const { chain } = setup();
+    await chain.requestAccounts();
+    const changes: string[] = [];
+    chain.on('chainChanged', (id) => changes.push(id));
+    expect(await chain.request({ method: 'chain_switchChain', params: { networkID: 'mina:mainnet' } })).toEqual({ networkID: 'mina:mainnet' });
+    await chain.switchChain({ networkID: 'mina:mainnet' });
+    const signed = await chain.signMessage({ message: 'hi' });
+    expect(new Client({ network: 'mainnet' }).verifyMessage(signed)).toBe(true);
+    expect(testnet.verifyMessage(signed)).toBe(false);
+    expect(changes).toEqual(['mina:mainnet']);
+    expect(await failure(chain.switchChain({ networkID: 'zeko:mainnet' }))).toMatchObject({ code: 20003, data: { field: 'networkID' } });
+  });
+});
