@@ -1,7 +1,10 @@
 /**
- * `npm start`: the device layer end to end on the embedded software Ledger (test mnemonic, NOT hardware).
- * Each step prints what the device shows, what came back, and how long it took; every signature is checked with
- * mina-signer before it is printed. Exits non-zero with the error's name and status word on failure.
+ * `npm start`: chain-ledger end to end on the embedded default — the software Ledger (test mnemonic, NOT hardware)
+ * and an in-process local chain (o1js LocalBlockchain). Part 1 drives the device directly (APDU client); part 2 is
+ * what a dapp does through `window.chain`: connect, then a zkApp transaction built with o1js, blind-signed on the
+ * Ledger and applied by the local chain, then the same kind of command signed only.
+ * Each step prints what the device shows, what came back, and how long it took; every signature is checked before
+ * it is printed. Exits non-zero with the error's code or status word on failure.
  *
  * Run against a real device instead: `npm start -- --device usb` (Mina app open), or a Speculos-compatible server:
  * `npm start -- --device speculos:5000`.
@@ -9,6 +12,8 @@
 import Client from 'mina-signer';
 import { MinaLedgerApp, signatureToBase58, type MinaSignature } from '../src/apdu/index.js';
 import { SoftwareLedger, TEST_MNEMONIC, type Review } from '../src/emulator/index.js';
+import ClientBerkeley from 'mina-signer-berkeley';
+import { createLedgerProvider } from '../src/index.js';
 import type { ApduTransport } from '../src/transport/index.js';
 
 const NETWORK_ID = 0; // testnet/devnet
@@ -95,18 +100,79 @@ async function main(): Promise<void> {
         'mina-signer verifyFields',
       );
     }
+    await throughWindowChain(device.transport);
     if (device.software) console.log(`\n${device.software.exchanges.length} APDU exchanges with the software Ledger.`);
   } finally {
     await device.close();
   }
 }
 
+/** Part 2: the provider a dapp calls, on the in-process local chain. */
+async function throughWindowChain(transport: ApduTransport): Promise<void> {
+  console.log('\n── window.chain on a local chain ' + '─'.repeat(40));
+  const chain = createLedgerProvider({
+    transport,
+    network: 'local',
+    origin: 'http://localhost',
+    onDeviceAction: ({ status, prompt }) => status === 'confirm' && console.log(`   ⏳ ${prompt}`),
+  });
+  const [address] = await step('chain.requestAccounts()', () => chain.requestAccounts());
+  console.log(`   connected ${address}`);
+
+  const local = await step('Start the local chain (o1js LocalBlockchain) and fund the account with 100 MINA', async () => {
+    const local = await chain.localChain();
+    await local.fund(address!, 100_000_000_000n);
+    return local;
+  });
+
+  const { Mina, AccountUpdate, PrivateKey, PublicKey, UInt64 } = await import('o1js');
+  const sender = PublicKey.fromBase58(address!);
+  const receiver = PrivateKey.random().toPublicKey();
+  local.activate();
+  const tx = await Mina.transaction({ sender, fee: 100_000_000, memo: 'paid from a Ledger' }, async () => {
+    AccountUpdate.fundNewAccount(sender);
+    AccountUpdate.createSigned(sender).send({ to: receiver, amount: UInt64.from(2_500_000_000) });
+  });
+  const sent = await step('chain.sendTransaction(): a zkApp command built with o1js (3 account updates)', () =>
+    chain.sendTransaction({ transaction: tx.toJSON() }),
+  );
+  console.log(`   transaction hash ${'hash' in sent ? sent.hash : '?'}`);
+  const received = await local.balanceOf(receiver.toBase58());
+  check(received === 2_500_000_000n, `the local chain applied it: the receiver holds ${Number(received) / 1e9} MINA`);
+
+  local.activate();
+  const second = await Mina.transaction({ sender, fee: 100_000_000 }, async () => {
+    AccountUpdate.createSigned(sender).send({ to: receiver, amount: UInt64.from(1_000_000_000) });
+  });
+  const signedOnly = await step('chain.sendTransaction({ onlySign: true })', () =>
+    chain.sendTransaction({ transaction: second.toJSON(), onlySign: true, feePayer: { memo: 'signed, not sent' } }),
+  );
+  const data = JSON.parse('signedData' in signedOnly ? signedOnly.signedData : '{}');
+  console.log(`   fee payer ${data.feePayer.feePayer}, nonce ${data.feePayer.nonce}, memo "${data.feePayer.memo}"`);
+  const verifier = new ClientBerkeley({ network: 'devnet' });
+  check(
+    verifier.verifyZkappCommand({ data, publicKey: address!, signature: data.zkappCommand.feePayer.authorization }),
+    'mina-signer 3.1.0 (Berkeley) verifyZkappCommand',
+  );
+
+  await step('chain.createNullifier(): needs an instruction no Mina app has yet', async () => {
+    const error = await chain.createNullifier({ message: ['1', '2'] }).catch((e: { code: number; data?: { reason: string } }) => e);
+    console.log(`   ProviderError ${(error as { code: number }).code}: ${(error as { data?: { reason: string } }).data?.reason}`);
+  });
+}
+
 function show(sig: MinaSignature): void {
   console.log(`   signature ${signatureToBase58(sig)}`);
 }
 
-main().catch((error: { name?: string; statusCode?: number; message?: string }) => {
-  const sw = error.statusCode === undefined ? '' : ` (status 0x${error.statusCode.toString(16)})`;
-  console.error(`\n✖ ${error.name ?? 'Error'}${sw}: ${error.message ?? String(error)}`);
-  process.exit(1);
-});
+main().then(
+  // o1js keeps worker threads alive; the walk-through is done.
+  () => process.exit(0),
+  (error: { name?: string; code?: number; statusCode?: number; message?: string; data?: unknown }) => {
+    const sw = error.statusCode === undefined ? '' : ` (status 0x${error.statusCode.toString(16)})`;
+    const code = error.code === undefined ? '' : ` ${error.code}`;
+    const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
+    console.error(`\n✖ ${error.name ?? 'Error'}${code}${sw}: ${error.message ?? String(error)}${data}`);
+    process.exit(1);
+  },
+);
