@@ -24,7 +24,17 @@ import {
   splitReply,
 } from './codec.js';
 import { CLA, SW_OK } from './constants.js';
-import { LedgerAppVersionError, statusToError, toLedgerError } from './errors.js';
+import { LedgerAppVersionError, LedgerReplyError, isLedgerError, statusToError, toLedgerError } from './errors.js';
+import {
+  decodeCapabilities,
+  decodeNullifierReply,
+  encodeCreateNullifier,
+  encodeGetCapabilities,
+  encodeSignFields,
+  type DeviceNullifier,
+  type ExtensionCapabilities,
+  type SignatureDomain,
+} from './extension.js';
 import type { MinaSignature } from './signature.js';
 import { FEATURES, signedMessageText, supports, type AppVersion, type Feature } from './version.js';
 
@@ -89,6 +99,35 @@ export class MinaLedgerApp {
     return decodeSignFieldReply(await this.#exchange(request, options), field);
   }
 
+  /**
+   * The chain-ledger protocol extension (docs/apdu-extensions.md): what it supports, or null when the app does not
+   * have it (it answers 0x6D00; no user interaction either way).
+   */
+  async getCapabilities(options: SendOptions = {}): Promise<ExtensionCapabilities | null> {
+    try {
+      return decodeCapabilities(await this.#exchange(encodeGetCapabilities(), options));
+    } catch (error) {
+      if (isLedgerError(error, 'LedgerUnsupportedInstructionError')) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Extension SIGN_FIELDS: a kimchi Schnorr signature over 2–64 field elements, with the testnet domain (what o1js
+   * `Signature.verify` and mina-attestations check, on every network) or the mainnet one.
+   */
+  async signFields(account: number, fields: bigint[], domain: SignatureDomain = 'testnet', options: SendOptions = {}): Promise<MinaSignature> {
+    return decodeSignatureReply(await this.#exchangeChunks(encodeSignFields(account, fields, domain), options));
+  }
+
+  /**
+   * Extension CREATE_NULLIFIER: the device computes H = hashToGroup(fields ‖ pk), the nullifier sk·H, and the proof
+   * values c and s. The caller must check the result (see src/nullifier): the client only checks ranges.
+   */
+  async createNullifier(account: number, fields: bigint[], options: SendOptions = {}): Promise<DeviceNullifier> {
+    return decodeNullifierReply(await this.#exchangeChunks(encodeCreateNullifier(account, fields), options));
+  }
+
   /** The app version, read once per client (INS 01). */
   version(options: SendOptions = {}): Promise<AppVersion> {
     if (!this.#version) {
@@ -103,6 +142,20 @@ export class MinaLedgerApp {
     const version = await this.version(options);
     if (!supports(version, feature)) throw new LedgerAppVersionError(feature, FEATURES[feature], version.version);
     return version;
+  }
+
+  /**
+   * Sends a chunked request; every chunk but the last must answer 0x9000 with no data. The chunks go out back to
+   * back but each through the queue, so a cancelled call stops between chunks and the device discards the partial
+   * request when the next first chunk arrives.
+   */
+  async #exchangeChunks(requests: ApduRequest[], options: SendOptions): Promise<Uint8Array> {
+    let reply: Uint8Array = new Uint8Array(0);
+    for (const [i, request] of requests.entries()) {
+      reply = await this.#exchange(request, options);
+      if (i < requests.length - 1 && reply.length !== 0) throw new LedgerReplyError('the device answered a middle chunk with data');
+    }
+    return reply;
   }
 
   /** Sends one request and returns the reply data; the only place status words are read. */

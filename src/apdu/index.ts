@@ -1,6 +1,7 @@
 /** `chain-ledger/apdu`: the Mina Ledger app's byte codec and its client. No I/O besides the given transport. */
 export { MinaLedgerApp, type GetAddressOptions } from './client.js';
 export * from './codec.js';
+export * from './extension.js';
 export * from './constants.js';
 export * from './errors.js';
 export * from './signature.js';

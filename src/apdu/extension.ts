@@ -1,0 +1,124 @@
+/**
+ * The chain-ledger protocol extension of the Mina app (spec: docs/apdu-extensions.md): multi-field signing and
+ * nullifiers, which no Mina app version has. Same CLA 0xE0; instructions 0xA0–0xA2, far from the app's 0x01–0x06 and
+ * its obvious next ones, and outside ISO 7816's invalid INS ranges (0x6X, 0x9X). An app without the extension
+ * answers 0x6D00 to GET_CAPABILITIES: that is how the host detects it, with no user interaction.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToUintBE, concatBytes, toHex, uintToBytesBE, uintToBytesLE } from './bytes.js';
+import { checkAccount, checkFieldElement, type ApduRequest } from './codec.js';
+import { MAX_APDU_DATA, PALLAS_P, PALLAS_Q } from './constants.js';
+import { LedgerInputError, LedgerReplyError } from './errors.js';
+
+export const INS_GET_CAPABILITIES = 0xa0;
+export const INS_SIGN_FIELDS = 0xa1;
+export const INS_CREATE_NULLIFIER = 0xa2;
+
+/** Chunking: P1 says whether this is the first chunk, P2 whether more follow (hw-app-str's convention). */
+export const P1_FIRST = 0x00;
+export const P1_MORE = 0x80;
+export const P2_LAST = 0x00;
+export const P2_MORE = 0x80;
+
+/** Fields per SIGN_FIELDS / CREATE_NULLIFIER request. */
+export const MAX_FIELDS = 64;
+/** SIGN_FIELDS needs at least two fields: a one-field message is what INS 06 signs for transactions. */
+export const MIN_SIGN_FIELDS = 2;
+
+/** Signature domains of SIGN_FIELDS: the prefix the Schnorr hash starts with. */
+export const DOMAIN_TESTNET = 0x00; // "CodaSignature*******": o1js Signature, mina-attestations, on every network
+export const DOMAIN_MAINNET = 0x01; // "MinaSignatureMainnet"
+export type SignatureDomain = 'testnet' | 'mainnet';
+
+/** Capability bits in the GET_CAPABILITIES reply. */
+export const CAP_SIGN_FIELDS = 0x01;
+export const CAP_CREATE_NULLIFIER = 0x02;
+
+export interface ExtensionCapabilities {
+  /** Extension protocol version, "major.minor". */
+  version: string;
+  signFields: boolean;
+  createNullifier: boolean;
+  maxFields: number;
+}
+
+export interface DeviceNullifier {
+  /** The nullifier point sk·H(message, pk). */
+  nullifier: { x: bigint; y: bigint };
+  c: bigint;
+  s: bigint;
+}
+
+export function encodeGetCapabilities(): ApduRequest {
+  return { ins: INS_GET_CAPABILITIES, p1: 0, p2: 0, data: new Uint8Array(0) };
+}
+
+/** major ‖ minor ‖ capability bits ‖ max fields. */
+export function decodeCapabilities(reply: Uint8Array): ExtensionCapabilities {
+  if (reply.length !== 4) throw new LedgerReplyError(`capabilities reply must be 4 bytes, got ${reply.length}`);
+  const [major, minor, bits, maxFields] = reply as unknown as [number, number, number, number];
+  if (maxFields === 0) throw new LedgerReplyError('capabilities reply announces no fields');
+  return {
+    version: `${major}.${minor}`,
+    signFields: (bits & CAP_SIGN_FIELDS) !== 0,
+    createNullifier: (bits & CAP_CREATE_NULLIFIER) !== 0,
+    maxFields,
+  };
+}
+
+function checkFields(fields: unknown, min: number, max: number): bigint[] {
+  if (!Array.isArray(fields) || fields.length < min || fields.length > max) {
+    throw new LedgerInputError('fields', `must be an array of ${min} to ${max} field elements`);
+  }
+  return fields.map((f, i) => checkFieldElement(f, `fields[${i}]`));
+}
+
+const fieldBytes = (fields: bigint[]) => concatBytes(...fields.map((f) => uintToBytesLE(f, 32)));
+
+/**
+ * What the device shows for a list of fields it cannot display one by one: the first 8 bytes of SHA-256 over the
+ * fields' 32-byte little-endian encodings, as hex. A page can show the same digest for the user to compare.
+ */
+export function fieldsDigest(fields: bigint[]): string {
+  return toHex(sha256(fieldBytes(fields)).subarray(0, 8));
+}
+
+/** SIGN_FIELDS payload: account u32 BE ‖ domain u8 ‖ N u8 ‖ N × 32-byte field LE, then split into chunks. */
+export function encodeSignFields(account: number, fields: bigint[], domain: SignatureDomain): ApduRequest[] {
+  checkAccount(account);
+  if (domain !== 'testnet' && domain !== 'mainnet') throw new LedgerInputError('domain', 'must be "testnet" or "mainnet"');
+  const checked = checkFields(fields, MIN_SIGN_FIELDS, MAX_FIELDS);
+  const payload = concatBytes(
+    uintToBytesBE(account, 4),
+    Uint8Array.of(domain === 'testnet' ? DOMAIN_TESTNET : DOMAIN_MAINNET, checked.length),
+    fieldBytes(checked),
+  );
+  return chunk(INS_SIGN_FIELDS, payload);
+}
+
+/** CREATE_NULLIFIER payload: account u32 BE ‖ N u8 ‖ N × 32-byte field LE, then split into chunks. */
+export function encodeCreateNullifier(account: number, fields: bigint[]): ApduRequest[] {
+  checkAccount(account);
+  const checked = checkFields(fields, 1, MAX_FIELDS);
+  return chunk(INS_CREATE_NULLIFIER, concatBytes(uintToBytesBE(account, 4), Uint8Array.of(checked.length), fieldBytes(checked)));
+}
+
+/** Splits a payload into ≤ 255-byte APDUs: P1 0x00 on the first, 0x80 after; P2 0x80 while more follow, 0x00 on the last. */
+export function chunk(ins: number, payload: Uint8Array): ApduRequest[] {
+  const requests: ApduRequest[] = [];
+  for (let offset = 0; offset < payload.length; offset += MAX_APDU_DATA) {
+    const end = Math.min(offset + MAX_APDU_DATA, payload.length);
+    requests.push({ ins, p1: offset === 0 ? P1_FIRST : P1_MORE, p2: end < payload.length ? P2_MORE : P2_LAST, data: payload.subarray(offset, end) });
+  }
+  return requests;
+}
+
+/** x ‖ y ‖ c ‖ s, 32 bytes big-endian each: x, y, c < p and s < q are checked here; the curve by the caller. */
+export function decodeNullifierReply(reply: Uint8Array): DeviceNullifier {
+  if (reply.length !== 128) throw new LedgerReplyError(`nullifier reply must be 128 bytes, got ${reply.length}`);
+  const [x, y, c, s] = [0, 32, 64, 96].map((o) => bytesToUintBE(reply.subarray(o, o + 32))) as [bigint, bigint, bigint, bigint];
+  if (x >= PALLAS_P || y >= PALLAS_P || c >= PALLAS_P || s >= PALLAS_Q) {
+    throw new LedgerReplyError('the device returned nullifier values outside the Pallas fields');
+  }
+  return { nullifier: { x, y }, c, s };
+}
