@@ -27,6 +27,9 @@ export interface MinaSignerInternals {
   transactionCommitments(command: unknown, network: SignerNetwork): { commitment: bigint; fullCommitment: bigint };
   verifyZkappCommandSignature(json: unknown, publicKey: string, network: SignerNetwork, feePayerPublicKey?: string): boolean;
   signFieldElement(message: bigint, privateKey: bigint, network: SignerNetwork): RawSignature;
+  /** Schnorr over a list of fields (what o1js `Signature.create` does with the testnet prefix). */
+  sign(message: { fields: bigint[] }, privateKey: bigint, network: SignerNetwork): RawSignature;
+  verify(signature: RawSignature, message: { fields: bigint[] }, publicKey: GroupPoint, network: SignerNetwork): boolean;
   verifyFieldElement(signature: RawSignature, message: bigint, publicKey: GroupPoint, network: SignerNetwork): boolean;
   PublicKey: { fromBase58(address: string): { x: bigint; isOdd: boolean }; toGroup(pk: { x: bigint; isOdd: boolean }): GroupPoint };
   Memo: { fromString(text: string): string; toBase58(memo: string): string; fromBase58(base58: string): string; toString(memo: string): string };
@@ -66,6 +69,8 @@ async function load(pkg: string): Promise<MinaSignerInternals> {
     transactionCommitments: zkapp.transactionCommitments,
     verifyZkappCommandSignature: zkapp.verifyZkappCommandSignature,
     signFieldElement: signature.signFieldElement,
+    sign: signature.sign,
+    verify: signature.verify,
     verifyFieldElement: signature.verifyFieldElement,
     PublicKey: curve.PublicKey,
     Memo: memo.Memo,

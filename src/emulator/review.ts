@@ -4,6 +4,7 @@
  * screen here (the real device pages them).
  */
 import { INS_GET_ADDRESS, INS_SIGN_FIELD_ELEMENT, INS_SIGN_MESSAGE, INS_SIGN_TX, VALID_UNTIL_NONE } from '../apdu/constants.js';
+import { INS_CREATE_NULLIFIER, INS_SIGN_FIELDS } from '../apdu/extension.js';
 import { toHex, uintToBytesBE } from '../apdu/bytes.js';
 import { atLeast } from '../apdu/version.js';
 import type { LegacyTx } from './signer.js';
@@ -13,7 +14,7 @@ export interface Screen {
   text?: string;
 }
 
-export type ReviewKind = 'address' | 'transaction' | 'message' | 'field-element' | 'blind-signing-disabled';
+export type ReviewKind = 'address' | 'transaction' | 'message' | 'field-element' | 'blind-signing-disabled' | 'sign-fields' | 'nullifier';
 
 export interface Review {
   ins: number;
@@ -95,4 +96,31 @@ export function fieldElementReview(field: bigint, networkId: number): Review {
   ];
   if (networkId === 0) screens.push({ title: 'Network', text: 'testnet' });
   return { ins: INS_SIGN_FIELD_ELEMENT, kind: 'field-element', approvable: true, screens: [...screens, ...choices('ACCEPT RISK AND APPROVE')] };
+}
+
+/** Extension SIGN_FIELDS: says plainly that this is no transaction, and which domain signs. */
+export function signFieldsReview(count: number, digest: string, domain: 'testnet' | 'mainnet'): Review {
+  return {
+    ins: INS_SIGN_FIELDS,
+    kind: 'sign-fields',
+    approvable: true,
+    screens: [
+      { title: 'Sign fields' },
+      { title: 'Not a transaction' },
+      { title: 'Domain', text: domain },
+      { title: 'Fields', text: String(count) },
+      { title: 'Digest', text: digest },
+      ...choices(),
+    ],
+  };
+}
+
+/** Extension CREATE_NULLIFIER. */
+export function nullifierReview(count: number, digest: string): Review {
+  return {
+    ins: INS_CREATE_NULLIFIER,
+    kind: 'nullifier',
+    approvable: true,
+    screens: [{ title: 'Create nullifier' }, { title: 'Fields', text: String(count) }, { title: 'Digest', text: digest }, ...choices()],
+  };
 }

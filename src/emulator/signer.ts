@@ -67,3 +67,16 @@ export async function signFieldElement(
   const { r, s } = internals.signFieldElement(field, secret, 'mainnet');
   return { field: r.toString(), scalar: s.toString() };
 }
+
+/** Extension SIGN_FIELDS: testnet domain = mina-signer's public `signFields`; mainnet = its internal `sign`. */
+export async function signFields(fields: bigint[], secret: bigint, privateKeyBase58: string, domain: 'testnet' | 'mainnet'): Promise<MinaSignature> {
+  if (domain === 'testnet') return signatureFromBase58(clients.devnet.signFields(fields, privateKeyBase58).signature);
+  const { r, s } = (await minaSignerInternals('mesa')).sign({ fields }, secret, 'mainnet');
+  return { field: r.toString(), scalar: s.toString() };
+}
+
+/** Extension CREATE_NULLIFIER: mina-signer's PLUME nullifier (network-independent), of which the device returns x, y, c, s. */
+export function createNullifier(fields: bigint[], privateKeyBase58: string): { x: bigint; y: bigint; c: bigint; s: bigint } {
+  const n = clients.mainnet.createNullifier(fields, privateKeyBase58);
+  return { x: BigInt(n.public.nullifier.x), y: BigInt(n.public.nullifier.y), c: BigInt(n.private.c), s: BigInt(n.public.s) };
+}

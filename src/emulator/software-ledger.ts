@@ -7,7 +7,7 @@
  * IT IS NOT HARDWARE. Its keys live in this process's memory. Never use it with a mnemonic that holds real funds.
  */
 import type { HDKey } from '@scure/bip32';
-import { base58check, bytesToUintBE, bytesToUintLE, concatBytes, fromHex, toHex, utf8 } from '../apdu/bytes.js';
+import { base58check, bytesToUintBE, bytesToUintLE, concatBytes, fromHex, toHex, uintToBytesBE, utf8 } from '../apdu/bytes.js';
 import { isPrintableMessageByte, type NetworkId } from '../apdu/codec.js';
 import {
   ADDRESS_LENGTH,
@@ -37,6 +37,22 @@ import {
   TX_TAG_DELEGATION,
   TX_TAG_PAYMENT,
 } from '../apdu/constants.js';
+import {
+  CAP_CREATE_NULLIFIER,
+  CAP_SIGN_FIELDS,
+  DOMAIN_MAINNET,
+  DOMAIN_TESTNET,
+  INS_CREATE_NULLIFIER,
+  INS_GET_CAPABILITIES,
+  INS_SIGN_FIELDS,
+  MAX_FIELDS,
+  MIN_SIGN_FIELDS,
+  P1_FIRST,
+  P1_MORE,
+  P2_LAST,
+  P2_MORE,
+  fieldsDigest,
+} from '../apdu/extension.js';
 import { signatureToRawHex, type MinaSignature } from '../apdu/signature.js';
 import { atLeast, parseVersion, signedMessageText, supports } from '../apdu/version.js';
 import type { ApduTransport } from '../transport/types.js';
@@ -47,10 +63,12 @@ import {
   fieldElementReview,
   messageReview,
   transactionReview,
+  nullifierReview,
+  signFieldsReview,
   type Approver,
   type Review,
 } from './review.js';
-import { clientFor, signFieldElement, signLegacyMessage, signLegacyTransaction } from './signer.js';
+import { clientFor, createNullifier, signFieldElement, signFields, signLegacyMessage, signLegacyTransaction } from './signer.js';
 
 export const SOFTWARE_LEDGER_WARNING =
   'WARNING: chain-ledger SoftwareLedger is a SOFTWARE EMULATION of a Ledger device, NOT HARDWARE. ' +
@@ -79,7 +97,17 @@ export interface SoftwareLedgerOptions {
   warn?: (message: string) => void;
   /** BIP39 passphrase (default none, like the app's tests). */
   passphrase?: string;
+  /**
+   * The chain-ledger protocol extension, INS 0xA0–0xA2 (docs/apdu-extensions.md): default true. false behaves
+   * exactly like the real Mina app, which answers 0x6D00 to them.
+   */
+  extensions?: boolean;
 }
+
+/** GET_CAPABILITIES: extension protocol version 1.0. */
+const EXTENSION_VERSION = [1, 0] as const;
+/** The largest chunked payload: account, domain, count and 64 fields. */
+const MAX_EXTENSION_PAYLOAD = 6 + 32 * MAX_FIELDS;
 
 type Listener = (...args: unknown[]) => void;
 
@@ -124,7 +152,10 @@ export class SoftwareLedger implements ApduTransport {
   blindSigning: boolean;
   latencyMs: number;
   readonly version: string;
+  readonly extensions: boolean;
   #root: HDKey;
+  /** A chunked extension request being received. */
+  #pending: { ins: number; parts: Uint8Array[]; size: number } | undefined;
   #keys = new Map<number, AccountKey>();
   #locked: boolean;
   #appOpen: boolean;
@@ -147,6 +178,7 @@ export class SoftwareLedger implements ApduTransport {
     this.#locked = options.locked ?? false;
     this.#appOpen = options.appOpen ?? true;
     this.#closedAppStatus = options.closedAppStatus ?? SW_APP_NOT_OPEN;
+    this.extensions = options.extensions ?? true;
     (options.warn ?? console.warn)(SOFTWARE_LEDGER_WARNING);
   }
 
@@ -281,8 +313,10 @@ export class SoftwareLedger implements ApduTransport {
     // src/main.c: CLA, then Lc against the received length, before looking at INS.
     if (apdu.length > MAX_APDU_LENGTH || apdu.length < 5 || apdu[0] !== CLA) fail(SW_CLA_NOT_SUPPORTED);
     if (apdu[4]! + 5 !== apdu.length) fail(SW_CLA_NOT_SUPPORTED);
-    const [, ins, p1] = apdu as unknown as [number, number, number];
+    const [, ins, p1, p2] = apdu as unknown as [number, number, number, number];
     const data = apdu.subarray(5);
+    // Any other instruction abandons a chunked request in progress.
+    if (this.#pending && this.#pending.ins !== ins) this.#pending = undefined;
     switch (ins) {
       case INS_GET_VERSION: {
         const v = parseVersion(this.version);
@@ -298,6 +332,16 @@ export class SoftwareLedger implements ApduTransport {
       case INS_SIGN_FIELD_ELEMENT:
         if (!supports(this.version, 'signFieldElement')) return fail(SW_INS_NOT_SUPPORTED);
         return this.#signField(data);
+      case INS_GET_CAPABILITIES:
+        if (!this.extensions) return fail(SW_INS_NOT_SUPPORTED);
+        return Uint8Array.of(...EXTENSION_VERSION, CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER, MAX_FIELDS);
+      case INS_SIGN_FIELDS:
+      case INS_CREATE_NULLIFIER: {
+        if (!this.extensions) return fail(SW_INS_NOT_SUPPORTED);
+        const payload = this.#receiveChunk(ins, p1, p2, data);
+        if (!payload) return new Uint8Array(0);
+        return ins === INS_SIGN_FIELDS ? this.#signFields(payload) : this.#createNullifier(payload);
+      }
       default:
         return fail(SW_INS_NOT_SUPPORTED);
     }
@@ -386,6 +430,57 @@ export class SoftwareLedger implements ApduTransport {
     const key = this.#key(account);
     const signature = await signFieldElement(field, key.secret, key.privateKeyBase58, networkId as NetworkId);
     return concatBytes(rawSignature(signature), Uint8Array.of(0x20), fieldBytes);
+  }
+
+  /** Collects a chunked request; returns the whole payload on the last chunk, undefined before it. */
+  #receiveChunk(ins: number, p1: number, p2: number, data: Uint8Array): Uint8Array | undefined {
+    if ((p1 !== P1_FIRST && p1 !== P1_MORE) || (p2 !== P2_MORE && p2 !== P2_LAST)) {
+      this.#pending = undefined;
+      return fail(SW_INVALID_DATA);
+    }
+    if (p1 === P1_FIRST) this.#pending = { ins, parts: [], size: 0 };
+    const pending = this.#pending;
+    if (!pending) return fail(SW_INVALID_DATA); // a continuation without a first chunk
+    pending.parts.push(Uint8Array.from(data));
+    pending.size += data.length;
+    if (pending.size > MAX_EXTENSION_PAYLOAD) {
+      this.#pending = undefined;
+      return fail(SW_INVALID_DATA);
+    }
+    if (p2 === P2_MORE) return undefined;
+    this.#pending = undefined;
+    return concatBytes(...pending.parts);
+  }
+
+  /** N field elements after a header, each 32 bytes little-endian and < p; anything else is 0x6802. */
+  #readFields(payload: Uint8Array, offset: number, min: number): bigint[] {
+    const count = payload[offset - 1]!;
+    if (count < min || count > MAX_FIELDS || payload.length !== offset + 32 * count) fail(SW_INVALID_DATA);
+    const fields = Array.from({ length: count }, (_, i) => bytesToUintLE(payload.subarray(offset + 32 * i, offset + 32 * (i + 1))));
+    if (fields.some((f) => f >= PALLAS_P)) fail(SW_INVALID_DATA);
+    return fields;
+  }
+
+  async #signFields(payload: Uint8Array): Promise<Uint8Array> {
+    if (payload.length < 6) fail(SW_INVALID_DATA);
+    const account = Number(bytesToUintBE(payload.subarray(0, 4)));
+    const domainByte = payload[4];
+    if (domainByte !== DOMAIN_TESTNET && domainByte !== DOMAIN_MAINNET) fail(SW_INVALID_DATA);
+    // N ≥ 2: a one-field kimchi signature is exactly what authorises a zkApp transaction (INS 06).
+    const fields = this.#readFields(payload, 6, MIN_SIGN_FIELDS);
+    const domain = domainByte === DOMAIN_MAINNET ? 'mainnet' : 'testnet';
+    await this.#review(signFieldsReview(fields.length, fieldsDigest(fields), domain));
+    const key = this.#key(account);
+    return rawSignature(await signFields(fields, key.secret, key.privateKeyBase58, domain));
+  }
+
+  async #createNullifier(payload: Uint8Array): Promise<Uint8Array> {
+    if (payload.length < 5) fail(SW_INVALID_DATA);
+    const account = Number(bytesToUintBE(payload.subarray(0, 4)));
+    const fields = this.#readFields(payload, 5, 1);
+    await this.#review(nullifierReview(fields.length, fieldsDigest(fields)));
+    const { x, y, c, s } = createNullifier(fields, this.#key(account).privateKeyBase58);
+    return concatBytes(...[x, y, c, s].map((v) => uintToBytesBE(v, 32)));
   }
 
   #key(account: number): AccountKey {
