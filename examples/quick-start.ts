@@ -155,10 +155,21 @@ async function throughWindowChain(transport: ApduTransport): Promise<void> {
     'mina-signer 3.1.0 (Berkeley) verifyZkappCommand',
   );
 
-  await step('chain.createNullifier(): needs an instruction no Mina app has yet', async () => {
-    const error = await chain.createNullifier({ message: ['1', '2'] }).catch((e: { code: number; data?: { reason: string } }) => e);
-    console.log(`   ProviderError ${(error as { code: number }).code}: ${(error as { data?: { reason: string } }).data?.reason}`);
-  });
+  if (chain.capabilities?.extension?.createNullifier) {
+    const message = ['2026', '11', '22'];
+    const nullifier = await step('chain.createNullifier(): extension CREATE_NULLIFIER on the device, completed on the host', () =>
+      chain.createNullifier({ message }),
+    );
+    const { Field, Nullifier } = await import('o1js');
+    const n = Nullifier.fromJSON(nullifier);
+    n.verify(message.map((m) => Field(m)));
+    check(true, `o1js Nullifier.verify; nullifier key ${n.key().toString().slice(0, 20)}…`);
+  } else {
+    await step('chain.createNullifier(): this app has no nullifier instruction', async () => {
+      const error = await chain.createNullifier({ message: ['1', '2'] }).catch((e: { code: number; data?: { reason: string } }) => e);
+      console.log(`   ProviderError ${(error as { code: number }).code}: ${(error as { data?: { reason: string } }).data?.reason}`);
+    });
+  }
 }
 
 function show(sig: MinaSignature): void {

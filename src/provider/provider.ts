@@ -10,7 +10,9 @@
 import Client from 'mina-signer';
 import { MinaLedgerApp } from '../apdu/client.js';
 import type { NetworkId } from '../apdu/codec.js';
+import type { ExtensionCapabilities } from '../apdu/extension.js';
 import { supports, type AppVersion } from '../apdu/version.js';
+import { completeNullifier, type NullifierJson } from '../nullifier/complete.js';
 import { ExclusiveTransport } from '../transport/exclusive.js';
 import { FifoLock } from '../transport/lock.js';
 import type { ApduTransport } from '../transport/types.js';
@@ -76,8 +78,11 @@ export interface Capabilities {
   signMessage: boolean;
   /** INS 06: zkApp commitments (blind signing). */
   signFieldElement: boolean;
-  /** The chain-ledger protocol extension (nullifiers, multi-field signing); no app implements it yet. */
-  extension: null;
+  /**
+   * The chain-ledger protocol extension (nullifiers, multi-field signing, docs/apdu-extensions.md), probed at
+   * connect; null when the app lacks it (every released Mina app today).
+   */
+  extension: ExtensionCapabilities | null;
 }
 
 export interface SignedMessage {
@@ -185,6 +190,7 @@ export class LedgerProvider {
       return this.#device('requestAccounts', context, async (app) => {
         if (this.#connection) return [this.#connection.address];
         const appVersion = await app.getAppVersion(context);
+        const extension = await app.getCapabilities(context);
         const display = !this.#connectedBefore || !supports(appVersion, 'silentAddress');
         if (display) this.#action('requestAccounts', 'confirm', 'Confirm the address on your Ledger');
         const address = await app.getAddress(this.accountIndex, { display, signal: context.signal });
@@ -193,7 +199,7 @@ export class LedgerProvider {
           silentAddress: supports(appVersion, 'silentAddress'),
           signMessage: supports(appVersion, 'signMessage'),
           signFieldElement: supports(appVersion, 'signFieldElement'),
-          extension: null,
+          extension,
         };
         this.#connection = { address, capabilities };
         this.#connectedBefore = true;
@@ -258,15 +264,26 @@ export class LedgerProvider {
     });
   }
 
-  async createNullifier(args: unknown, options: RequestContext = {}): Promise<never> {
-    return this.#method('createNullifier', args, options, createNullifierParams, async () => {
-      throw this.#needsExtension('nullifier');
+  /**
+   * A nullifier for `message` (1–64 field elements) and the connected account, made on the Ledger (extension
+   * CREATE_NULLIFIER), completed and verified on the host with o1js. `data` is the message as given.
+   */
+  async createNullifier(args: unknown, options: RequestContext = {}): Promise<NullifierJson & { data: unknown[] }> {
+    return this.#method('createNullifier', args, options, createNullifierParams, async (params, app, address) => {
+      if (!this.#connection!.capabilities.extension?.createNullifier) throw this.#needsExtension('nullifier', 'CREATE_NULLIFIER');
+      this.#action('createNullifier', 'confirm', 'Review the nullifier request on your Ledger and approve');
+      const device = await app.createNullifier(this.accountIndex, params.message, options);
+      const nullifier = await completeNullifier(address, params.message, device);
+      return { ...nullifier, data: [...(args as { message: unknown[] }).message] };
     });
   }
 
   async requestPresentation(args: unknown, options: RequestContext = {}): Promise<never> {
     return this.#method('requestPresentation', args, options, requestPresentationParams, async () => {
-      throw this.#needsExtension('multi-field signing (the presentation owner signature)');
+      if (!this.#connection!.capabilities.extension?.signFields) {
+        throw this.#needsExtension('multi-field signing (the presentation owner signature)', 'SIGN_FIELDS');
+      }
+      throw notYet('chain_requestPresentation');
     });
   }
 
@@ -376,10 +393,10 @@ export class LedgerProvider {
     assertSameOrigin(this.origin, context.origin ?? browserOrigin() ?? this.origin);
   }
 
-  #needsExtension(what: string): ProviderError {
+  #needsExtension(what: string, instruction: string): ProviderError {
     const version = this.#connection!.capabilities.appVersion.version;
     return new ProviderError(ErrorCode.MethodNotSupported, {
-      reason: `Mina app ${version} has no ${what} instruction: it needs the chain-ledger protocol extension`,
+      reason: `Mina app ${version} has no ${what} instruction: it needs ${instruction} of the chain-ledger protocol extension`,
     });
   }
 

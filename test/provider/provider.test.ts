@@ -92,14 +92,19 @@ describe('connection', () => {
     expect(reviews.map((r) => r.kind)).toEqual(['address']);
     expect(actions.map((a) => a.status)).toEqual(['confirm', 'done']);
     expect(await chain.requestAccounts()).toEqual([addressOf(0)]); // already connected: no device work
-    expect(ledger.exchanges).toHaveLength(2);
+    // INS 01 version, 0xA0 extension probe, INS 02 address
+    expect(ledger.exchanges.map((e) => e.request.slice(0, 4))).toEqual(['e001', 'e0a0', 'e002']);
     await chain.disconnect();
     expect(await chain.getAccounts()).toEqual([]);
     expect(await chain.requestAccounts()).toEqual([addressOf(0)]);
     expect(reviews).toHaveLength(1); // the reconnect was silent (P1 = 1)
     expect(ledger.exchanges.at(-1)!.request).toBe('e00201000400000000');
     expect(changes).toEqual([[addressOf(0)], [], [addressOf(0)]]);
-    expect(chain.capabilities).toMatchObject({ appVersion: { version: '1.6.0' }, signFieldElement: true, extension: null });
+    expect(chain.capabilities).toMatchObject({
+      appVersion: { version: '1.6.0' },
+      signFieldElement: true,
+      extension: { version: '1.0', signFields: true, createNullifier: true, maxFields: 64 },
+    });
   });
 
   it('uses the account index', async () => {
@@ -242,16 +247,20 @@ describe('every error code for its real cause', () => {
     expect(await failure(chain.request({ method: 'toString' }))).toMatchObject({ code: 20006 });
   });
 
-  it('20006 an instruction the app lacks: nullifiers and multi-field signing on app 1.6.0', async () => {
-    const { chain, ledger } = setup();
+  it('20006 an instruction the app lacks: nullifiers and multi-field signing on the real app 1.6.0', async () => {
+    const { chain, ledger } = setup({ extensions: false });
     await chain.requestAccounts();
     const before = ledger.exchanges.length;
     expect(await failure(chain.createNullifier({ message: ['1', 2] }))).toMatchObject({
       code: 20006,
-      data: { reason: 'Mina app 1.6.0 has no nullifier instruction: it needs the chain-ledger protocol extension' },
+      data: { reason: 'Mina app 1.6.0 has no nullifier instruction: it needs CREATE_NULLIFIER of the chain-ledger protocol extension' },
     });
-    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: {} } }))).toMatchObject({ code: 20006 });
+    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: {} } }))).toMatchObject({
+      code: 20006,
+      data: { reason: expect.stringMatching(/SIGN_FIELDS/) },
+    });
     expect(ledger.exchanges.length).toBe(before);
+    expect(chain.capabilities!.extension).toBeNull();
   });
 
   it('20006 message signing on app 1.3.2 (no INS 05), refused before sending it', async () => {

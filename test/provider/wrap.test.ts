@@ -18,7 +18,8 @@ function originalProvider() {
 }
 
 function setup(whenUnsupported: 'refuse' | 'delegate', approve = true) {
-  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, approve: () => approve });
+  // The real app 1.6.0: no extension instructions, so nullifiers and presentations are beyond the device.
+  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, approve: () => approve, extensions: false });
   const { original, calls } = originalProvider();
   const chain = wrapProvider(original, { transport: ledger, network: 'devnet', origin: ORIGIN, whenUnsupported });
   return { chain, calls, ledger };

@@ -15,3 +15,9 @@ export function verifyFieldElement(
   const publicKey = internals.PublicKey.toGroup(internals.PublicKey.fromBase58(address));
   return internals.verifyFieldElement({ r: BigInt(sig.field), s: BigInt(sig.scalar) }, field, publicKey, network);
 }
+
+/** mina-signer's multi-field verifier, for either domain. */
+export function verifyFields(sig: { field: string; scalar: string }, fields: bigint[], address: string, network: 'mainnet' | 'devnet'): boolean {
+  const publicKey = internals.PublicKey.toGroup(internals.PublicKey.fromBase58(address));
+  return internals.verify({ r: BigInt(sig.field), s: BigInt(sig.scalar) }, { fields }, publicKey, network);
+}
