@@ -1,0 +1,331 @@
+/**
+ * `FileCredentialStore` (Node): one file per account, `<directory>/<address>.json`, replaced atomically on every
+ * change. Node-only; exported from `chain-ledger/credentials/node` (src/credentials/node.ts), never from the
+ * browser entry.
+ *
+ * - Atomic and durable: a change is written to a temporary file in the same directory, fsynced, renamed over the
+ *   account's file, and the directory is fsynced (best effort). A crash leaves the old or the new file, never a
+ *   partial one; readers never take a lock and never see a partial file. Leftover temporary files are ignored and
+ *   removed by the next write.
+ * - Serialised: writers of one file wait on a `FifoLock` in the process and on an exclusive lock file
+ *   (`<address>.json.lock`, created with `wx`) across processes, so concurrent adds never lose one another. A lock
+ *   file older than `staleLockMs` was left by a crashed process and is broken.
+ * - Private: the directory is created with mode 0o700, files with 0o600.
+ */
+import { link, mkdir, open, readFile, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { toHex } from '../apdu/bytes.js';
+import { FifoLock } from '../transport/lock.js';
+import { StoreKeys, parseSealedEntry, type SealedEntry } from './store-crypto.js';
+import { CredentialStoreError, checkAccount, checkId, type CredentialEntry, type CredentialStore } from './store.js';
+
+export const CREDENTIAL_FILE_FORMAT = 'chain-ledger-credentials';
+export const CREDENTIAL_FILE_VERSION = 1;
+
+/** The content of `<address>.json`. */
+export interface CredentialFile {
+  format: typeof CREDENTIAL_FILE_FORMAT;
+  version: typeof CREDENTIAL_FILE_VERSION;
+  account: string;
+  /** Hex HMAC of a constant and the account under the check key: recognises a wrong secret. */
+  check: string;
+  entries: SealedEntry[];
+}
+
+export interface FileCredentialStoreOptions {
+  /** How long a writer waits for another process's lock before failing with kind `io`. Default 10 s. */
+  lockTimeoutMs?: number;
+  /** A lock file older than this was left by a crashed process and is broken. Default 30 s. */
+  staleLockMs?: number;
+}
+
+const DIRECTORY_MODE = 0o700;
+const FILE_MODE = 0o600;
+const FIRST_RETRY_MS = 2;
+const MAX_RETRY_MS = 100;
+
+/** One lock per file for the whole process, shared by every store instance on the same directory. */
+const processLocks = new Map<string, FifoLock>();
+
+export class FileCredentialStore implements CredentialStore {
+  readonly directory: string;
+  readonly #lockTimeoutMs: number;
+  readonly #staleLockMs: number;
+
+  constructor(directory: string, options: FileCredentialStoreOptions = {}) {
+    if (typeof directory !== 'string' || directory === '') throw new CredentialStoreError('invalid', 'directory: must be a path');
+    this.directory = resolve(directory);
+    this.#lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
+    this.#staleLockMs = options.staleLockMs ?? 30_000;
+  }
+
+  /** The file holding `account`'s credentials. */
+  fileOf(account: string): string {
+    return join(this.directory, `${checkAccount(account)}.json`);
+  }
+
+  async list(account: string, secret: Uint8Array): Promise<CredentialEntry[]> {
+    const keys = await StoreKeys.derive(account, secret);
+    const file = await this.#read(account);
+    if (file === undefined) return [];
+    return openAll(keys, file);
+  }
+
+  async add(account: string, secret: Uint8Array, credential: string): Promise<{ id: string; duplicate: boolean }> {
+    const keys = await StoreKeys.derive(account, secret);
+    const id = keys.idOf(credential);
+    return this.#update<{ id: string; duplicate: boolean }>(account, async (file) => {
+      if (file !== undefined) {
+        // Authenticates every entry: nothing is ever written on top of a damaged or foreign file.
+        await openAll(keys, file);
+        if (file.entries.some((e) => e.id === id)) return { result: { id, duplicate: true } };
+      }
+      const entry = await keys.seal(id, credential, new Date().toISOString());
+      const base = file ?? { format: CREDENTIAL_FILE_FORMAT, version: CREDENTIAL_FILE_VERSION, account, check: keys.check, entries: [] };
+      return { result: { id, duplicate: false }, write: { ...base, entries: [...base.entries, entry] } };
+    });
+  }
+
+  async remove(account: string, secret: Uint8Array, id: string): Promise<boolean> {
+    const keys = await StoreKeys.derive(account, secret);
+    checkId(id);
+    if ((await this.#read(account)) === undefined) return false;
+    return this.#update(account, async (file) => {
+      if (file === undefined) return { result: false };
+      await openAll(keys, file);
+      const entries = file.entries.filter((e) => e.id !== id);
+      if (entries.length === file.entries.length) return { result: false };
+      return { result: true, write: { ...file, entries } };
+    });
+  }
+
+  /** The account's file, validated; undefined if there is none. Never takes a lock: files are replaced atomically. */
+  async #read(account: string): Promise<CredentialFile | undefined> {
+    const path = this.fileOf(account);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (cause) {
+      if (errorCode(cause) === 'ENOENT') return undefined;
+      throw ioError(`cannot read ${path}`, cause);
+    }
+    return parseCredentialFile(text, account, path);
+  }
+
+  /**
+   * Runs `change` on the current file while holding both locks, and writes what it returns atomically. Removes
+   * temporary files a crashed writer left behind.
+   */
+  async #update<T>(
+    account: string,
+    change: (file: CredentialFile | undefined) => Promise<{ result: T; write?: CredentialFile }>,
+  ): Promise<T> {
+    const path = this.fileOf(account);
+    try {
+      await mkdir(this.directory, { recursive: true, mode: DIRECTORY_MODE });
+    } catch (cause) {
+      throw ioError(`cannot create ${this.directory}`, cause);
+    }
+    let lock = processLocks.get(path);
+    if (lock === undefined) processLocks.set(path, (lock = new FifoLock()));
+    return lock.run(async () => {
+      const lockFile = await LockFile.acquire(`${path}.lock`, this.#lockTimeoutMs, this.#staleLockMs);
+      try {
+        await this.#removeLeftovers(account);
+        const { result, write } = await change(await this.#read(account));
+        if (write !== undefined) await this.#writeAtomically(account, `${JSON.stringify(write, null, 2)}\n`, lockFile);
+        return result;
+      } finally {
+        await lockFile.release();
+      }
+    });
+  }
+
+  async #writeAtomically(account: string, text: string, lockFile: LockFile): Promise<void> {
+    const path = this.fileOf(account);
+    const temporary = join(this.directory, `${temporaryPrefix(account)}${process.pid}-${randomHex(6)}.tmp`);
+    try {
+      const handle = await open(temporary, 'wx', FILE_MODE);
+      try {
+        await handle.writeFile(text, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      if (!(await lockFile.held())) {
+        throw new CredentialStoreError('io', `lost the lock of ${path} (held longer than the stale limit?); nothing was written`);
+      }
+      await rename(temporary, path);
+    } catch (cause) {
+      await unlink(temporary).catch(() => undefined);
+      throw cause instanceof CredentialStoreError ? cause : ioError(`cannot write ${path}`, cause);
+    }
+    await syncDirectory(this.directory);
+  }
+
+  /** Temporary files and set-aside locks of `account` left by a crash (only a lock holder creates them). */
+  async #removeLeftovers(account: string): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.directory);
+    } catch {
+      return;
+    }
+    const temporary = temporaryPrefix(account);
+    const asideLock = `${account}.json.lock.`;
+    for (const name of names) {
+      if ((name.startsWith(temporary) && name.endsWith('.tmp')) || (name.startsWith(asideLock) && name.endsWith('.stale'))) {
+        await unlink(join(this.directory, name)).catch(() => undefined);
+      }
+    }
+  }
+}
+
+/** Parses and validates a credential file (kind `corrupt` otherwise); `account` must be the one it belongs to. */
+export function parseCredentialFile(text: string, account: string, where = `the credential file of ${account}`): CredentialFile {
+  const bad = (what: string, cause?: unknown) => new CredentialStoreError('corrupt', `${where}: ${what}`, { cause });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw bad('not JSON (damaged)', cause);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not a credential file');
+  const { format, version, account: owner, check, entries, ...extra } = value as Record<string, unknown>;
+  if (format !== CREDENTIAL_FILE_FORMAT) throw bad(`not a credential file (format ${JSON.stringify(format)})`);
+  if (version !== CREDENTIAL_FILE_VERSION) {
+    throw bad(`unsupported version ${JSON.stringify(version)} (this library reads ${CREDENTIAL_FILE_VERSION})`);
+  }
+  const unknownKeys = Object.keys(extra);
+  if (unknownKeys.length > 0) throw bad(`unknown field "${unknownKeys[0]}"`);
+  if (owner !== account) throw bad(`holds the credentials of another account (${String(owner)})`);
+  if (typeof check !== 'string' || !/^[0-9a-f]{64}$/.test(check)) throw bad('check is not 64 hex digits');
+  if (!Array.isArray(entries)) throw bad('entries is not a list');
+  const parsed = entries.map((e, i) => parseSealedEntry(e, `${where}: entries[${i}]`));
+  if (new Set(parsed.map((e) => e.id)).size !== parsed.length) throw bad('an id appears twice');
+  return { format, version, account, check, entries: parsed };
+}
+
+/** Checks the key against the header (`wrong-key`), then decrypts and authenticates every entry (`corrupt`). */
+async function openAll(keys: StoreKeys, file: CredentialFile): Promise<CredentialEntry[]> {
+  keys.verifyCheck(file.check);
+  return Promise.all(
+    file.entries.map(async (entry) => ({ id: entry.id, credential: await keys.open(entry), storedAt: entry.storedAt })),
+  );
+}
+
+/** An exclusive lock between processes: a file created with `wx` (fails if it exists), removed on release. */
+class LockFile {
+  readonly path: string;
+  readonly #dev: number;
+  readonly #ino: number;
+
+  private constructor(path: string, dev: number, ino: number) {
+    this.path = path;
+    this.#dev = dev;
+    this.#ino = ino;
+  }
+
+  /** Waits (bounded by `timeoutMs`, with backoff) until the lock file can be created; breaks a stale one. */
+  static async acquire(path: string, timeoutMs: number, staleMs: number): Promise<LockFile> {
+    const deadline = Date.now() + timeoutMs;
+    let delay = FIRST_RETRY_MS;
+    for (;;) {
+      let handle: FileHandle | undefined;
+      try {
+        handle = await open(path, 'wx', FILE_MODE);
+      } catch (cause) {
+        if (errorCode(cause) !== 'EEXIST') throw ioError(`cannot create the lock ${path}`, cause);
+      }
+      if (handle !== undefined) {
+        try {
+          const { dev, ino } = await handle.stat();
+          // For a person looking at the directory; the lock is the file's existence (and identity), not this text.
+          await handle.writeFile(`${JSON.stringify({ pid: process.pid, since: new Date().toISOString() })}\n`);
+          return new LockFile(path, dev, ino);
+        } catch (cause) {
+          await unlink(path).catch(() => undefined);
+          throw ioError(`cannot create the lock ${path}`, cause);
+        } finally {
+          await handle.close();
+        }
+      }
+      if (await breakIfStale(path, staleMs)) continue;
+      if (Date.now() >= deadline) {
+        throw new CredentialStoreError(
+          'io',
+          `${path} is held by another process for more than ${timeoutMs} ms; if no other process uses this store, delete it`,
+        );
+      }
+      await sleep(delay + Math.random() * delay);
+      delay = Math.min(delay * 2, MAX_RETRY_MS);
+    }
+  }
+
+  /** Whether the lock file is still this one (not broken as stale by another process). */
+  async held(): Promise<boolean> {
+    try {
+      const { dev, ino } = await stat(this.path);
+      return dev === this.#dev && ino === this.#ino;
+    } catch {
+      return false;
+    }
+  }
+
+  async release(): Promise<void> {
+    if (await this.held()) await unlink(this.path).catch(() => undefined);
+  }
+}
+
+/**
+ * Breaks the lock at `path` if it is older than `staleMs`: it is renamed aside (atomic, so of several processes
+ * breaking it only one succeeds), and if what was renamed turns out to be a fresh lock another process created
+ * meanwhile, it is linked back. True if the caller should retry at once.
+ */
+async function breakIfStale(path: string, staleMs: number): Promise<boolean> {
+  let seen;
+  try {
+    seen = await stat(path);
+  } catch (cause) {
+    if (errorCode(cause) === 'ENOENT') return true;
+    throw ioError(`cannot inspect the lock ${path}`, cause);
+  }
+  if (Date.now() - seen.mtimeMs < staleMs) return false;
+  const aside = `${path}.${randomHex(6)}.stale`;
+  try {
+    await rename(path, aside);
+  } catch (cause) {
+    if (errorCode(cause) === 'ENOENT') return true;
+    throw ioError(`cannot break the stale lock ${path}`, cause);
+  }
+  try {
+    const moved = await stat(aside);
+    if (moved.dev !== seen.dev || moved.ino !== seen.ino) await link(aside, path).catch(() => undefined);
+  } finally {
+    await unlink(aside).catch(() => undefined);
+  }
+  return true;
+}
+
+async function syncDirectory(directory: string): Promise<void> {
+  try {
+    const handle = await open(directory, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Best effort: some platforms (Windows) and file systems cannot fsync a directory.
+  }
+}
+
+const temporaryPrefix = (account: string) => `.${account}.json.`;
+const randomHex = (bytes: number) => toHex(globalThis.crypto.getRandomValues(new Uint8Array(bytes)));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const errorCode = (error: unknown) => (error as { code?: unknown } | undefined)?.code;
+
+function ioError(what: string, cause: unknown): CredentialStoreError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new CredentialStoreError('io', `${what}: ${reason}`, { cause });
+}

@@ -1,0 +1,540 @@
+/**
+ * The credential store of chain_storePrivateCredential, in Node: FileCredentialStore and the encryption it shares
+ * with the browser store (test/credentials/indexeddb.browser.test.ts runs that one in Chromium).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { base64 } from '@scure/base';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import {
+  CredentialStoreError,
+  FileCredentialStore,
+  MAX_CREDENTIAL_BYTES,
+  StoreKeys,
+  canonicalCredential,
+  isCredentialStoreError,
+  type CredentialFile,
+} from '../../src/credentials/node.js';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const NODE_ENTRY = join(REPO, 'src/credentials/node.ts');
+
+const ALICE = 'B62qo6wASdEftjuRPaoxxcqqCFteG4SD36SeTkfZKzR98UyLZJa3chs';
+const BOB = 'B62qqWPZ9omDuiVY771CR5v3yr8WXKdRfjmQmmfPmSbVEhJSxdqYjVh';
+const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
+const OTHER_SECRET = Uint8Array.from({ length: 32 }, (_, i) => 200 - i);
+
+/** A native credential as mina-attestations' Credential.toJSON writes it (o1js 2.15, mina-attestations 0.5.3). */
+const TEMPLATE = {
+  version: 'v0',
+  witness: {
+    type: 'native',
+    issuer: { _type: 'PublicKey', value: ALICE },
+    issuerSignature: {
+      _type: 'Signature',
+      value: {
+        r: '6264206143022346448649748733734471911540339011750047316127308338087070164098',
+        s: '1096678757410869800845917431776129658351636325031687987398557470051787300888',
+      },
+    },
+  },
+  credential: {
+    owner: { _type: 'PublicKey', value: BOB },
+    data: { nationality: { _type: 'Field', value: '276' }, age: { _type: 'Field', value: '31' } },
+  },
+};
+/** Credential number `serial` (the placeholder is replaced the same way by the child processes below). */
+const SERIAL_PLACEHOLDER = '__SERIAL__';
+const TEMPLATE_TEXT = JSON.stringify({
+  ...TEMPLATE,
+  credential: { ...TEMPLATE.credential, data: { ...TEMPLATE.credential.data, serial: { _type: 'Field', value: SERIAL_PLACEHOLDER } } },
+});
+const credential = (serial: string | number) => TEMPLATE_TEXT.replace(SERIAL_PLACEHOLDER, String(serial));
+
+/** Rejects with `kind` as a CredentialStoreError. */
+async function expectKind(promise: Promise<unknown>, kind: CredentialStoreError['kind']): Promise<CredentialStoreError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(isCredentialStoreError(error), `expected a CredentialStoreError, got ${String(error)}`).toBe(true);
+  const e = error as CredentialStoreError;
+  expect(e).toBeInstanceOf(Error);
+  expect(e.name).toBe('CredentialStoreError');
+  expect(e.kind, e.message).toBe(kind);
+  return e;
+}
+
+let root: string;
+let dir: string;
+let store: FileCredentialStore;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'chain-ledger-store-'));
+  dir = join(root, 'credentials');
+  store = new FileCredentialStore(dir);
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const readStoreFile = async (account = ALICE) => JSON.parse(await readFile(store.fileOf(account), 'utf8')) as CredentialFile;
+const writeStoreFile = (file: CredentialFile, account = ALICE) => writeFile(store.fileOf(account), JSON.stringify(file));
+
+describe('FileCredentialStore: add, list, remove', () => {
+  it('round trip: entries come back as stored, oldest first, and removal by id', async () => {
+    const one = await store.add(ALICE, SECRET, credential(1));
+    const two = await store.add(ALICE, SECRET, credential(2));
+    expect(one).toEqual({ id: expect.stringMatching(/^[0-9a-f]{64}$/), duplicate: false });
+    expect(two.duplicate).toBe(false);
+    expect(two.id).not.toBe(one.id);
+
+    const listed = await store.list(ALICE, SECRET);
+    expect(listed.map((e) => [e.id, e.credential])).toEqual([
+      [one.id, credential(1)],
+      [two.id, credential(2)],
+    ]);
+    for (const e of listed) expect(new Date(e.storedAt).toISOString()).toBe(e.storedAt);
+
+    expect(await store.remove(ALICE, SECRET, one.id)).toBe(true);
+    expect((await store.list(ALICE, SECRET)).map((e) => e.id)).toEqual([two.id]);
+    expect(await store.remove(ALICE, SECRET, one.id)).toBe(false);
+    expect(await store.remove(ALICE, SECRET, two.id)).toBe(true);
+    expect(await store.list(ALICE, SECRET)).toEqual([]);
+    // The file stays, holding the header: the key check still applies to it.
+    await expectKind(store.list(ALICE, OTHER_SECRET), 'wrong-key');
+  });
+
+  it('an account without a store lists nothing, and removing from it creates nothing', async () => {
+    expect(await store.list(ALICE, SECRET)).toEqual([]);
+    expect(await store.remove(ALICE, SECRET, 'a'.repeat(64))).toBe(false);
+    await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('the same credential is stored once: same text, other metadata, other key order or spacing', async () => {
+    const first = await store.add(ALICE, SECRET, credential(7));
+    expect(await store.add(ALICE, SECRET, credential(7))).toEqual({ id: first.id, duplicate: true });
+
+    const parsed = JSON.parse(credential(7)) as Record<string, unknown>;
+    const withMetadata = JSON.stringify({ ...parsed, metadata: { name: 'passport', issuedBy: 'somewhere' } });
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(parsed).reverse()), null, 3);
+    const otherMetadata = JSON.stringify({ metadata: { name: 'other' }, ...parsed });
+    for (const text of [withMetadata, reordered, otherMetadata]) {
+      expect(await store.add(ALICE, SECRET, text)).toEqual({ id: first.id, duplicate: true });
+    }
+    const entries = await store.list(ALICE, SECRET);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.credential).toBe(credential(7)); // the text first stored, not a later duplicate
+    // Metadata nested deeper than the top level is part of the credential.
+    const nested = JSON.stringify({ ...parsed, credential: { ...(parsed.credential as object), metadata: 1 } });
+    expect((await store.add(ALICE, SECRET, nested)).duplicate).toBe(false);
+  });
+
+  it('a duplicate writes nothing', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    const before = await readFile(store.fileOf(ALICE));
+    const { mtimeMs } = await stat(store.fileOf(ALICE));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await store.add(ALICE, SECRET, credential(1))).duplicate).toBe(true);
+    expect(await readFile(store.fileOf(ALICE))).toEqual(before);
+    expect((await stat(store.fileOf(ALICE))).mtimeMs).toBe(mtimeMs);
+  });
+
+  it('ids are keyed: HMAC of the canonical credential under the id key, not a plain hash', async () => {
+    const { id } = await store.add(ALICE, SECRET, credential(3));
+    const canonical = canonicalCredential(credential(3));
+    expect(canonical).not.toContain('metadata');
+    expect(id).not.toBe(Buffer.from(sha256(new TextEncoder().encode(canonical))).toString('hex'));
+    // Another secret gives another id for the same credential.
+    const other = new FileCredentialStore(join(root, 'other'));
+    expect((await other.add(ALICE, OTHER_SECRET, credential(3))).id).not.toBe(id);
+    // Recomputed from the documented derivation (docs/credentials.md): HKDF-SHA256(secret, no salt, info, 32).
+    const { hkdf } = await import('@noble/hashes/hkdf.js');
+    const idKey = hkdf(sha256, SECRET, undefined, new TextEncoder().encode('chain-ledger credential store v1: id'), 32);
+    expect(Buffer.from(hmac(sha256, idKey, new TextEncoder().encode(canonical))).toString('hex')).toBe(id);
+  });
+
+  it('accounts are separate: one file each, nothing shared', async () => {
+    const a = await store.add(ALICE, SECRET, credential(1));
+    expect(await store.list(BOB, SECRET)).toEqual([]);
+    const b = await store.add(BOB, SECRET, credential(1));
+    expect(b).toEqual({ id: a.id, duplicate: false }); // the same credential under the same secret, another account
+    expect(await store.remove(BOB, SECRET, b.id)).toBe(true);
+    expect(await store.list(BOB, SECRET)).toEqual([]);
+    expect((await store.list(ALICE, SECRET)).map((e) => e.id)).toEqual([a.id]);
+    expect((await readdir(dir)).sort()).toEqual([`${ALICE}.json`, `${BOB}.json`]);
+    expect((await readStoreFile(ALICE)).check).not.toBe((await readStoreFile(BOB)).check);
+  });
+
+  it('the directory is created 0o700 and the files 0o600; no lock or temporary file remains', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    await store.add(ALICE, SECRET, credential(2));
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect((await stat(store.fileOf(ALICE))).mode & 0o777).toBe(0o600);
+    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+  });
+});
+
+describe('FileCredentialStore: refusals', () => {
+  it('invalid input → kind "invalid", and nothing is touched', async () => {
+    await expectKind(store.add('B62qnotanaddress', SECRET, credential(1)), 'invalid');
+    await expectKind(store.add(ALICE.slice(0, -1) + (ALICE.endsWith('s') ? 't' : 's'), SECRET, credential(1)), 'invalid');
+    await expectKind(store.list(ALICE, SECRET.subarray(0, 31)), 'invalid');
+    await expectKind(store.list(ALICE, Array.from(SECRET) as unknown as Uint8Array), 'invalid');
+    await expectKind(store.add(ALICE, SECRET, 'not json'), 'invalid');
+    await expectKind(store.add(ALICE, SECRET, '[1, 2]'), 'invalid');
+    await expectKind(store.add(ALICE, SECRET, 'null'), 'invalid');
+    await expectKind(store.add(ALICE, SECRET, { a: 1 } as unknown as string), 'invalid');
+    await expectKind(store.add(ALICE, SECRET, JSON.stringify({ big: 'x'.repeat(MAX_CREDENTIAL_BYTES) })), 'invalid');
+    await expectKind(store.add(ALICE, SECRET, `${'{"a":'.repeat(100)}1${'}'.repeat(100)}`), 'invalid');
+    await expectKind(store.remove(ALICE, SECRET, 'not-an-id'), 'invalid');
+    await expectKind(store.remove(ALICE, SECRET, 'A'.repeat(64)), 'invalid');
+    await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' });
+    // Exactly at the limit is accepted.
+    const padding = MAX_CREDENTIAL_BYTES - JSON.stringify({ big: '' }).length;
+    expect((await store.add(ALICE, SECRET, JSON.stringify({ big: 'x'.repeat(padding) }))).duplicate).toBe(false);
+  });
+
+  it('a wrong secret → "wrong-key" for list, add and remove, and the file is not changed', async () => {
+    const { id } = await store.add(ALICE, SECRET, credential(1));
+    const before = await readFile(store.fileOf(ALICE));
+    const e = await expectKind(store.list(ALICE, OTHER_SECRET), 'wrong-key');
+    expect(e.message).toContain(ALICE);
+    await expectKind(store.add(ALICE, OTHER_SECRET, credential(2)), 'wrong-key');
+    await expectKind(store.remove(ALICE, OTHER_SECRET, id), 'wrong-key');
+    expect(await readFile(store.fileOf(ALICE))).toEqual(before);
+    expect(await store.list(ALICE, SECRET)).toHaveLength(1);
+  });
+
+  it('a flipped byte in an entry → "corrupt" (AES-GCM authentication), and add refuses to write on top of it', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    await store.add(ALICE, SECRET, credential(2));
+    const file = await readStoreFile();
+    const data = base64.decode(file.entries[1]!.data);
+    data[5]! ^= 0x01;
+    file.entries[1]!.data = base64.encode(data);
+    await writeStoreFile(file);
+    const before = await readFile(store.fileOf(ALICE));
+    const e = await expectKind(store.list(ALICE, SECRET), 'corrupt');
+    expect(e.message).toContain(file.entries[1]!.id);
+    await expectKind(store.add(ALICE, SECRET, credential(3)), 'corrupt');
+    await expectKind(store.remove(ALICE, SECRET, file.entries[0]!.id), 'corrupt');
+    expect(await readFile(store.fileOf(ALICE))).toEqual(before);
+  });
+
+  it('a damaged IV, tag, date or id → "corrupt"', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    const good = await readStoreFile();
+    const variants: ((f: CredentialFile) => void)[] = [
+      (f) => (f.entries[0]!.iv = base64.encode(base64.decode(f.entries[0]!.iv).map((b, i) => (i === 0 ? b ^ 0x80 : b)))),
+      (f) => (f.entries[0]!.data = base64.encode(base64.decode(f.entries[0]!.data).slice(0, -1))),
+      (f) => (f.entries[0]!.storedAt = '2020-01-01T00:00:00.000Z'),
+      (f) => (f.entries[0]!.id = f.entries[0]!.id.replace(/^./, (c) => (c === '0' ? '1' : '0'))),
+    ];
+    for (const damage of variants) {
+      const file = structuredClone(good);
+      damage(file);
+      await writeStoreFile(file);
+      await expectKind(store.list(ALICE, SECRET), 'corrupt');
+    }
+  });
+
+  it('a garbage or truncated file → "corrupt", never a crash or an empty list', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    const text = await readFile(store.fileOf(ALICE), 'utf8');
+    const good = JSON.parse(text) as CredentialFile;
+    const garbage = [
+      '',
+      '\u0000\u0001garbage',
+      text.slice(0, text.length / 2),
+      'null',
+      '[]',
+      '{}',
+      JSON.stringify({ ...good, format: 'something-else' }),
+      JSON.stringify({ ...good, version: 2 }),
+      JSON.stringify({ ...good, account: BOB }),
+      JSON.stringify({ ...good, check: 'zz' }),
+      JSON.stringify({ ...good, entries: {} }),
+      JSON.stringify({ ...good, entries: [null] }),
+      JSON.stringify({ ...good, entries: [good.entries[0], good.entries[0]] }),
+      JSON.stringify({ ...good, entries: [{ ...good.entries[0], iv: 'AAAA' }] }),
+      JSON.stringify({ ...good, entries: [{ ...good.entries[0], data: 'not base64!' }] }),
+      JSON.stringify({ ...good, entries: [{ ...good.entries[0], storedAt: 'yesterday' }] }),
+      JSON.stringify({ ...good, entries: [{ ...good.entries[0], extra: 1 }] }),
+      JSON.stringify({ ...good, extra: 1 }),
+    ];
+    for (const content of garbage) {
+      await writeFile(store.fileOf(ALICE), content);
+      await expectKind(store.list(ALICE, SECRET), 'corrupt');
+      await expectKind(store.add(ALICE, SECRET, credential(2)), 'corrupt');
+      expect(await readFile(store.fileOf(ALICE), 'utf8')).toBe(content);
+    }
+  });
+
+  it('an unreadable store → "io"', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    await rm(store.fileOf(ALICE));
+    await mkdir(store.fileOf(ALICE)); // a directory where the file should be
+    await expectKind(store.list(ALICE, SECRET), 'io');
+  });
+});
+
+describe('FileCredentialStore: encryption at rest', () => {
+  const DISTINCTIVE = 'Zebediah Quillfeather-Okonkwo 4471';
+  const secretCredential = JSON.stringify({
+    ...TEMPLATE,
+    credential: { ...TEMPLATE.credential, data: { name: { _type: 'String', value: DISTINCTIVE } } },
+  });
+
+  it('the file holds no plaintext of the credential', async () => {
+    const { id } = await store.add(ALICE, SECRET, secretCredential);
+    const raw = await readFile(store.fileOf(ALICE));
+    const text = raw.toString('latin1');
+    for (const needle of [DISTINCTIVE, 'Zebediah', 'issuerSignature', TEMPLATE.witness.issuerSignature.value.r, BOB, '"_type"']) {
+      expect(text).not.toContain(needle);
+      expect(text).not.toContain(Buffer.from(needle).toString('base64').slice(0, 12));
+      expect(text).not.toContain(Buffer.from(needle).toString('hex'));
+    }
+    // What is in clear: the header, the id, the IV, the ciphertext (credential + 16-byte tag) and the date.
+    const file = await readStoreFile();
+    expect(Object.keys(file).sort()).toEqual(['account', 'check', 'entries', 'format', 'version']);
+    expect(file.entries[0]!.id).toBe(id);
+    expect(base64.decode(file.entries[0]!.data)).toHaveLength(new TextEncoder().encode(secretCredential).length + 16);
+    expect((await store.list(ALICE, SECRET))[0]!.credential).toContain(DISTINCTIVE);
+  });
+
+  it('a copied store is useless with another secret, even with the key check replaced', async () => {
+    await store.add(ALICE, SECRET, secretCredential);
+    const copy = new FileCredentialStore(join(root, 'copy'));
+    await cp(dir, copy.directory, { recursive: true });
+    await expectKind(copy.list(ALICE, OTHER_SECRET), 'wrong-key');
+    // An attacker who swaps in the check value of their own secret still cannot decrypt (or forge) an entry.
+    const forged = JSON.parse(await readFile(copy.fileOf(ALICE), 'utf8')) as CredentialFile;
+    forged.check = (await StoreKeys.derive(ALICE, OTHER_SECRET)).check;
+    await writeFile(copy.fileOf(ALICE), JSON.stringify(forged));
+    await expectKind(copy.list(ALICE, OTHER_SECRET), 'corrupt');
+    // The original, untouched, still opens with the original secret.
+    expect((await store.list(ALICE, SECRET))[0]!.credential).toBe(secretCredential);
+  });
+
+  it('two encryptions of the same credential differ (random IV)', async () => {
+    const a = new FileCredentialStore(join(root, 'a'));
+    const b = new FileCredentialStore(join(root, 'b'));
+    await a.add(ALICE, SECRET, credential(1));
+    await b.add(ALICE, SECRET, credential(1));
+    const [fa, fb] = [JSON.parse(await readFile(a.fileOf(ALICE), 'utf8')), JSON.parse(await readFile(b.fileOf(ALICE), 'utf8'))];
+    expect(fa.entries[0].id).toBe(fb.entries[0].id);
+    expect(fa.entries[0].iv).not.toBe(fb.entries[0].iv);
+    expect(fa.entries[0].data).not.toBe(fb.entries[0].data);
+  });
+
+  it('an entry moved from another account, even under the same secret, is detected', async () => {
+    const { id } = await store.add(BOB, SECRET, credential(9));
+    await store.add(ALICE, SECRET, credential(1));
+    const alice = await readStoreFile(ALICE);
+    const bob = await readStoreFile(BOB);
+    expect(alice.check).not.toBe(bob.check);
+    alice.entries.push(bob.entries[0]!);
+    await writeStoreFile(alice, ALICE);
+    const e = await expectKind(store.list(ALICE, SECRET), 'corrupt');
+    expect(e.message).toContain(id);
+    // A whole file copied under another account's name is refused too (its header names its account).
+    await writeFile(store.fileOf(ALICE), JSON.stringify(bob));
+    await expectKind(store.list(ALICE, SECRET), 'corrupt');
+  });
+});
+
+describe('FileCredentialStore: atomicity and locking', () => {
+  it('temporary files left by a crash are ignored by reads and removed by the next write', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    const leftovers = [`.${ALICE}.json.999999-0a1b2c3d4e5f.tmp`, `.${ALICE}.json.12-ffffffffffff.tmp`, `${ALICE}.json.lock.0a0a0a0a0a0a.stale`];
+    for (const name of leftovers) await writeFile(join(dir, name), '{"format":"chain-ledger-credentials","ver');
+    const bobsTemp = `.${BOB}.json.1-000000000000.tmp`;
+    await writeFile(join(dir, bobsTemp), 'partial');
+    expect(await store.list(ALICE, SECRET)).toHaveLength(1);
+    await store.add(ALICE, SECRET, credential(2));
+    expect((await readdir(dir)).sort()).toEqual([bobsTemp, `${ALICE}.json`].sort());
+    expect(await store.list(ALICE, SECRET)).toHaveLength(2);
+  });
+
+  it('20 concurrent adds in one process, through two store objects, all land', async () => {
+    const other = new FileCredentialStore(dir);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? store : other).add(ALICE, SECRET, credential(`c${i}`))),
+    );
+    expect(results.every((r) => !r.duplicate)).toBe(true);
+    const listed = await store.list(ALICE, SECRET);
+    expect(listed.map((e) => e.credential).sort()).toEqual(Array.from({ length: 20 }, (_, i) => credential(`c${i}`)).sort());
+    // Concurrent duplicates are recognised too.
+    const again = await Promise.all(Array.from({ length: 5 }, () => store.add(ALICE, SECRET, credential('c3'))));
+    expect(again.every((r) => r.duplicate && r.id === results[3]!.id)).toBe(true);
+    // Concurrent removes and adds.
+    await Promise.all([
+      ...results.slice(0, 10).map((r) => store.remove(ALICE, SECRET, r.id)),
+      ...Array.from({ length: 5 }, (_, i) => other.add(ALICE, SECRET, credential(`d${i}`))),
+    ]);
+    expect(await store.list(ALICE, SECRET)).toHaveLength(15);
+    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+  });
+
+  it('a lock held by another process makes a writer wait, then fail with "io" after its bounded wait', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    const impatient = new FileCredentialStore(dir, { lockTimeoutMs: 300 });
+    await writeFile(`${store.fileOf(ALICE)}.lock`, '{"pid":1}');
+    const started = Date.now();
+    const e = await expectKind(impatient.add(ALICE, SECRET, credential(2)), 'io');
+    expect(e.message).toMatch(/held by another process/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Reads do not take the lock.
+    expect(await impatient.list(ALICE, SECRET)).toHaveLength(1);
+    // Released while waiting: the writer proceeds.
+    const waiting = new FileCredentialStore(dir, { lockTimeoutMs: 5_000 }).add(ALICE, SECRET, credential(3));
+    setTimeout(() => void rm(`${store.fileOf(ALICE)}.lock`), 100);
+    expect((await waiting).duplicate).toBe(false);
+    expect(await store.list(ALICE, SECRET)).toHaveLength(2);
+  });
+
+  it('a stale lock (a crashed process) is broken', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    const lock = `${store.fileOf(ALICE)}.lock`;
+    await writeFile(lock, '{"pid":1}');
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lock, old, old);
+    expect((await store.add(ALICE, SECRET, credential(2))).duplicate).toBe(false);
+    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+  });
+});
+
+/** A child process writing to the store through the real module (tsx), started on "go" from stdin. */
+const CHILD_SCRIPT = `
+import { pathToFileURL } from 'node:url';
+const [entry, dir, account, secretHex, prefix, count, staleLockMs] = process.argv.slice(2);
+const { FileCredentialStore } = await import(pathToFileURL(entry).href);
+const store = new FileCredentialStore(dir, { staleLockMs: Number(staleLockMs) });
+const secret = Uint8Array.from(Buffer.from(secretHex, 'hex'));
+const template = process.env.CREDENTIAL_TEMPLATE;
+process.stdout.write('ready\\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+for (let i = 0; count === 'forever' || i < Number(count); i++) {
+  const { duplicate } = await store.add(account, secret, template.replace('${SERIAL_PLACEHOLDER}', prefix + i));
+  if (duplicate) throw new Error('unexpected duplicate');
+  process.stdout.write('added ' + i + '\\n');
+}
+process.exit(0);
+`;
+
+interface Child {
+  process: ChildProcess;
+  /** Resolves when the child printed a line matching `pattern`; bounded. */
+  waitFor(pattern: RegExp, ms: number): Promise<string>;
+  exited: Promise<{ code: number | null; signal: string | null; stderr: string }>;
+  output(): string;
+}
+
+async function startWriter(args: { prefix: string; count: number | 'forever'; staleLockMs?: number }): Promise<Child> {
+  const script = join(root, 'writer.mjs');
+  await writeFile(script, CHILD_SCRIPT);
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', script, NODE_ENTRY, dir, ALICE, Buffer.from(SECRET).toString('hex'), args.prefix, String(args.count), String(args.staleLockMs ?? 30_000)],
+    { cwd: REPO, env: { ...process.env, CREDENTIAL_TEMPLATE: TEMPLATE_TEXT }, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  const listeners = new Set<() => void>();
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    for (const listener of listeners) listener();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) =>
+    // 'close', not 'exit': it comes after the child's output has all been read.
+    child.on('close', (code, signal) => resolve({ code, signal, stderr })),
+  );
+  return {
+    process: child,
+    exited,
+    output: () => stdout,
+    waitFor: (pattern, ms) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          const m = pattern.exec(stdout);
+          if (m) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve(m[0]);
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`child did not print ${pattern} within ${ms} ms; stdout: ${stdout} stderr: ${stderr}`));
+        }, ms);
+        void exited.then(({ code }) => {
+          if (!pattern.test(stdout)) {
+            clearTimeout(timer);
+            listeners.delete(check);
+            reject(new Error(`child exited (${code}) before printing ${pattern}; stderr: ${stderr}`));
+          }
+        });
+        listeners.add(check);
+        check();
+      }),
+  };
+}
+
+const withTimeout = <T>(promise: Promise<T>, ms: number, what: string) =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref())]);
+
+describe('FileCredentialStore: several processes', () => {
+  const children: Child[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
+      await withTimeout(child.exited, 5_000, 'child exit');
+    }
+  });
+
+  it('two processes adding 10 different credentials each to the same account file at the same time: all 20 land', async () => {
+    const a = await startWriter({ prefix: 'a', count: 10 });
+    const b = await startWriter({ prefix: 'b', count: 10 });
+    children.push(a, b);
+    await Promise.all([a.waitFor(/ready/, 20_000), b.waitFor(/ready/, 20_000)]);
+    a.process.stdin!.write('go\n');
+    b.process.stdin!.write('go\n');
+    const [ea, eb] = await Promise.all([withTimeout(a.exited, 30_000, 'writer a'), withTimeout(b.exited, 30_000, 'writer b')]);
+    expect([ea.code, ea.stderr]).toEqual([0, '']);
+    expect([eb.code, eb.stderr]).toEqual([0, '']);
+    const stored = (await store.list(ALICE, SECRET)).map((e) => e.credential).sort();
+    const expected = [...Array.from({ length: 10 }, (_, i) => credential(`a${i}`)), ...Array.from({ length: 10 }, (_, i) => credential(`b${i}`))];
+    expect(stored).toEqual(expected.sort());
+    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+  }, 60_000);
+
+  it('a writer killed (SIGKILL) at any moment leaves a valid store; its lock goes stale and is broken', async () => {
+    for (let round = 0; round < 3; round++) {
+      const writer = await startWriter({ prefix: `k${round}-`, count: 'forever', staleLockMs: 300 });
+      children.push(writer);
+      await writer.waitFor(/ready/, 20_000);
+      writer.process.stdin!.write('go\n');
+      await writer.waitFor(new RegExp(`added ${3 + round * 2}\\n`), 20_000);
+      writer.process.kill('SIGKILL');
+      await withTimeout(writer.exited, 5_000, 'killed writer');
+      const written = writer.output().match(/added \d+/g)!.length;
+
+      const entries = await store.list(ALICE, SECRET); // never a partial file
+      const mine = entries.filter((e) => e.credential.includes(`"k${round}-`));
+      expect(mine.length === written || mine.length === written + 1).toBe(true); // the last add may have committed unreported
+      // The next write waits for the lock it left (if any) to go stale, then proceeds and cleans up.
+      const after = new FileCredentialStore(dir, { staleLockMs: 300, lockTimeoutMs: 5_000 });
+      expect((await after.add(ALICE, SECRET, credential(`after${round}`))).duplicate).toBe(false);
+      expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+    }
+  }, 60_000);
+});
