@@ -10,6 +10,7 @@
  * o1js is imported on first use only.
  */
 import type { DeviceNullifier } from '../apdu/extension.js';
+import { loadO1js } from '../crypto/o1js.js';
 import { ErrorCode, ProviderError } from '../provider/errors.js';
 
 type Point = { x: string; y: string };
@@ -24,7 +25,7 @@ export interface NullifierJson {
 const untrusted = (reason: string) => new ProviderError(ErrorCode.Internal, { reason: `the Ledger returned a nullifier that ${reason}` });
 
 export async function completeNullifier(address: string, message: bigint[], device: DeviceNullifier): Promise<NullifierJson> {
-  const { Field, Group, Nullifier, Poseidon, PublicKey, Scalar } = await import('o1js');
+  const { Field, Group, Nullifier, Poseidon, PublicKey, Scalar } = await loadO1js();
   const point = (g: { x: { toString(): string }; y: { toString(): string } }): Point => ({ x: g.x.toString(), y: g.y.toString() });
 
   const pk = PublicKey.fromBase58(address).toGroup();

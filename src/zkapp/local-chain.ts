@@ -3,6 +3,8 @@
  * It really applies each command with Mina's own transaction logic (the OCaml ledger compiled to JS), so a bad
  * signature is rejected by the chain, not by us. o1js is imported only when a local chain is created.
  */
+import { loadO1js } from '../crypto/o1js.js';
+
 export interface LocalChain {
   /** Makes this chain o1js's active network, for building transactions with `Mina.transaction`. */
   activate(): void;
@@ -25,7 +27,7 @@ export class LocalChainRejection extends Error {
 }
 
 export async function createLocalChain(): Promise<LocalChain> {
-  const { Mina, AccountUpdate, PublicKey, UInt64 } = await import('o1js');
+  const { Mina, AccountUpdate, PublicKey, UInt64 } = await loadO1js();
   const local = await Mina.LocalBlockchain({ proofsEnabled: false });
   const [funder] = local.testAccounts;
   if (!funder) throw new Error('LocalBlockchain has no test accounts');
