@@ -79,6 +79,11 @@ export function toProviderError(error: unknown): ProviderError {
   if (isProviderError(error)) return error;
   if (isLedgerError(error)) return fromLedgerError(error);
   const e = error as { name?: unknown; message?: unknown } | undefined;
+  if (e?.name === 'CredentialStoreError') {
+    const kind = (error as { kind?: string }).kind;
+    const reason = kind === 'wrong-key' ? `the credential store was written with another Ledger or account: ${String(e.message)}` : String(e.message);
+    return new ProviderError(kind === 'invalid' ? ErrorCode.InvalidParams : ErrorCode.Internal, { reason });
+  }
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
     return new ProviderError(ErrorCode.UserRejected, { reason: `cancelled by the caller (${String(e.message ?? e.name)})` });
   }

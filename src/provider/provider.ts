@@ -13,6 +13,12 @@ import type { NetworkId } from '../apdu/codec.js';
 import type { ExtensionCapabilities } from '../apdu/extension.js';
 import { supports, type AppVersion } from '../apdu/version.js';
 import { completeNullifier, type NullifierJson } from '../nullifier/complete.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { fromHex } from '../apdu/bytes.js';
+import { signatureToRawHex } from '../apdu/signature.js';
+import { requestPresentation, type SelectCredentials } from '../credentials/presentation.js';
+import { storePrivateCredential } from '../credentials/store-credential.js';
+import type { CredentialStore } from '../credentials/store.js';
 import { ExclusiveTransport } from '../transport/exclusive.js';
 import { FifoLock } from '../transport/lock.js';
 import type { ApduTransport } from '../transport/types.js';
@@ -28,6 +34,8 @@ import {
   parseParams,
   requestPresentationParams,
   sendTransactionParams,
+  deleteCredentialParams,
+  emptyParams,
   signMessageParams,
   storePrivateCredentialParams,
 } from './schemas.js';
@@ -58,8 +66,13 @@ export interface LedgerProviderOptions {
   feeCap?: number | string;
   /** For `network: 'local'`: the in-process chain to use (default: a new o1js LocalBlockchain on first use). */
   localChain?: LocalChain;
-  /** Where stored credentials live (chain_storePrivateCredential). */
-  credentialStore?: unknown;
+  /**
+   * Where private credentials live, encrypted with a key only the Ledger can re-derive. Default: files under
+   * `$XDG_DATA_HOME/chain-ledger/credentials` (else `~/.local/share/…`) in Node, IndexedDB in browsers.
+   */
+  credentialStore?: CredentialStore;
+  /** Chooses among stored credentials when several fit a presentation request (default: the newest). */
+  selectCredentials?: SelectCredentials;
   onDeviceAction?: (action: DeviceAction) => void;
 }
 
@@ -111,6 +124,8 @@ export const METHODS = {
   chain_storePrivateCredential: 'storePrivateCredential',
   chain_signMessage: 'signMessage',
   chain_switchChain: 'switchChain',
+  chain_listCredentials: 'listCredentials',
+  chain_deleteCredential: 'deleteCredential',
 } as const;
 export type WalletMethod = keyof typeof METHODS;
 
@@ -128,7 +143,8 @@ export class LedgerProvider {
   readonly #nonces = new NonceTracker();
   #localChain: Promise<LocalChain> | undefined;
   #app: MinaLedgerApp | undefined;
-  #connection: { address: string; capabilities: Capabilities } | undefined;
+  #connection: { address: string; capabilities: Capabilities; storeSecret?: Uint8Array } | undefined;
+  #credentialStore: Promise<CredentialStore> | undefined;
   #connectedBefore = false;
   #listeners = new Map<EventName, Set<AnyListener>>();
   #onTransportDisconnect = () => this.#drop(new ProviderError(ErrorCode.NotConnected, { reason: 'the Ledger was disconnected' }));
@@ -253,6 +269,9 @@ export class LedgerProvider {
   /** Legacy message signing (INS 05). The signature is verified on the host before it is returned. */
   async signMessage(args: unknown, options: RequestContext = {}): Promise<SignedMessage> {
     return this.#method('signMessage', args, options, signMessageParams, async (params, app, address) => {
+      if (params.message.startsWith('chain-ledger credential store')) {
+        throw invalidParams('message', 'reserved: this text keys the credential store and is never signed for a page');
+      }
       this.#action('signMessage', 'confirm', 'Review the message on your Ledger and approve');
       const signed = await app.signMessage(this.accountIndex, params.message, this.networkId, options);
       const result = { publicKey: address, data: signed.signedMessage, signature: { field: signed.field, scalar: signed.scalar } };
@@ -278,12 +297,20 @@ export class LedgerProvider {
     });
   }
 
-  async requestPresentation(args: unknown, options: RequestContext = {}): Promise<never> {
-    return this.#method('requestPresentation', args, options, requestPresentationParams, async () => {
+  /**
+   * A presentation of stored credentials for a verifier's request (mina-attestations): the owner signature is made
+   * on the Ledger (extension SIGN_FIELDS), the proof on the host. Result `{ presentation }`, JSON text.
+   */
+  async requestPresentation(args: unknown, options: RequestContext = {}): Promise<{ presentation: string }> {
+    return this.#method('requestPresentation', args, options, requestPresentationParams, async (params, app, address) => {
       if (!this.#connection!.capabilities.extension?.signFields) {
         throw this.#needsExtension('multi-field signing (the presentation owner signature)', 'SIGN_FIELDS');
       }
-      throw notYet('chain_requestPresentation');
+      const ctx = await this.#credentialContext('requestPresentation', app, address, options);
+      return requestPresentation(
+        { ...ctx, origin: this.origin, selectCredentials: this.#options.selectCredentials },
+        params.presentation.presentationRequest,
+      );
     });
   }
 
@@ -326,10 +353,70 @@ export class LedgerProvider {
     return this.#localChain;
   }
 
-  async storePrivateCredential(args: unknown, options: RequestContext = {}): Promise<never> {
-    return this.#method('storePrivateCredential', args, options, storePrivateCredentialParams, async () => {
-      throw notYet('chain_storePrivateCredential');
+  /**
+   * Validates a private credential (mina-attestations), checks that it belongs to the connected account, asks the
+   * user to approve it on the Ledger, and stores it encrypted. Result `{ credential }`, JSON text.
+   */
+  async storePrivateCredential(args: unknown, options: RequestContext = {}): Promise<{ credential: string }> {
+    return this.#method('storePrivateCredential', args, options, storePrivateCredentialParams, async (params, app, address) =>
+      storePrivateCredential(await this.#credentialContext('storePrivateCredential', app, address, options), params.credential),
+    );
+  }
+
+  /** The credentials stored for the connected account (the store key is derived on the device once per connection). */
+  async listCredentials(args: unknown = {}, options: RequestContext = {}) {
+    return this.#method('listCredentials', args, options, emptyParams, async (_params, app, address) => {
+      const ctx = await this.#credentialContext('listCredentials', app, address, options);
+      return ctx.store.list(address, await ctx.storeSecret());
     });
+  }
+
+  /** Deletes a stored credential of the connected account by id; false if it was not there. */
+  async deleteCredential(args: unknown, options: RequestContext = {}) {
+    return this.#method('deleteCredential', args, options, deleteCredentialParams, async (params, app, address) => {
+      const ctx = await this.#credentialContext('deleteCredential', app, address, options);
+      return ctx.store.remove(address, await ctx.storeSecret(), params.id);
+    });
+  }
+
+  async #credentialContext(method: string, app: MinaLedgerApp, address: string, options: RequestContext) {
+    const connection = this.#connection!;
+    const { appVersion } = connection.capabilities;
+    // The store key comes from a deterministic INS 05 signature; 1.4.0–1.4.4 sign other texts than later apps.
+    if (!supports(appVersion, 'echoedMessage')) {
+      throw new ProviderError(ErrorCode.MethodNotSupported, {
+        reason: `the credential store needs Mina app 1.4.5 or newer (its key comes from a signed message); the device runs ${appVersion.version}`,
+      });
+    }
+    const verifier = this.networkId === 1 ? verifiers.mainnet : verifiers.testnet;
+    return {
+      app,
+      address,
+      accountIndex: this.accountIndex,
+      networkId: this.networkId,
+      store: await this.#store(),
+      signal: options.signal,
+      onConfirm: (prompt: string) => this.#action(method, 'confirm', prompt),
+      verifyMessage: (signed: { field: string; scalar: string; signedMessage: string }) =>
+        verifier.verifyMessage({ data: signed.signedMessage, publicKey: address, signature: { field: signed.field, scalar: signed.scalar } }),
+      storeSecret: async () => {
+        if (!connection.storeSecret) {
+          this.#action(method, 'confirm', `Approve "${STORE_KEY_MESSAGE}" on your Ledger to unlock your credentials`);
+          const signed = await app.signMessage(this.accountIndex, STORE_KEY_MESSAGE, 1, { signal: options.signal });
+          const signature = { field: signed.field, scalar: signed.scalar };
+          if (!verifiers.mainnet.verifyMessage({ data: signed.signedMessage, publicKey: address, signature })) {
+            throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned a store-key signature that does not verify' });
+          }
+          connection.storeSecret = sha256(fromHex(signatureToRawHex(signature)));
+        }
+        return connection.storeSecret;
+      },
+    };
+  }
+
+  #store(): Promise<CredentialStore> {
+    this.#credentialStore ??= this.#options.credentialStore ? Promise.resolve(this.#options.credentialStore) : defaultCredentialStore();
+    return this.#credentialStore;
   }
 
   /** The wallet-side entry point: `{ method: 'chain_…', params }`, params as an object or a one-element array. */
@@ -440,8 +527,24 @@ function unwrapParams(params: unknown): unknown {
   return params[0];
 }
 
-function notYet(method: string): ProviderError {
-  return new ProviderError(ErrorCode.MethodNotSupported, { reason: `${method} is not available in this chain-ledger release yet` });
+/**
+ * The message whose (deterministic) Ledger signature keys the credential store, on network id 1 whatever the
+ * provider's network, so one key serves every network. `signMessage` refuses to sign it for a page.
+ */
+export const STORE_KEY_MESSAGE = 'chain-ledger credential store key v1';
+
+async function defaultCredentialStore(): Promise<CredentialStore> {
+  if (typeof indexedDB !== 'undefined' && typeof process === 'undefined') {
+    const { IndexedDbCredentialStore } = await import('../credentials/index.js');
+    return new IndexedDbCredentialStore();
+  }
+  const [{ FileCredentialStore }, { homedir }, { join }] = await Promise.all([
+    import('../credentials/node.js'),
+    import('node:os'),
+    import('node:path'),
+  ]);
+  const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return new FileCredentialStore(join(base, 'chain-ledger', 'credentials'));
 }
 
 export function createLedgerProvider(options: LedgerProviderOptions): LedgerProvider {

@@ -92,6 +92,10 @@ export const requestPresentationParams = z.object({
 
 export const signMessageParams = z.object({ message: z.string() });
 
+export const emptyParams = z.object({});
+
+export const deleteCredentialParams = z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, 'must be a credential id (64 hex digits)') });
+
 /** Parses with a schema, or throws 20003 naming the first invalid field (`feePayer.fee`, `message[3]`). */
 export function parseParams<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const result = schema.safeParse(value);

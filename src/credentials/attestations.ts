@@ -1,0 +1,47 @@
+/**
+ * mina-attestations, loaded on first use (it pulls o1js, which the loader configures first). One internal function
+ * is loaded by path, like mina-signer's (the package is pinned to an exact version): `credentialMatchesSpec`, the
+ * very check `Presentation.prepare` uses to match a stored credential to a request input, so that the credentials
+ * offered to the user are exactly the ones the proof will accept.
+ */
+import { loadO1js } from '../crypto/o1js.js';
+
+type Attestations = typeof import('mina-attestations');
+type Validation = typeof import('mina-attestations/validation');
+
+export interface AttestationsModules {
+  o1js: Awaited<ReturnType<typeof loadO1js>>;
+  attestations: Attestations;
+  validation: Validation;
+  credentialMatchesSpec(spec: unknown, credential: unknown): boolean;
+}
+
+let loading: Promise<AttestationsModules> | undefined;
+
+export function loadAttestations(): Promise<AttestationsModules> {
+  loading ??= (async () => {
+    const o1js = await loadO1js();
+    const [attestations, validation, internal] = await Promise.all([
+      import('mina-attestations'),
+      import('mina-attestations/validation'),
+      importInternal('build/src/credential.js'),
+    ]);
+    return { o1js, attestations, validation, credentialMatchesSpec: internal.credentialMatchesSpec };
+  })();
+  loading.catch(() => (loading = undefined));
+  return loading;
+}
+
+/** A file inside the installed package (its exports map lists ESM entry points only, not package.json). */
+async function importInternal(file: string) {
+  const [{ createRequire }, { pathToFileURL }, { join }, { existsSync }] = await Promise.all([
+    import('node:module'),
+    import('node:url'),
+    import('node:path'),
+    import('node:fs'),
+  ]);
+  const roots = createRequire(import.meta.url).resolve.paths('mina-attestations') ?? [];
+  const dir = roots.map((root) => join(root, 'mina-attestations')).find((d) => existsSync(join(d, 'package.json')));
+  if (!dir) throw new Error('mina-attestations is not installed');
+  return import(pathToFileURL(join(dir, file)).href);
+}

@@ -1,0 +1,66 @@
+/**
+ * chain_storePrivateCredential: validate a stored credential (mina-attestations' own schema, then its cryptography),
+ * check that it belongs to the connected account, let the user approve it on the Ledger (a short message signed
+ * with INS 05), and keep it in the encrypted store.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { MinaLedgerApp } from '../apdu/client.js';
+import { toHex, utf8 } from '../apdu/bytes.js';
+import type { NetworkId } from '../apdu/codec.js';
+import { ErrorCode, ProviderError, invalidParams } from '../provider/errors.js';
+import { loadAttestations } from './attestations.js';
+import type { CredentialStore } from './store.js';
+
+export interface CredentialContext {
+  app: MinaLedgerApp;
+  address: string;
+  accountIndex: number;
+  networkId: NetworkId;
+  store: CredentialStore;
+  /** The account's store secret, derived from the device (may ask the user once per connection). */
+  storeSecret: () => Promise<Uint8Array>;
+  signal?: AbortSignal;
+  onConfirm?: (prompt: string) => void;
+  /** Verifies an INS 05 signature over the text the device signed. */
+  verifyMessage: (signed: { field: string; scalar: string; signedMessage: string }) => boolean;
+}
+
+/** zod issues from mina-attestations' schemas, as one 20003 naming the path under `prefix`. */
+export function schemaError(prefix: string, issues: readonly { path: readonly PropertyKey[]; message: string }[]): ProviderError {
+  const issue = issues[0];
+  const path = (issue?.path ?? []).reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : `${p}.${String(k)}`), prefix);
+  return invalidParams(path, issue?.message ?? 'does not match the schema');
+}
+
+const short = (address: string) => `${address.slice(0, 8)}..${address.slice(-4)}`;
+
+export async function storePrivateCredential(ctx: CredentialContext, credential: Record<string, unknown>): Promise<{ credential: string }> {
+  const { attestations, validation } = await loadAttestations();
+  const parsed = validation.StoredCredentialSchema.safeParse(credential);
+  if (!parsed.success) throw schemaError('credential', parsed.error.issues);
+
+  let stored: Awaited<ReturnType<typeof attestations.Credential.fromJSON>>;
+  try {
+    stored = await attestations.Credential.fromJSON(JSON.stringify(credential));
+    if ((stored.witness as { type?: string } | undefined)?.type !== 'unsigned') await attestations.Credential.validate(stored);
+  } catch (error) {
+    throw invalidParams('credential', `the credential does not validate: ${(error as Error).message}`);
+  }
+  const owner = stored.credential.owner.toBase58();
+  if (owner !== ctx.address) {
+    throw invalidParams('credential.credential.owner', `the credential belongs to ${owner}, not to the connected account ${ctx.address}`);
+  }
+  const text = attestations.Credential.toJSON(stored);
+
+  // What the user approves: a short hash of the credential and its issuer, ≤ 65 printable ASCII characters.
+  const witness = stored.witness as { type: string; issuer?: { toBase58(): string } };
+  const issuer = witness.type === 'native' && witness.issuer ? short(witness.issuer.toBase58()) : witness.type;
+  const approval = `Store credential ${toHex(sha256(utf8.encode(text))).slice(0, 8)} from ${issuer}`;
+  ctx.onConfirm?.('Approve storing the credential on your Ledger');
+  const signed = await ctx.app.signMessage(ctx.accountIndex, approval, ctx.networkId, { signal: ctx.signal });
+  if (!ctx.verifyMessage(signed)) {
+    throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned an approval signature that does not verify' });
+  }
+  await ctx.store.add(ctx.address, await ctx.storeSecret(), text);
+  return { credential: text };
+}

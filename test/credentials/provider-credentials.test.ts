@@ -1,0 +1,185 @@
+/**
+ * chain_storePrivateCredential and chain_requestPresentation through the provider, with the software Ledger, a
+ * file store in a temporary directory, and real mina-attestations credentials and proofs.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SoftwareLedger, type Review, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import { FileCredentialStore } from '../../src/credentials/node.js';
+import { loadAttestations } from '../../src/credentials/attestations.js';
+import { createLedgerProvider, type ProviderError } from '../../src/index.js';
+import { addressOf, vectors } from '../support/vectors.js';
+
+const ORIGIN = 'https://dapp.example';
+let dir: string;
+let A: Awaited<ReturnType<typeof loadAttestations>>;
+let issuerKey: any;
+let Nationality: any;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'chain-ledger-credentials-'));
+  A = await loadAttestations();
+  issuerKey = A.o1js.PrivateKey.random();
+  Nationality = A.attestations.DynamicString({ maxLength: 50 });
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A native credential issued to `owner` (mina-attestations Credential.sign), as JSON. */
+function issue(owner: string, nationality = 'Austria', age = 30): string {
+  const { UInt64, PublicKey } = A.o1js;
+  const data = { nationality: Nationality.from(nationality), age: UInt64.from(age), expiresAt: UInt64.from(Date.now() + 1e10) };
+  return A.attestations.Credential.toJSON(A.attestations.Credential.sign(issuerKey, { owner: PublicKey.fromBase58(owner), data }));
+}
+
+async function connected(device: SoftwareLedgerOptions = {}, store = new FileCredentialStore(dir)) {
+  const reviews: Review[] = [];
+  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, approve: (r) => (reviews.push(r), true), ...device });
+  const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, credentialStore: store });
+  await chain.requestAccounts();
+  const messages = () => ledger.exchanges.filter((e) => e.request.startsWith('e005')).length;
+  return { ledger, chain, reviews, messages };
+}
+
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    (v) => {
+      throw new Error(`expected a rejection, got ${JSON.stringify(v).slice(0, 200)}`);
+    },
+    (e: ProviderError) => e,
+  );
+
+describe('chain_storePrivateCredential', () => {
+  it('validates, asks for approval on the device, stores encrypted, and recognises duplicates', async () => {
+    const { chain, reviews, messages } = await connected();
+    const credential = issue(addressOf(0));
+    const result = await chain.storePrivateCredential({ credential });
+    expect(JSON.parse(result.credential)).toEqual(JSON.parse(credential));
+    // First store in this connection: the approval, then the store key (2 messages); the second store: 1.
+    expect(messages()).toBe(2);
+    const approval = reviews.find((r) => r.kind === 'message' && r.screens.some((s) => s.text?.startsWith('Store credential')));
+    expect(approval!.screens.find((s) => s.title === 'Message')!.text).toMatch(/^Store credential [0-9a-f]{8} from B62q\w{4}\.\.\w{4}$/);
+    await chain.storePrivateCredential({ credential: JSON.parse(credential) }); // the same, as an object
+    expect(messages()).toBe(3);
+    const listed = await chain.listCredentials();
+    expect(listed).toHaveLength(1);
+    expect(listed[0]!.credential).toBe(result.credential);
+    // Encrypted at rest: the data is nowhere in the files.
+    for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file), 'utf8')).not.toContain('Austria');
+  });
+
+  it("refuses a credential of another owner (existing wallets don't check)", async () => {
+    const { chain, messages } = await connected();
+    expect(await failure(chain.storePrivateCredential({ credential: issue(addressOf(1)) }))).toMatchObject({
+      code: 20003,
+      data: { field: 'credential.credential.owner', reason: expect.stringMatching(/belongs to B62q/) },
+    });
+    expect(messages()).toBe(0);
+  });
+
+  it.each([
+    ['a wrong version', (c: any) => (c.version = 'v1'), 'credential.version'],
+    ['an unknown witness type', (c: any) => (c.witness = { type: 'simple' }), 'credential.witness'],
+    ['no owner', (c: any) => delete c.credential.owner, 'credential.credential'],
+  ])('refuses %s by the schema, naming the field', async (_name, mutate, field) => {
+    const { chain } = await connected();
+    const credential = JSON.parse(issue(addressOf(0)));
+    mutate(credential);
+    const error = await failure(chain.storePrivateCredential({ credential }));
+    expect(error.code).toBe(20003);
+    expect(error.data!.field!.startsWith(field)).toBe(true);
+  });
+
+  it('refuses a forged issuer signature', async () => {
+    const { chain } = await connected();
+    const credential = JSON.parse(issue(addressOf(0)));
+    credential.credential.data.age.value = '99';
+    expect(await failure(chain.storePrivateCredential({ credential }))).toMatchObject({
+      code: 20003,
+      data: { field: 'credential', reason: expect.stringMatching(/does not validate/) },
+    });
+  });
+
+  it('a rejection on the device → 1002, nothing stored', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'chain-ledger-credentials-'));
+    try {
+      const { chain } = await connected({ approve: (r) => r.kind === 'address' }, new FileCredentialStore(own));
+      expect(await failure(chain.storePrivateCredential({ credential: issue(addressOf(0)) }))).toMatchObject({ code: 1002 });
+      expect(readdirSync(own).filter((f) => f.endsWith('.json'))).toEqual([]);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  it('the store-key text is never signed for a page', async () => {
+    const { chain } = await connected();
+    expect(await failure(chain.signMessage({ message: 'chain-ledger credential store key v1' }))).toMatchObject({
+      code: 20003,
+      data: { field: 'message', reason: expect.stringMatching(/reserved/) },
+    });
+  });
+});
+
+describe('chain_requestPresentation', () => {
+  /** An https request: one native credential whose expiry is after the claimed creation time; output: its issuer. */
+  function request(_kind: 'match' = 'match') {
+    const { UInt64 } = A.o1js;
+    const { PresentationSpec, Claim, Operation, Credential, PresentationRequest } = A.attestations;
+    const spec = PresentationSpec(
+      { credential: Credential.Native({ nationality: Nationality, age: UInt64, expiresAt: UInt64 }), createdAt: Claim(UInt64) },
+      ({ credential, createdAt }) => ({
+        assert: [Operation.lessThanEq(createdAt, Operation.property(credential, 'expiresAt'))],
+        outputClaim: Operation.issuer(credential),
+      }),
+    );
+    const req = PresentationRequest.https(spec, { createdAt: UInt64.from(Date.now()) }, { action: 'login' });
+    return { req, json: JSON.parse(PresentationRequest.toJSON(req)) };
+  }
+
+  it('no stored credential fits → 20003 naming the input; nothing signed', async () => {
+    // Account 2 has nothing stored (the store is per account).
+    const reviews: Review[] = [];
+    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, approve: (r) => (reviews.push(r), true) });
+    const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, credentialStore: new FileCredentialStore(dir), accountIndex: 2 });
+    await chain.requestAccounts();
+    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('match').json } }))).toMatchObject({
+      code: 20003,
+      data: { field: 'presentation.presentationRequest', reason: 'no stored credential of this account matches the input "credential"' },
+    });
+    expect(reviews.some((r) => r.kind === 'sign-fields')).toBe(false);
+  }, 120_000);
+
+  it('a malformed request → 20003 naming the path', async () => {
+    const { chain } = await connected();
+    const { json } = request('match');
+    json.type = 'ftp';
+    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: json } }))).toMatchObject({
+      code: 20003,
+      data: { field: expect.stringMatching(/^presentation\.presentationRequest/) },
+    });
+  });
+
+  it('the real app without the extension → 20006 naming SIGN_FIELDS', async () => {
+    const { chain } = await connected({ extensions: false });
+    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('match').json } }))).toMatchObject({
+      code: 20006,
+      data: { reason: expect.stringMatching(/SIGN_FIELDS/) },
+    });
+  });
+
+  it('proves with the owner signature made on the device; the verifier accepts it for this origin only', async () => {
+    const { chain, reviews } = await connected();
+    await chain.storePrivateCredential({ credential: issue(addressOf(0)) });
+    const { req, json } = request('match');
+    const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
+    expect(reviews.some((r) => r.kind === 'sign-fields')).toBe(true);
+    const { Presentation } = A.attestations;
+    const compiled = await Presentation.compile(req);
+    const output = (await Presentation.verify(compiled, Presentation.fromJSON(presentation), { verifierIdentity: ORIGIN })) as { toString(): string };
+    // The output claim is the issuer hash the spec asked for (mina-attestations: native issuer = Poseidon over the key).
+    const issuer = A.o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuerKey.toPublicKey().toFields());
+    expect(output.toString()).toBe(issuer.toString());
+    await expect(Presentation.verify(compiled, Presentation.fromJSON(presentation), { verifierIdentity: 'https://evil.example' })).rejects.toThrow();
+  }, 300_000);
+});
