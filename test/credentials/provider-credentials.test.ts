@@ -69,6 +69,21 @@ describe('chain_storePrivateCredential', () => {
     for (const file of readdirSync(dir)) expect(readFileSync(join(dir, file), 'utf8')).not.toContain('Austria');
   });
 
+  it('survives a restart (a new store object and a new connection re-derive the key on the device) and is unreadable without it', async () => {
+    const first = await connected();
+    const credential = issue(addressOf(0), 'Chile');
+    await first.chain.storePrivateCredential({ credential });
+    const again = await connected({}, new FileCredentialStore(dir));
+    const ids = (await again.chain.listCredentials()).map((e) => JSON.parse(e.credential).credential.data.nationality);
+    expect(ids).toContainEqual(expect.objectContaining({ value: 'Chile' }));
+    expect(again.messages()).toBe(1); // only the store key, re-derived by the device
+    // The file alone, with any other secret: refused as the wrong key, not read.
+    await expect(new FileCredentialStore(dir).list(addressOf(0), crypto.getRandomValues(new Uint8Array(32)))).rejects.toMatchObject({
+      name: 'CredentialStoreError',
+      kind: 'wrong-key',
+    });
+  });
+
   it("refuses a credential of another owner (existing wallets don't check)", async () => {
     const { chain, messages } = await connected();
     expect(await failure(chain.storePrivateCredential({ credential: issue(addressOf(1)) }))).toMatchObject({
@@ -122,8 +137,8 @@ describe('chain_storePrivateCredential', () => {
 });
 
 describe('chain_requestPresentation', () => {
-  /** An https request: one native credential whose expiry is after the claimed creation time; output: its issuer. */
-  function request(_kind: 'match' = 'match') {
+  /** A request of `type`: one native credential whose expiry is after the claimed creation time; output: its issuer. */
+  function request(type: 'https' | 'no-context' | 'zk-app' = 'https') {
     const { UInt64 } = A.o1js;
     const { PresentationSpec, Claim, Operation, Credential, PresentationRequest } = A.attestations;
     const spec = PresentationSpec(
@@ -133,7 +148,13 @@ describe('chain_requestPresentation', () => {
         outputClaim: Operation.issuer(credential),
       }),
     );
-    const req = PresentationRequest.https(spec, { createdAt: UInt64.from(Date.now()) }, { action: 'login' });
+    const claims = { createdAt: UInt64.from(Date.now()) };
+    const req =
+      type === 'https'
+        ? PresentationRequest.https(spec, claims, { action: 'login' })
+        : type === 'no-context'
+          ? PresentationRequest.noContext(spec, claims)
+          : PresentationRequest.zkApp(spec, claims, { publicKey: A.o1js.PrivateKey.random().toPublicKey(), methodName: 'verifyPresentation', network: 'devnet' });
     return { req, json: JSON.parse(PresentationRequest.toJSON(req)) };
   }
 
@@ -143,7 +164,7 @@ describe('chain_requestPresentation', () => {
     const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, approve: (r) => (reviews.push(r), true) });
     const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, credentialStore: new FileCredentialStore(dir), accountIndex: 2 });
     await chain.requestAccounts();
-    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('match').json } }))).toMatchObject({
+    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('https').json } }))).toMatchObject({
       code: 20003,
       data: { field: 'presentation.presentationRequest', reason: 'no stored credential of this account matches the input "credential"' },
     });
@@ -152,7 +173,7 @@ describe('chain_requestPresentation', () => {
 
   it('a malformed request → 20003 naming the path', async () => {
     const { chain } = await connected();
-    const { json } = request('match');
+    const { json } = request('https');
     json.type = 'ftp';
     expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: json } }))).toMatchObject({
       code: 20003,
@@ -162,7 +183,7 @@ describe('chain_requestPresentation', () => {
 
   it('the real app without the extension → 20006 naming SIGN_FIELDS', async () => {
     const { chain } = await connected({ extensions: false });
-    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('match').json } }))).toMatchObject({
+    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('https').json } }))).toMatchObject({
       code: 20006,
       data: { reason: expect.stringMatching(/SIGN_FIELDS/) },
     });
@@ -171,7 +192,7 @@ describe('chain_requestPresentation', () => {
   it('proves with the owner signature made on the device; the verifier accepts it for this origin only', async () => {
     const { chain, reviews } = await connected();
     await chain.storePrivateCredential({ credential: issue(addressOf(0)) });
-    const { req, json } = request('match');
+    const { req, json } = request('https');
     const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
     expect(reviews.some((r) => r.kind === 'sign-fields')).toBe(true);
     const { Presentation } = A.attestations;
@@ -181,5 +202,17 @@ describe('chain_requestPresentation', () => {
     const issuer = A.o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuerKey.toPublicKey().toFields());
     expect(output.toString()).toBe(issuer.toString());
     await expect(Presentation.verify(compiled, Presentation.fromJSON(presentation), { verifierIdentity: 'https://evil.example' })).rejects.toThrow();
+  }, 300_000);
+
+  it.each(['no-context', 'zk-app'] as const)('a %s request works too', async (type) => {
+    const { chain } = await connected();
+    await chain.storePrivateCredential({ credential: issue(addressOf(0)) });
+    const { req, json } = request(type);
+    const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
+    const { Presentation } = A.attestations;
+    const output = (await Presentation.verify(await Presentation.compile(req), Presentation.fromJSON(presentation), undefined as never)) as {
+      toString(): string;
+    };
+    expect(output.toString()).toBe(A.o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuerKey.toPublicKey().toFields()).toString());
   }, 300_000);
 });
