@@ -2,7 +2,8 @@
  * `npm start`: chain-ledger end to end on the embedded default — the software Ledger (test mnemonic, NOT hardware)
  * and an in-process local chain (o1js LocalBlockchain). Part 1 drives the device directly (APDU client); part 2 is
  * what a dapp does through `window.chain`: connect, then a zkApp transaction built with o1js, blind-signed on the
- * Ledger and applied by the local chain, then the same kind of command signed only.
+ * Ledger and applied by the local chain, then the same kind of command signed only, then a nullifier; part 3 issues
+ * a credential to the account, stores it and presents it to a verifier.
  * Each step prints what the device shows, what came back, and how long it took; every signature is checked before
  * it is printed. Exits non-zero with the error's code or status word on failure.
  *
@@ -12,7 +13,12 @@
 import Client from 'mina-signer';
 import { MinaLedgerApp, signatureToBase58, type MinaSignature } from '../src/apdu/index.js';
 import { SoftwareLedger, TEST_MNEMONIC, type Review } from '../src/emulator/index.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import ClientBerkeley from 'mina-signer-berkeley';
+import { loadAttestations } from '../src/credentials/attestations.js';
+import { FileCredentialStore } from '../src/credentials/node.js';
 import { createLedgerProvider } from '../src/index.js';
 import type { ApduTransport } from '../src/transport/index.js';
 
@@ -110,10 +116,12 @@ async function main(): Promise<void> {
 /** Part 2: the provider a dapp calls, on the in-process local chain. */
 async function throughWindowChain(transport: ApduTransport): Promise<void> {
   console.log('\n── window.chain on a local chain ' + '─'.repeat(40));
+  const credentialDir = await mkdtemp(join(tmpdir(), 'chain-ledger-start-'));
   const chain = createLedgerProvider({
     transport,
     network: 'local',
     origin: 'http://localhost',
+    credentialStore: new FileCredentialStore(credentialDir),
     onDeviceAction: ({ status, prompt }) => status === 'confirm' && console.log(`   ⏳ ${prompt}`),
   });
   const [address] = await step('chain.requestAccounts()', () => chain.requestAccounts());
@@ -170,6 +178,50 @@ async function throughWindowChain(transport: ApduTransport): Promise<void> {
       console.log(`   ProviderError ${(error as { code: number }).code}: ${(error as { data?: { reason: string } }).data?.reason}`);
     });
   }
+
+  await credentials(chain, address!);
+  await rm(credentialDir, { recursive: true, force: true });
+}
+
+/** Part 3: a credential issued to the Ledger account, stored encrypted, and presented to a verifier. */
+async function credentials(chain: ReturnType<typeof createLedgerProvider>, address: string): Promise<void> {
+  console.log('\n── private credentials ' + '─'.repeat(50));
+  const { o1js, attestations: A } = await step('Load o1js and mina-attestations (only now: they are heavy)', () => loadAttestations());
+  const { PrivateKey, PublicKey, UInt64, Poseidon } = o1js;
+  const issuer = PrivateKey.random();
+  const Nationality = A.DynamicString({ maxLength: 50 });
+  const data = { nationality: Nationality.from('Austria'), age: UInt64.from(30), expiresAt: UInt64.from(Date.now() + 365 * 86_400_000) };
+  const credential = A.Credential.toJSON(A.Credential.sign(issuer, { owner: PublicKey.fromBase58(address), data }));
+  console.log(`   an issuer signed a credential for ${address.slice(0, 12)}…: nationality Austria, age 30`);
+
+  await step('chain.storePrivateCredential(): validated, approved on the Ledger, stored encrypted', () =>
+    chain.storePrivateCredential({ credential }),
+  );
+  const stored = await chain.listCredentials();
+  check(stored.length === 1, `the account's store holds ${stored.length} credential (id ${stored[0]?.id.slice(0, 12)}…)`);
+
+  const spec = A.PresentationSpec(
+    { credential: A.Credential.Native({ nationality: Nationality, age: UInt64, expiresAt: UInt64 }), createdAt: A.Claim(UInt64) },
+    ({ credential, createdAt }) => ({
+      assert: [
+        A.Operation.lessThanEq(A.Operation.constant(UInt64.from(18)), A.Operation.property(credential, 'age')),
+        A.Operation.lessThanEq(createdAt, A.Operation.property(credential, 'expiresAt')),
+      ],
+      outputClaim: A.Operation.issuer(credential),
+    }),
+  );
+  const request = A.PresentationRequest.https(spec, { createdAt: UInt64.from(Date.now()) }, { action: 'prove you are an adult' });
+  console.log('   a verifier at http://localhost asks: "age ≥ 18 and not expired", output: the issuer');
+  const { presentation } = await step(
+    'chain.requestPresentation(): owner signature on the Ledger (SIGN_FIELDS), proof on the host (first run compiles ≈ 25-50 s)',
+    () => chain.requestPresentation({ presentation: { presentationRequest: JSON.parse(A.PresentationRequest.toJSON(request)) } }),
+  );
+  console.log(`   presentation: ${presentation.length} characters`);
+  const output = await step('The verifier: Presentation.verify for its origin', async () =>
+    A.Presentation.verify(await A.Presentation.compile(request), A.Presentation.fromJSON(presentation), { verifierIdentity: 'http://localhost' }),
+  );
+  const expected = Poseidon.hashWithPrefix('mina-cred:v0:native', issuer.toPublicKey().toFields());
+  check(String(output) === expected.toString(), 'the proof verifies and names the expected issuer');
 }
 
 function show(sig: MinaSignature): void {
