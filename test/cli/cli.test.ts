@@ -1,0 +1,126 @@
+/**
+ * The `chain-ledger` CLI as users run it: the built bin (dist/cli/main.js, `npm test` builds first) in a child
+ * process, against the software Ledger and against `startSpeculosServer` over loopback HTTP.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Field, Nullifier } from 'o1js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SoftwareLedger, startSpeculosServer } from '../../src/emulator/index.js';
+import { loadAttestations } from '../../src/credentials/attestations.js';
+import { addressOf, vectors } from '../support/vectors.js';
+import { verifySigned } from '../support/zkapp.js';
+
+const BIN = resolve(import.meta.dirname, '../../dist/cli/main.js');
+const FIXTURE = resolve(import.meta.dirname, '../fixtures/zkapp-command-berkeley.json');
+const work = mkdtempSync(join(tmpdir(), 'chain-ledger-cli-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args], { timeout: 240_000, env: { ...process.env, XDG_DATA_HOME: join(work, 'data') } }, (error, stdout, stderr) => {
+      const code = error ? ((error as { code?: number }).code ?? 1) : 0;
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      done({ code: typeof code === 'number' ? code : 1, stdout, stderr, json });
+    });
+  });
+}
+
+describe('chain-ledger CLI with --device software', () => {
+  it('address: JSON on stdout, the not-hardware warning and the device screens on stderr', async () => {
+    const r = await cli('address', '--device', 'software', '--account', '3');
+    expect(r.code).toBe(0);
+    expect(r.json).toEqual({ address: addressOf(3) });
+    expect(r.stderr).toMatch(/NOT HARDWARE/);
+    expect(r.stderr).toMatch(/Confirm the address on your Ledger/);
+    expect(r.stderr).toContain("44'/12586'/3'/0/0");
+  });
+
+  it('send-zkapp --only-sign: a signed command that verifies', async () => {
+    const r = await cli('send-zkapp', FIXTURE, '--only-sign', '--device', 'software');
+    expect(r.code).toBe(0);
+    expect(verifySigned('berkeley', 'devnet', r.json.signedData, addressOf(0))).toBe(true);
+  });
+
+  it('send-zkapp on the local chain: broadcast, a transaction hash', async () => {
+    const r = await cli('send-zkapp', FIXTURE, '--device', 'software', '--network', 'local');
+    expect(r.code).toBe(0);
+    expect(r.json.hash).toMatch(/^5J[1-9A-HJ-NP-Za-km-z]+$/);
+  });
+
+  it('nullifier: verifies with o1js', async () => {
+    const r = await cli('nullifier', '7', '8', '--device', 'software', '--network', 'mainnet');
+    expect(r.code).toBe(0);
+    expect(r.json.data).toEqual(['7', '8']);
+    expect(() => Nullifier.fromJSON(r.json).verify([Field(7), Field(8)])).not.toThrow();
+  });
+
+  it('store-credential then present: a presentation the verifier accepts', async () => {
+    const { o1js, attestations: A } = await loadAttestations();
+    const Nationality = A.DynamicString({ maxLength: 50 });
+    const issuer = o1js.PrivateKey.random();
+    const data = { nationality: Nationality.from('Austria'), age: o1js.UInt64.from(30), expiresAt: o1js.UInt64.from(Date.now() + 1e10) };
+    const credentialFile = join(work, 'credential.json');
+    writeFileSync(credentialFile, A.Credential.toJSON(A.Credential.sign(issuer, { owner: o1js.PublicKey.fromBase58(addressOf(0)), data })));
+    const store = join(work, 'store');
+    const stored = await cli('store-credential', credentialFile, '--device', 'software', '--credentials', store);
+    expect(stored.code).toBe(0);
+    expect(JSON.parse(stored.json.credential).credential.owner.value).toBe(addressOf(0));
+
+    const spec = A.PresentationSpec(
+      { credential: A.Credential.Native({ nationality: Nationality, age: o1js.UInt64, expiresAt: o1js.UInt64 }) },
+      ({ credential }) => ({ outputClaim: A.Operation.issuer(credential) }),
+    );
+    const request = A.PresentationRequest.https(spec, {}, { action: 'cli' });
+    const requestFile = join(work, 'request.json');
+    writeFileSync(requestFile, A.PresentationRequest.toJSON(request));
+    const presented = await cli('present', requestFile, '--device', 'software', '--credentials', store, '--origin', 'https://verifier.example');
+    expect(presented.code).toBe(0);
+    const output = await A.Presentation.verify(await A.Presentation.compile(request), A.Presentation.fromJSON(presented.json.presentation), {
+      verifierIdentity: 'https://verifier.example',
+    });
+    expect(String(output)).toBe(o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuer.toPublicKey().toFields()).toString());
+  }, 300_000);
+
+  it('errors: exit 1 with the ProviderError as JSON; usage errors exit 2', async () => {
+    const bad = await cli('nullifier', '1.5', '--device', 'software');
+    expect(bad.code).toBe(1);
+    expect(bad.json.error).toMatchObject({ code: 20003, message: 'Invalid method parameter(s).', data: { field: 'message[0]' } });
+    expect(bad.stderr).toMatch(/✖ 20003/);
+    expect((await cli('frobnicate', '--device', 'software')).code).toBe(2);
+    expect((await cli('address', '--device', 'floppy')).code).toBe(2);
+    expect((await cli()).code).toBe(2);
+  });
+});
+
+describe('chain-ledger CLI with --device speculos:PORT (startSpeculosServer over HTTP)', () => {
+  it('address and send-zkapp --only-sign through the unmodified Speculos transport', async () => {
+    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, blindSigning: true });
+    const server = await startSpeculosServer(device, { buttons: false });
+    try {
+      const address = await cli('address', '--device', `speculos:${server.port}`, '--account', '1');
+      expect(address.code).toBe(0);
+      expect(address.json).toEqual({ address: addressOf(1) });
+      expect(address.stderr).toMatch(/Speculos on port/);
+      const signed = await cli('send-zkapp', FIXTURE, '--only-sign', '--device', `speculos:${server.port}`);
+      expect(signed.code).toBe(0);
+      expect(verifySigned('berkeley', 'devnet', signed.json.signedData, addressOf(0))).toBe(true);
+      expect(device.exchanges.some((e) => e.request.startsWith('e006'))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('no Speculos listening → exit 1 with 1001', async () => {
+    const r = await cli('address', '--device', 'speculos:1');
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe(1001);
+  });
+});
