@@ -215,4 +215,64 @@ describe('chain_requestPresentation', () => {
     };
     expect(output.toString()).toBe(A.o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuerKey.toPublicKey().toFields()).toString());
   }, 300_000);
+
+  it('a rejection of the owner signature on the device → 1002', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'chain-ledger-credentials-'));
+    try {
+      const { chain, ledger } = await connected({}, new FileCredentialStore(own));
+      await chain.storePrivateCredential({ credential: issue(addressOf(0)) });
+      ledger.approve = (r) => r.kind !== 'sign-fields';
+      expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('https').json } }))).toMatchObject({
+        code: 1002,
+        data: { statusWord: '0x6985' },
+      });
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('several fitting credentials: selectCredentials decides, and the proof uses its choice', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'chain-ledger-credentials-'));
+    try {
+      const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+      const otherIssuer = A.o1js.PrivateKey.random();
+      const asked: string[][] = [];
+      const chain = createLedgerProvider({
+        transport: ledger,
+        network: 'devnet',
+        origin: ORIGIN,
+        credentialStore: new FileCredentialStore(own),
+        selectCredentials: ({ inputs }) => {
+          asked.push(inputs.credential!.map((e) => e.id));
+          // Choose the one from the other issuer.
+          const chosen = inputs.credential!.find((e) => JSON.parse(e.credential).witness.issuer.value === otherIssuer.toPublicKey().toBase58());
+          return { credential: chosen!.id };
+        },
+      });
+      await chain.requestAccounts();
+      await chain.storePrivateCredential({ credential: issue(addressOf(0)) });
+      const { UInt64, PublicKey } = A.o1js;
+      const data = { nationality: Nationality.from('Peru'), age: UInt64.from(40), expiresAt: UInt64.from(Date.now() + 1e10) };
+      const second = A.attestations.Credential.sign(otherIssuer, { owner: PublicKey.fromBase58(addressOf(0)), data });
+      await chain.storePrivateCredential({ credential: A.attestations.Credential.toJSON(second) });
+      const { req, json } = request('https');
+      const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toHaveLength(2);
+      const { Presentation } = A.attestations;
+      const output = (await Presentation.verify(await Presentation.compile(req), Presentation.fromJSON(presentation), { verifierIdentity: ORIGIN })) as {
+        toString(): string;
+      };
+      expect(output.toString()).toBe(A.o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', otherIssuer.toPublicKey().toFields()).toString());
+      // …and deleting it leaves the other one.
+      const entries = await chain.listCredentials();
+      const peru = entries.find((e) => e.credential.includes('Peru'))!;
+      expect(await chain.request({ method: 'chain_deleteCredential', params: { id: peru.id } })).toBe(true);
+      expect(await chain.deleteCredential({ id: peru.id })).toBe(false);
+      expect((await chain.listCredentials()).map((e) => e.id)).toEqual(entries.filter((e) => e !== peru).map((e) => e.id));
+      expect(await failure(chain.deleteCredential({ id: 'nope' }))).toMatchObject({ code: 20003, data: { field: 'id' } });
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
