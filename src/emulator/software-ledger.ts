@@ -306,7 +306,7 @@ export class SoftwareLedger implements ApduTransport {
   }
 
   async #dispatch(apdu: Uint8Array): Promise<Uint8Array> {
-    if (apdu.length === 0) fail(0x6982);
+    if (apdu.length === 0) fail(SW_EMPTY_APDU);
     if (this.#locked) fail(SW_LOCKED);
     if (apdu[0] === CLA_BOLOS && apdu[1] === INS_BOLOS_APP_INFO) return this.#appInfo();
     if (!this.#appOpen) fail(this.#closedAppStatus);
