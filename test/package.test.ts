@@ -86,4 +86,37 @@ describe('the built package under native Node ESM', () => {
     }
     expect(files.some((f) => f.startsWith('test/') || f.startsWith('src/'))).toBe(false);
   });
+
+  it("import('chain-ledger') loads neither o1js nor mina-attestations; they come only with the methods that need them", async () => {
+    // A module hook (node:module register) reports every URL resolved in the process.
+    const hook = `export async function resolve(specifier, context, next) {
+      const result = await next(specifier, context);
+      process.stderr.write('resolved ' + result.url + '\\n');
+      return result;
+    }`;
+    const register = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`;
+    const script = `
+      const chain = await import('chain-ledger');
+      console.error('--- imported');
+      const { SoftwareLedger, TEST_MNEMONIC } = await import('chain-ledger/emulator');
+      const p = chain.createLedgerProvider({ transport: SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {} }), network: 'devnet', origin: 'http://localhost' });
+      await p.requestAccounts();
+      await p.signMessage({ message: 'hi' });
+      console.error('--- signed');
+      await p.createNullifier({ message: ['1'] });
+      console.error('--- nullifier');`;
+    const { stderr } = await run(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module', '-e', script], {
+      cwd: project,
+      timeout: 120_000,
+    });
+    const phase = (from: string, to: string) => stderr.slice(stderr.indexOf(from), stderr.indexOf(to));
+    const beforeImport = stderr.slice(0, stderr.indexOf('--- imported'));
+    expect(beforeImport).toMatch(/chain-ledger|dist\/index\.js/);
+    for (const text of [beforeImport, phase('--- imported', '--- signed')]) {
+      expect(text).not.toMatch(/node_modules\/o1js\//);
+      expect(text).not.toMatch(/node_modules\/mina-attestations\//);
+    }
+    // The nullifier needs o1js (host verification): it is loaded then, not before.
+    expect(phase('--- signed', '--- nullifier')).toMatch(/node_modules\/o1js\//);
+  });
 });
