@@ -9,7 +9,7 @@ import { toHex, utf8 } from '../apdu/bytes.js';
 import type { NetworkId } from '../apdu/codec.js';
 import { ErrorCode, ProviderError, invalidParams } from '../provider/errors.js';
 import { loadAttestations } from './attestations.js';
-import type { CredentialStore } from './store.js';
+import { MAX_CREDENTIAL_BYTES, type CredentialStore } from './store.js';
 
 export interface CredentialContext {
   app: MinaLedgerApp;
@@ -51,6 +51,10 @@ export async function storePrivateCredential(ctx: CredentialContext, credential:
     throw invalidParams('credential.credential.owner', `the credential belongs to ${owner}, not to the connected account ${ctx.address}`);
   }
   const text = attestations.Credential.toJSON(stored);
+  // Everything the store would refuse is refused here, before the user is asked to approve anything.
+  if (utf8.encode(text).length > MAX_CREDENTIAL_BYTES) {
+    throw invalidParams('credential', `at most ${MAX_CREDENTIAL_BYTES} bytes once normalised`);
+  }
 
   // What the user approves: a short hash of the credential and its issuer, ≤ 65 printable ASCII characters.
   const witness = stored.witness as { type: string; issuer?: { toBase58(): string } };

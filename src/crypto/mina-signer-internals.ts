@@ -22,8 +22,20 @@ export interface GroupPoint {
   y: bigint;
 }
 
+/** A node of mina-signer's generated transaction layout (bindings/mina-transaction/gen/v1/js-layout.js). */
+export interface Layout {
+  type: string;
+  keys?: string[];
+  entries?: Record<string, Layout>;
+  inner?: Layout;
+  staticLength?: number | null;
+  optionType?: 'flaggedOption' | 'closedInterval' | 'orUndefined';
+}
+
 export interface MinaSignerInternals {
   ZkappCommand: { fromJSON(json: unknown): unknown; toJSON(value: unknown): unknown };
+  /** The JSON layout of a zkApp command in this era (app-state arrays of 8 or 32). */
+  zkappCommandLayout: Layout;
   transactionCommitments(command: unknown, network: SignerNetwork): { commitment: bigint; fullCommitment: bigint };
   verifyZkappCommandSignature(json: unknown, publicKey: string, network: SignerNetwork, feePayerPublicKey?: string): boolean;
   signFieldElement(message: bigint, privateKey: bigint, network: SignerNetwork): RawSignature;
@@ -57,15 +69,17 @@ async function load(pkg: string): Promise<MinaSignerInternals> {
   ]);
   const dir = dirname(createRequire(import.meta.url).resolve(pkg));
   const from = (rel: string) => import(pathToFileURL(join(dir, rel)).href);
-  const [zkapp, signature, transaction, memo, curve] = await Promise.all([
+  const [zkapp, signature, transaction, memo, curve, layout] = await Promise.all([
     from('src/sign-zkapp-command.js'),
     from('src/signature.js'),
     from('../bindings/mina-transaction/gen/v1/transaction-bigint.js'),
     from('src/memo.js'),
     from('src/curve-bigint.js'),
+    from('../bindings/mina-transaction/gen/v1/js-layout.js'),
   ]);
   return {
     ZkappCommand: transaction.ZkappCommand,
+    zkappCommandLayout: layout.jsLayout.ZkappCommand,
     transactionCommitments: zkapp.transactionCommitments,
     verifyZkappCommandSignature: zkapp.verifyZkappCommandSignature,
     signFieldElement: signature.signFieldElement,

@@ -8,23 +8,60 @@ import { PALLAS_P } from '../apdu/constants.js';
 import { utf8 } from '../apdu/bytes.js';
 import { invalidParams } from './errors.js';
 
-/** Largest accepted JSON text for one argument: a zkApp command with proofs stays far below it. */
-export const MAX_JSON_CHARS = 4 * 1024 * 1024;
-/** Fields in one nullifier message (the extension's limit, docs/provider.md). */
+/**
+ * Bounds on untrusted JSON arguments, checked before any library sees them: mina-attestations' schemas take time
+ * quadratic in nesting depth and `Credential.validate` quadratic in string length, and deep nesting can exhaust the
+ * stack. A zkApp command with proofs stays far below its bound; credentials and requests are ~1 kB in practice.
+ */
+export const LIMITS = {
+  transaction: { chars: 4 * 1024 * 1024, depth: 32 },
+  credential: { chars: 32 * 1024, depth: 24 },
+  presentationRequest: { chars: 64 * 1024, depth: 48 },
+} as const;
+/** Fields in one nullifier message (the extension's limit, docs/apdu-extensions.md). */
 export const MAX_NULLIFIER_FIELDS = 64;
 
-const jsonObject = (what: string) =>
-  z.union([z.string().max(MAX_JSON_CHARS), z.record(z.string(), z.unknown())]).transform((value, ctx) => {
-    if (typeof value !== 'string') return value;
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-    } catch {
-      // reported below
-    }
-    ctx.addIssue({ code: 'custom', message: `${what} must be a JSON object or JSON text of one` });
-    return z.NEVER;
+/** Nesting depth of a JSON value, iteratively (a recursive walk could itself overflow the stack). */
+export function jsonDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+const jsonObject = (what: keyof typeof LIMITS) => {
+  const { chars, depth } = LIMITS[what];
+  // z.custom keeps the caller's object as it is: a copy by assignment would turn an own "__proto__" key into a
+  // prototype and hide it from the checks that follow.
+  const plainObject = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
+    message: `${what} must be a JSON object or JSON text of one`,
   });
+  return z.union([z.string(), plainObject]).transform((value, ctx) => {
+    const issue = (message: string) => {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    };
+    if (typeof value === 'string' && value.length > chars) return issue(`at most ${chars} characters of JSON`);
+    let parsed: unknown = value;
+    if (typeof value === 'string') {
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        return issue(`${what} must be a JSON object or JSON text of one`);
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return issue(`${what} must be a JSON object or JSON text of one`);
+    }
+    if (jsonDepth(parsed, depth) > depth) return issue(`nested deeper than ${depth} levels`);
+    if (typeof value !== 'string' && JSON.stringify(value).length > chars) return issue(`at most ${chars} characters of JSON`);
+    return parsed as Record<string, unknown>;
+  });
+};
 
 /** A MINA amount: a positive number or decimal string with at most 9 decimals, converted exactly to nanomina. */
 export const minaAmount = z.union([z.number(), z.string().max(64)]).transform((value, ctx) => {

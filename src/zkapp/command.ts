@@ -4,7 +4,7 @@
  */
 import { decodeAddress } from '../apdu/address.js';
 import { invalidParams } from '../provider/errors.js';
-import type { Era, MinaSignerInternals, SignerNetwork } from '../crypto/mina-signer-internals.js';
+import type { Era, Layout, MinaSignerInternals, SignerNetwork } from '../crypto/mina-signer-internals.js';
 
 /** The public key of the all-zero secret: dapps put it in `feePayer.body.publicKey` to mean "the wallet pays". */
 export const EMPTY_PUBLIC_KEY = 'B62qiTKpEPjGTSHZrtM8uXiKgn8So916pLmNJKDhKeyBQL9TDb3nvBG';
@@ -72,56 +72,87 @@ export function checkShape(value: Record<string, unknown>): ZkappCommandJson {
   command.accountUpdates.forEach((au, i) => {
     const key = typeof au?.body?.publicKey === 'string' ? decodeAddress(au.body.publicKey) : 'missing';
     if (typeof key === 'string') throw invalidParams(`transaction.accountUpdates[${i}].body.publicKey`, `not a Mina address (${key})`);
-    // callDepth is the layout's only plain-number field: the parser passes a missing one through, so check it here.
-    const depth = au.body.callDepth;
-    if (typeof depth !== 'number' || !Number.isInteger(depth) || depth < 0 || depth > MAX_ACCOUNT_UPDATES) {
-      throw invalidParams(`transaction.accountUpdates[${i}].body.callDepth`, 'must be a non-negative integer');
-    }
   });
   if (typeof command.memo !== 'string') throw invalidParams('transaction.memo', 'must be a base58 memo string');
   return command;
 }
 
 /**
- * The era library's parser has the final word: the command must parse, and serialise back to exactly what was
- * given. The round trip catches what the lenient parser lets through (a missing `callDepth`, an unknown key, a
- * number where a string belongs) and names the first field that differs.
+ * The era library has the final word. First the command must fit the era's generated JSON layout exactly: the same
+ * keys (an unknown or missing one is named), booleans where the layout has Bool, integers for callDepth, decimal
+ * strings for numbers, 8 or 32 app-state entries. (The library's own parser is lenient: it passes a missing
+ * callDepth, a `0` for a Bool or an own `__proto__` key straight through, and the commitment would then be computed
+ * from whatever JavaScript makes of them.) Then the parser must accept it (valid keys and ranges).
  */
 export function checkWithLibrary(command: ZkappCommandJson, internals: MinaSignerInternals): void {
+  checkLayout(command, internals.zkappCommandLayout, 'transaction');
   try {
     internals.Memo.fromBase58(command.memo);
   } catch {
     throw invalidParams('transaction.memo', 'not a base58 Mina memo');
   }
-  let canonical: unknown;
   try {
-    canonical = internals.ZkappCommand.toJSON(internals.ZkappCommand.fromJSON(command));
+    internals.ZkappCommand.fromJSON(command);
   } catch (error) {
     throw invalidParams('transaction', `malformed zkApp command: ${(error as Error).message}`);
   }
-  const path = firstDifference(command, canonical);
-  if (path !== undefined) throw invalidParams(`transaction${path}`, 'missing, unknown or malformed field in the zkApp command');
 }
 
-/** The path of the first place where two JSON values differ, or undefined when they are equal. */
-function firstDifference(given: unknown, canonical: unknown, path = ''): string | undefined {
-  if (Array.isArray(given) || Array.isArray(canonical)) {
-    if (!Array.isArray(given) || !Array.isArray(canonical) || given.length !== canonical.length) return path;
-    for (let i = 0; i < given.length; i++) {
-      const inner = firstDifference(given[i], canonical[i], `${path}[${i}]`);
-      if (inner !== undefined) return inner;
+const DECIMAL = /^(0|[1-9]\d*)$/;
+const AUTH_REQUIRED = new Set(['None', 'Proof', 'Signature', 'Either', 'Impossible']);
+
+/** Checks a JSON value against a layout node; throws 20003 naming the first path that does not fit. */
+function checkLayout(value: unknown, layout: Layout, path: string): void {
+  const fail = (reason: string): never => {
+    throw invalidParams(path, reason);
+  };
+  switch (layout.type) {
+    case 'object': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('must be an object');
+      const keys = layout.keys ?? [];
+      // Own keys only: JSON.parse makes "__proto__" an own key, which must count as unknown like any other.
+      for (const key of Object.keys(value)) if (!keys.includes(key)) throw invalidParams(`${path}.${key}`, 'unknown field');
+      for (const key of keys) {
+        const entry = layout.entries![key]!;
+        if (!Object.hasOwn(value, key)) {
+          if (entry.type === 'option' && entry.optionType === 'orUndefined') continue;
+          throw invalidParams(`${path}.${key}`, 'missing');
+        }
+        checkLayout((value as Record<string, unknown>)[key], entry, `${path}.${key}`);
+      }
+      return;
     }
-    return undefined;
+    case 'array':
+      if (!Array.isArray(value)) return fail('must be an array');
+      if (typeof layout.staticLength === 'number' && value.length !== layout.staticLength) {
+        return fail(`must have ${layout.staticLength} entries, has ${value.length}`);
+      }
+      value.forEach((item, i) => checkLayout(item, layout.inner!, `${path}[${i}]`));
+      return;
+    case 'option':
+      if (value === null || value === undefined) return;
+      return checkLayout(value, layout.inner!, path);
+    case 'Bool':
+      if (typeof value !== 'boolean') fail('must be true or false');
+      return;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_ACCOUNT_UPDATES) fail('must be a small non-negative integer');
+      return;
+    case 'UInt64':
+    case 'UInt32':
+    case 'Field':
+      if (typeof value !== 'string' || !DECIMAL.test(value)) fail('must be a decimal string');
+      return;
+    case 'Sign':
+      if (value !== 'Positive' && value !== 'Negative') fail('must be "Positive" or "Negative"');
+      return;
+    case 'AuthRequired':
+      if (typeof value !== 'string' || !AUTH_REQUIRED.has(value)) fail('must be None, Proof, Signature, Either or Impossible');
+      return;
+    default:
+      // PublicKey, TokenId, string: text the library parses (and refuses) itself.
+      if (typeof value !== 'string') fail('must be a string');
   }
-  if (typeof given === 'object' && given !== null && typeof canonical === 'object' && canonical !== null) {
-    const keys = new Set([...Object.keys(given), ...Object.keys(canonical)]);
-    for (const key of keys) {
-      const inner = firstDifference((given as Record<string, unknown>)[key], (canonical as Record<string, unknown>)[key], `${path}.${key}`);
-      if (inner !== undefined) return inner;
-    }
-    return undefined;
-  }
-  return given === canonical ? undefined : path;
 }
 
 /** A value the account must sign, and where each signature goes. */

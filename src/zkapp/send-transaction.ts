@@ -78,6 +78,11 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
     throw invalidParams('onlySign', 'another account pays the fee: the Ledger can only sign its account updates (use onlySign: true)');
   }
 
+  // Whether the result can be broadcast depends only on the arguments and the provider: refuse before signing.
+  if (!params.onlySign && !(ctx.network === 'local' && ctx.localChain) && !ctx.graphqlUrl) {
+    throw invalidParams('onlySign', 'this provider has no graphqlUrl to broadcast with: configure one, or pass onlySign: true');
+  }
+
   const commitments = commitmentsOf(command, internals, network);
   const slots = signingSlots(command, ctx.address, commitments);
   if (slots.length === 0) throw invalidParams('transaction', 'the Ledger account is not a signer for this zkApp command');

@@ -206,7 +206,10 @@ describe('errors', () => {
     ['an update key with a bad checksum', (c: any) => (c.accountUpdates[1].body.publicKey = ACCOUNT0.slice(0, -1) + 'x'), 'transaction.accountUpdates[1].body.publicKey'],
     ['no accountUpdates array', (c: any) => delete c.accountUpdates, 'transaction.accountUpdates'],
     ['a memo that is not base58', (c: any) => (c.memo = 'hello'), 'transaction.memo'],
-    ['a nonce that is not a number', (c: any) => (c.feePayer.body.nonce = 'x'), 'transaction'],
+    ['a nonce that is not a number', (c: any) => (c.feePayer.body.nonce = 'x'), 'transaction.feePayer.body.nonce'],
+    ['a number where a boolean belongs', (c: any) => (c.accountUpdates[0].body.incrementNonce = 0), 'transaction.accountUpdates[0].body.incrementNonce'],
+    ['an own __proto__ key', (c: any) => Object.defineProperty(c, '__proto__', { value: {}, enumerable: true }), 'transaction.__proto__'],
+    ['7 app-state entries', (c: any) => c.accountUpdates[0].body.update.appState.pop(), 'transaction'],
     ['a missing update body field', (c: any) => delete c.accountUpdates[0].body.callDepth, 'transaction.accountUpdates[0].body.callDepth'],
     ['an unknown field', (c: any) => (c.accountUpdates[2].body.sneaky = 1), 'transaction.accountUpdates[2].body.sneaky'],
     ['a number where a string belongs', (c: any) => (c.feePayer.body.fee = 100000000), 'transaction.feePayer.body.fee'],
@@ -221,6 +224,6 @@ describe('errors', () => {
   it('broadcast without a node or a local chain is refused before signing', async () => {
     const { chain, fieldRequests } = await connected();
     expect(await failure(chain.sendTransaction({ transaction: berkeleyCommand() }))).toMatchObject({ code: 20003, data: { field: 'onlySign' } });
-    expect(fieldRequests()).toBe(1); // signing happened; broadcasting had nowhere to go
+    expect(fieldRequests()).toBe(0); // nothing is blind-signed for a command that could not be sent
   });
 });
