@@ -21,18 +21,32 @@ export const LIMITS = {
 /** Fields in one nullifier message (the extension's limit, docs/apdu-extensions.md). */
 export const MAX_NULLIFIER_FIELDS = 64;
 
-/** Nesting depth of a JSON value, iteratively (a recursive walk could itself overflow the stack). */
-export function jsonDepth(value: unknown, limit: number): number {
-  let deepest = 0;
+/** Nodes visited at most when checking one argument: bounds the walk even for objects that share sub-objects. */
+export const MAX_JSON_NODES = 200_000;
+
+/**
+ * Why a value is not plain JSON within `depth` levels (undefined when it is): only strings, finite numbers,
+ * booleans, null, arrays and plain objects; walked iteratively (recursion could overflow the stack), visiting at
+ * most MAX_JSON_NODES nodes (an object graph that reuses sub-objects can be far larger than it looks).
+ */
+export function jsonProblem(value: unknown, depth: number): string | undefined {
+  let visited = 0;
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > limit) return deepest;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+    const [node, level] = stack.pop()!;
+    if (++visited > MAX_JSON_NODES) return `more than ${MAX_JSON_NODES} values`;
+    if (node === null || typeof node === 'string' || typeof node === 'boolean') continue;
+    if (typeof node === 'number') {
+      if (!Number.isFinite(node)) return 'numbers must be finite';
+      continue;
+    }
+    if (typeof node !== 'object') return `${typeof node} is not a JSON value`;
+    if (level > depth) return `nested deeper than ${depth} levels`;
+    const proto = Object.getPrototypeOf(node);
+    if (!Array.isArray(node) && proto !== Object.prototype && proto !== null) return 'only plain objects and arrays';
+    for (const child of Object.values(node)) stack.push([child, level + 1]);
   }
-  return deepest;
+  return undefined;
 }
 
 const jsonObject = (what: keyof typeof LIMITS) => {
@@ -57,7 +71,8 @@ const jsonObject = (what: keyof typeof LIMITS) => {
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return issue(`${what} must be a JSON object or JSON text of one`);
     }
-    if (jsonDepth(parsed, depth) > depth) return issue(`nested deeper than ${depth} levels`);
+    const problem = jsonProblem(parsed, depth);
+    if (problem) return issue(problem);
     if (typeof value !== 'string' && JSON.stringify(value).length > chars) return issue(`at most ${chars} characters of JSON`);
     return parsed as Record<string, unknown>;
   });

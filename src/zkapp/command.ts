@@ -72,6 +72,10 @@ export function checkShape(value: Record<string, unknown>): ZkappCommandJson {
   command.accountUpdates.forEach((au, i) => {
     const key = typeof au?.body?.publicKey === 'string' ? decodeAddress(au.body.publicKey) : 'missing';
     if (typeof key === 'string') throw invalidParams(`transaction.accountUpdates[${i}].body.publicKey`, `not a Mina address (${key})`);
+    const kind = au.body.authorizationKind;
+    if (kind?.isSigned === true && kind?.isProved === true) {
+      throw invalidParams(`transaction.accountUpdates[${i}].body.authorizationKind`, 'cannot be both signed and proved');
+    }
   });
   if (typeof command.memo !== 'string') throw invalidParams('transaction.memo', 'must be a base58 memo string');
   return command;
@@ -180,6 +184,11 @@ export function signingSlots(
   return slots;
 }
 
+/** The library refuses some combinations only while hashing (e.g. an authorization kind it cannot hash): still bad input. */
 export function commitmentsOf(command: ZkappCommandJson, internals: MinaSignerInternals, network: SignerNetwork) {
-  return internals.transactionCommitments(internals.ZkappCommand.fromJSON(command), network);
+  try {
+    return internals.transactionCommitments(internals.ZkappCommand.fromJSON(command), network);
+  } catch (error) {
+    throw invalidParams('transaction', `malformed zkApp command: ${(error as Error).message}`);
+  }
 }
