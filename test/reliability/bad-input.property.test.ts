@@ -26,6 +26,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { METHODS } from '../../src/provider/provider.js';
 import Client from 'mina-signer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureFromBase58 } from '../../src/apdu/signature.js';
@@ -653,18 +654,8 @@ const presentationCases: fc.Arbitrary<Case> = fc.oneof(
 
 // request({ method, params })
 
-const WALLET_METHODS: Record<string, string> = {
-  chain_requestAccounts: 'requestAccounts',
-  chain_accounts: 'getAccounts',
-  chain_sendTransaction: 'sendTransaction',
-  chain_requestPresentation: 'requestPresentation',
-  chain_createNullifier: 'createNullifier',
-  chain_storePrivateCredential: 'storePrivateCredential',
-  chain_signMessage: 'signMessage',
-  chain_switchChain: 'switchChain',
-  chain_listCredentials: 'listCredentials',
-  chain_deleteCredential: 'deleteCredential',
-};
+/** The provider's own table of wallet-side names. */
+const WALLET_METHODS: Record<string, string> = { ...METHODS };
 const TRICKY_METHODS = [
   'chain_signmessage', 'CHAIN_SIGNMESSAGE', ' chain_signMessage', 'chain_signMessage ', 'chain_signMessage\u0000', 'signMessage', 'chain_', '',
   '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'chain_requestAccounts\n',
