@@ -118,10 +118,8 @@ function checkLayout(value: unknown, layout: Layout, path: string): void {
       for (const key of Object.keys(value)) if (!keys.includes(key)) throw invalidParams(`${path}.${key}`, 'unknown field');
       for (const key of keys) {
         const entry = layout.entries![key]!;
-        if (!Object.hasOwn(value, key)) {
-          if (entry.type === 'option' && entry.optionType === 'orUndefined') continue;
-          throw invalidParams(`${path}.${key}`, 'missing');
-        }
+        // Every key must be there, as o1js writes it (an absent value is null), so what is signed is what was read.
+        if (!Object.hasOwn(value, key)) throw invalidParams(`${path}.${key}`, 'missing (use null for no value)');
         checkLayout((value as Record<string, unknown>)[key], entry, `${path}.${key}`);
       }
       return;
