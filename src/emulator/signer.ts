@@ -17,7 +17,7 @@ const clients = {
   mainnet: new Client({ network: 'mainnet' }),
 };
 
-function clientFor(networkId: NetworkId): Client {
+export function clientFor(networkId: NetworkId): Client {
   return networkId === 1 ? clients.mainnet : clients.testnet;
 }
 
