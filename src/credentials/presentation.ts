@@ -9,7 +9,7 @@
  */
 import { signatureToBase58 } from '../apdu/signature.js';
 import { ErrorCode, ProviderError, invalidParams } from '../provider/errors.js';
-import { loadAttestations } from './attestations.js';
+import { loadAttestations, safeParseWithoutStacks } from './attestations.js';
 import { schemaError, type CredentialContext } from './store-credential.js';
 import type { CredentialEntry } from './store.js';
 
@@ -33,7 +33,7 @@ export async function requestPresentation(ctx: PresentationContext, requestJson:
   const { o1js, attestations, validation, credentialMatchesSpec } = await loadAttestations();
   const { Presentation, PresentationRequest, Credential } = attestations;
 
-  const checked = validation.PresentationRequestSchema.safeParse(requestJson);
+  const checked = safeParseWithoutStacks(validation.PresentationRequestSchema, requestJson);
   if (!checked.success) throw schemaError(REQUEST_FIELD, checked.error.issues);
   const type = checked.data.type;
   let request: ReturnType<typeof PresentationRequest.fromJSON>;

@@ -8,7 +8,7 @@ import type { MinaLedgerApp } from '../apdu/client.js';
 import { toHex, utf8 } from '../apdu/bytes.js';
 import type { NetworkId } from '../apdu/codec.js';
 import { ErrorCode, ProviderError, invalidParams } from '../provider/errors.js';
-import { loadAttestations } from './attestations.js';
+import { loadAttestations, safeParseWithoutStacks } from './attestations.js';
 import { MAX_CREDENTIAL_BYTES, type CredentialStore } from './store.js';
 
 export interface CredentialContext {
@@ -36,7 +36,7 @@ const short = (address: string) => `${address.slice(0, 8)}..${address.slice(-4)}
 
 export async function storePrivateCredential(ctx: CredentialContext, credential: Record<string, unknown>): Promise<{ credential: string }> {
   const { attestations, validation } = await loadAttestations();
-  const parsed = validation.StoredCredentialSchema.safeParse(credential);
+  const parsed = safeParseWithoutStacks(validation.StoredCredentialSchema, credential);
   if (!parsed.success) throw schemaError('credential', parsed.error.issues);
 
   let stored: Awaited<ReturnType<typeof attestations.Credential.fromJSON>>;

@@ -9,32 +9,32 @@ import { utf8 } from '../apdu/bytes.js';
 import { invalidParams } from './errors.js';
 
 /**
- * Bounds on untrusted JSON arguments, checked before any library sees them: mina-attestations' schemas take time
- * quadratic in nesting depth and `Credential.validate` quadratic in string length, and deep nesting can exhaust the
- * stack. A zkApp command with proofs stays far below its bound; credentials and requests are ~1 kB in practice.
+ * Bounds on untrusted JSON arguments, checked before any library sees them. mina-attestations' schemas (zod 3 with
+ * `z.lazy` unions) spend 1–4 ms on every value that fails deep inside a type description, and far more memory:
+ * a 49 kB request of 8 000 values took 25 s and 2 GB, so credentials and requests are bounded by their number of
+ * values, not only by their size. `Credential.validate` is quadratic in string length; deep nesting can exhaust the
+ * stack. Real arguments stay far below: a request for three 12-field credentials with ten assertions is 284 values,
+ * 7 levels and 4.2 kB; a 12-field credential is 61 values; a zkApp command with proofs is below 4 MiB.
  */
 export const LIMITS = {
-  transaction: { chars: 4 * 1024 * 1024, depth: 32 },
-  credential: { chars: 32 * 1024, depth: 24 },
-  presentationRequest: { chars: 64 * 1024, depth: 48 },
+  transaction: { chars: 4 * 1024 * 1024, depth: 32, values: 200_000 },
+  credential: { chars: 32 * 1024, depth: 24, values: 2_000 },
+  presentationRequest: { chars: 64 * 1024, depth: 48, values: 2_000 },
 } as const;
 /** Fields in one nullifier message (the extension's limit, docs/apdu-extensions.md). */
 export const MAX_NULLIFIER_FIELDS = 64;
 
-/** Nodes visited at most when checking one argument: bounds the walk even for objects that share sub-objects. */
-export const MAX_JSON_NODES = 200_000;
-
 /**
- * Why a value is not plain JSON within `depth` levels (undefined when it is): only strings, finite numbers,
- * booleans, null, arrays and plain objects; walked iteratively (recursion could overflow the stack), visiting at
- * most MAX_JSON_NODES nodes (an object graph that reuses sub-objects can be far larger than it looks).
+ * Why a value is not plain JSON within `depth` levels and `values` values (undefined when it is): only strings,
+ * finite numbers, booleans, null, arrays and plain objects; walked iteratively (recursion could overflow the stack)
+ * and counted as a tree, so an object graph that reuses sub-objects counts as large as the JSON it stands for.
  */
-export function jsonProblem(value: unknown, depth: number): string | undefined {
+export function jsonProblem(value: unknown, depth: number, values: number): string | undefined {
   let visited = 0;
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [node, level] = stack.pop()!;
-    if (++visited > MAX_JSON_NODES) return `more than ${MAX_JSON_NODES} values`;
+    if (++visited > values) return `more than ${values} values`;
     if (node === null || typeof node === 'string' || typeof node === 'boolean') continue;
     if (typeof node === 'number') {
       if (!Number.isFinite(node)) return 'numbers must be finite';
@@ -50,7 +50,7 @@ export function jsonProblem(value: unknown, depth: number): string | undefined {
 }
 
 const jsonObject = (what: keyof typeof LIMITS) => {
-  const { chars, depth } = LIMITS[what];
+  const { chars, depth, values } = LIMITS[what];
   // z.custom keeps the caller's object as it is: a copy by assignment would turn an own "__proto__" key into a
   // prototype and hide it from the checks that follow.
   const plainObject = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
@@ -71,7 +71,7 @@ const jsonObject = (what: keyof typeof LIMITS) => {
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return issue(`${what} must be a JSON object or JSON text of one`);
     }
-    const problem = jsonProblem(parsed, depth);
+    const problem = jsonProblem(parsed, depth, values);
     if (problem) return issue(problem);
     if (typeof value !== 'string' && JSON.stringify(value).length > chars) return issue(`at most ${chars} characters of JSON`);
     return parsed as Record<string, unknown>;

@@ -61,6 +61,7 @@ import {
   replacementArb,
   settle,
   stableStringify,
+  withinBounds,
 } from './support.js';
 
 const ORIGIN = 'https://dapp.example';
@@ -580,7 +581,12 @@ function checkStored(value: unknown): void {
 // requestPresentation: invalid only (a schema-valid request would go on to the device and the prover)
 
 const invalidPresentation = (args: unknown, note: string) => makeCase({ args, expect: 'invalid', note });
-const schemaValid = (v: unknown) => attestations.validation.PresentationRequestSchema.safeParse(v).success;
+/**
+ * Schema-valid and within the documented bounds (docs/provider.md: 64 KiB, 48 levels, 2 000 values). The bounds come
+ * first: mina-attestations' schema takes seconds and gigabytes on large invalid values (a 16-level shared-subtree
+ * value ran this test out of memory), and the provider refuses anything beyond them without asking the schema.
+ */
+const schemaValid = (v: unknown) => withinBounds(v, { chars: 64 * 1024, depth: 48, values: 2_000 }) && attestations.validation.PresentationRequestSchema.safeParse(v).success;
 /** A request as given, without an own "__proto__", and through JSON. */
 function viewsOf(request: Record<string, unknown>): unknown[] {
   const views: unknown[] = [request, Object.fromEntries(Object.entries(request).filter(([k]) => k !== '__proto__'))];

@@ -3,7 +3,7 @@
  * minimal input. Each states the documented behaviour; nothing here is skipped.
  *
  *   BUG 1–6 were found against e7a4821 (1–3, 5, 6 fixed in 99ea64f); BUG 7–10 against 99ea64f (7 and 9 came with
- *   it). Each test failed on the commit its bug was found on, and passes once the bug is fixed.
+ *   it); BUG 11 against f617efa. Each test failed on the commit its bug was found on, and passes once the bug is fixed.
  *
  * docs/provider.md, "Order of checks": origin → connected → arguments (20003) → capability → lock → device work;
  * "A request from the wrong origin, with bad arguments, or for an instruction the app lacks never reaches the
@@ -246,4 +246,51 @@ describe('BUG 10: an account update whose verificationKeyHash does not fit isPro
     expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: 'transaction', reason: expect.stringMatching(/verification key hash/i) } });
     expect(r.sent).toEqual([]);
   });
+});
+
+describe('BUG 11: a small presentation request or credential with many values cost mina-attestations seconds and gigabytes', () => {
+  // mina-attestations' zod 3 schemas re-create their z.lazy unions and build a ZodError with a stack trace for every
+  // failed branch: 1–4 ms and much memory per value that fails inside a type description. Minimal input: 12 levels of
+  // a shared { a, b } under spec.inputs.credential.data.nationality: 8 191 values, 49 kB as JSON (under the 64 KiB
+  // bound), 24 objects in memory ≈ 25 s and 2 GB before the 20003. The bad-input property ran out of heap on it.
+  it('a request of more than 2 000 values → 20003 naming the bound, as an object and as JSON text; nothing sent', async () => {
+    const { ledger, chain } = await connected();
+    const request = presentationRequest();
+    request.spec.inputs.credential.data.nationality = dagValue(12);
+    for (const presentationRequest of [request, JSON.stringify(request)]) {
+      const r = await outcome(ledger, () => chain.requestPresentation({ presentation: { presentationRequest } }));
+      expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: 'presentation.presentationRequest', reason: 'more than 2000 values' } });
+      expect(r.sent).toEqual([]);
+    }
+  }, 30_000);
+
+  it('a credential of more than 2 000 values → 20003 the same way', async () => {
+    const { ledger, chain } = await connected();
+    const wide = credential() as { credential: { data: Record<string, unknown> } };
+    wide.credential.data.padding = Object.fromEntries([...Array(2_000)].map((_, i) => [`k${i}`, i]));
+    const r = await outcome(ledger, () => chain.storePrivateCredential({ credential: wide }));
+    expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: 'credential', reason: 'more than 2000 values' } });
+    expect(r.sent).toEqual([]);
+  }, 30_000);
+
+  it('a realistic large request (three 12-field credentials, ten assertions: 284 values) is still accepted by the bounds', async () => {
+    const { UInt64, Field } = A.o1js;
+    const { Credential, DynamicString, PresentationSpec, Claim, Operation, PresentationRequest } = A.attestations;
+    const S = DynamicString({ maxLength: 64 });
+    const fields = Object.fromEntries([...Array(12)].map((_, i) => [`field${i}`, [S, UInt64, Field][i % 3]!]));
+    const spec = PresentationSpec(
+      { a: Credential.Native(fields), b: Credential.Native(fields), c: Credential.Native(fields), t: Claim(UInt64) },
+      ({ a, b, c, t }: any) => ({
+        assert: [...Array(10)].map((_, i) => Operation.lessThanEq(t, Operation.property([a, b, c][i % 3], 'field1'))),
+        outputClaim: Operation.record({ a: Operation.issuer(a), b: Operation.issuer(b), c: Operation.issuer(c) }),
+      }),
+    );
+    const request = JSON.parse(PresentationRequest.toJSON(PresentationRequest.https(spec as any, { t: UInt64.from(1) }, { action: 'login' })));
+    // Account 5 stores nothing: the request passes every bound and the schema, and fails only for want of credentials.
+    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, blindSigning: true });
+    const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, credentialStore: new FileCredentialStore(dir), accountIndex: 5 });
+    await chain.requestAccounts();
+    const r = await outcome(ledger, () => chain.requestPresentation({ presentation: { presentationRequest: request } }));
+    expect(r.error).toMatchObject({ code: 20003, data: { reason: expect.stringMatching(/^no stored credential of this account matches the input/) } });
+  }, 60_000);
 });

@@ -364,6 +364,27 @@ export function stableStringify(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * Whether a value is within JSON bounds: at most `values` values counted as a tree (shared sub-objects count every
+ * time), `depth` levels, and `chars` characters of JSON. Iterative and capped, so it is cheap on any value.
+ */
+export function withinBounds(value: unknown, bounds: { chars: number; depth: number; values: number }): boolean {
+  let count = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, level] = stack.pop()!;
+    if (++count > bounds.values) return false;
+    if (typeof node !== 'object' || node === null) continue;
+    if (level > bounds.depth) return false;
+    for (const child of Object.values(node)) stack.push([child, level + 1]);
+  }
+  try {
+    return (JSON.stringify(value) ?? '').length <= bounds.chars;
+  } catch {
+    return false;
+  }
+}
+
 /** Own property names of the built-in prototypes, to prove nothing was added to them. */
 export function prototypeSnapshot(): Record<string, string[]> {
   return {
