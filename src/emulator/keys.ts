@@ -6,7 +6,7 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import Client from 'mina-signer';
+import { derivePublicKey } from './signer.js';
 import { base58check, bytesToUintBE, concatBytes, uintToBytesLE } from '../apdu/bytes.js';
 import { MINA_COIN_TYPE } from '../apdu/constants.js';
 
@@ -32,7 +32,7 @@ export function derivationPath(account: number): string {
   return `44'/${MINA_COIN_TYPE}'/${account >>> 0}'/0/0`;
 }
 
-export function deriveAccountKey(root: HDKey, account: number, client: Client): AccountKey {
+export function deriveAccountKey(root: HDKey, account: number): AccountKey {
   const node = root
     .deriveChild(HARDENED + 44)
     .deriveChild(HARDENED + MINA_COIN_TYPE)
@@ -44,7 +44,7 @@ export function deriveAccountKey(root: HDKey, account: number, client: Client): 
   const secret = bytesToUintBE(key);
   key.fill(0);
   const privateKeyBase58 = base58check.encode(concatBytes(Uint8Array.from(PRIVATE_KEY_VERSION), uintToBytesLE(secret, 32)));
-  return { secret, privateKeyBase58, address: client.derivePublicKey(privateKeyBase58) };
+  return { secret, privateKeyBase58, address: derivePublicKey(privateKeyBase58) };
 }
 
 export function rootFromSeed(seed: Uint8Array): HDKey {

@@ -17,7 +17,7 @@ const clients = {
   mainnet: new Client({ network: 'mainnet' }),
 };
 
-export function clientFor(networkId: NetworkId): Client {
+function clientFor(networkId: NetworkId): Client {
   return networkId === 1 ? clients.mainnet : clients.testnet;
 }
 

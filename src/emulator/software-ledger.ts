@@ -68,7 +68,7 @@ import {
   type Approver,
   type Review,
 } from './review.js';
-import { clientFor, createNullifier, signFieldElement, signFields, signLegacyMessage, signLegacyTransaction } from './signer.js';
+import { createNullifier, signFieldElement, signFields, signLegacyMessage, signLegacyTransaction } from './signer.js';
 
 export const SOFTWARE_LEDGER_WARNING =
   'WARNING: chain-ledger SoftwareLedger is a SOFTWARE EMULATION of a Ledger device, NOT HARDWARE. ' +
@@ -487,7 +487,7 @@ export class SoftwareLedger implements ApduTransport {
     const hardened = (account & 0x7fffffff) >>> 0;
     let key = this.#keys.get(hardened);
     if (!key) {
-      key = deriveAccountKey(this.#root, hardened, clientFor(1));
+      key = deriveAccountKey(this.#root, hardened);
       this.#keys.set(hardened, key);
     }
     return key;

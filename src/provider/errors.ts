@@ -7,6 +7,7 @@
  * wallet frame or extension) keeps only `name`, `message` and `stack` of an `Error`, and would drop `code` and `data`.
  */
 import { isLedgerError, type LedgerError } from '../apdu/errors.js';
+import { isCredentialStoreError } from '../credentials/store.js';
 
 export const ErrorCode = {
   NotConnected: 1001,
@@ -79,10 +80,10 @@ export function toProviderError(error: unknown): ProviderError {
   if (isProviderError(error)) return error;
   if (isLedgerError(error)) return fromLedgerError(error);
   const e = error as { name?: unknown; message?: unknown } | undefined;
-  if (e?.name === 'CredentialStoreError') {
-    const kind = (error as { kind?: string }).kind;
-    const reason = kind === 'wrong-key' ? `the credential store was written with another Ledger or account: ${String(e.message)}` : String(e.message);
-    return new ProviderError(kind === 'invalid' ? ErrorCode.InvalidParams : ErrorCode.Internal, { reason });
+  if (isCredentialStoreError(error)) {
+    const reason =
+      error.kind === 'wrong-key' ? `the credential store was written with another Ledger or account: ${error.message}` : error.message;
+    return new ProviderError(error.kind === 'invalid' ? ErrorCode.InvalidParams : ErrorCode.Internal, { reason });
   }
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
     return new ProviderError(ErrorCode.UserRejected, { reason: `cancelled by the caller (${String(e.message ?? e.name)})` });

@@ -17,7 +17,7 @@ import { signatureToBase58 } from '../apdu/signature.js';
 import { minaSignerInternals, type Era, type SignerNetwork } from '../crypto/mina-signer-internals.js';
 import { ErrorCode, ProviderError, invalidParams } from '../provider/errors.js';
 import { EMPTY_PUBLIC_KEY, checkShape, checkWithLibrary, commitmentsOf, detectEra, signingSlots, type ZkappCommandJson } from './command.js';
-import { MinaNodeError, fetchAccountNonce, sendZkapp } from './graphql.js';
+import { fetchAccountNonce, isMinaNodeError, sendZkapp } from './graphql.js';
 import { LocalChainRejection, type LocalChain } from './local-chain.js';
 import type { NonceTracker } from './nonces.js';
 
@@ -174,6 +174,6 @@ async function broadcast(ctx: SendTransactionContext, command: ZkappCommandJson)
 }
 
 function nodeError(error: unknown): unknown {
-  if ((error as { name?: unknown }).name !== 'MinaNodeError') return error;
-  return new ProviderError(ErrorCode.TransactionError, { reason: (error as MinaNodeError).message });
+  if (!isMinaNodeError(error)) return error;
+  return new ProviderError(ErrorCode.TransactionError, { reason: error.message });
 }
