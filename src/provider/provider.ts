@@ -7,7 +7,7 @@
  * so a request from the wrong origin, with bad arguments, or for an instruction the app lacks never reaches the
  * device. Every promise rejects with a `ProviderError`, never anything else.
  */
-import Client from 'mina-signer';
+import type Client from 'mina-signer';
 import { MinaLedgerApp } from '../apdu/client.js';
 import type { NetworkId } from '../apdu/codec.js';
 import type { ExtensionCapabilities } from '../apdu/extension.js';
@@ -130,7 +130,19 @@ export const METHODS = {
 export type WalletMethod = keyof typeof METHODS;
 
 const methodLocks = new WeakMap<ExclusiveTransport, FifoLock>();
-const verifiers = { mainnet: new Client({ network: 'mainnet' }), testnet: new Client({ network: 'testnet' }) };
+/**
+ * mina-signer's message verifiers, loaded on first use so that importing the provider stays cheap (it halves the
+ * cost of `import('chain-ledger')`: bench/import-cost.ts).
+ */
+let verifiersLoading: Promise<Record<'mainnet' | 'testnet', Client>> | undefined;
+function messageVerifiers(): Promise<Record<'mainnet' | 'testnet', Client>> {
+  verifiersLoading ??= import('mina-signer').then(({ default: Signer }) => ({
+    mainnet: new Signer({ network: 'mainnet' }),
+    testnet: new Signer({ network: 'testnet' }),
+  }));
+  verifiersLoading.catch(() => (verifiersLoading = undefined));
+  return verifiersLoading;
+}
 
 export class LedgerProvider {
   #network: Network;
@@ -275,6 +287,7 @@ export class LedgerProvider {
       this.#action('signMessage', 'confirm', 'Review the message on your Ledger and approve');
       const signed = await app.signMessage(this.accountIndex, params.message, this.networkId, options);
       const result = { publicKey: address, data: signed.signedMessage, signature: { field: signed.field, scalar: signed.scalar } };
+      const verifiers = await messageVerifiers();
       const verifier = this.networkId === 1 ? verifiers.mainnet : verifiers.testnet;
       if (!verifier.verifyMessage(result)) {
         throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned a message signature that does not verify for this account' });
@@ -388,6 +401,7 @@ export class LedgerProvider {
         reason: `the credential store needs Mina app 1.4.5 or newer (its key comes from a signed message); the device runs ${appVersion.version}`,
       });
     }
+    const verifiers = await messageVerifiers();
     const verifier = this.networkId === 1 ? verifiers.mainnet : verifiers.testnet;
     return {
       app,
