@@ -462,7 +462,13 @@ export class LedgerProvider {
       const connection = this.#connection;
       if (!connection) throw new ProviderError(ErrorCode.NotConnected, { reason: 'not connected: call requestAccounts() first' });
       const params = parseParams(schema, args);
-      return this.#device(method, options, (app) => body(params, app, connection.address));
+      return this.#device(method, options, async (app) => {
+        // The connection may have gone (an unplug, disconnect()) while this call waited for the device.
+        if (this.#connection !== connection) {
+          throw new ProviderError(ErrorCode.NotConnected, { reason: 'the Ledger was disconnected while this call waited: connect again' });
+        }
+        return body(params, app, connection.address);
+      });
     });
   }
 
