@@ -3,6 +3,9 @@
  * is loaded by path, like mina-signer's (the package is pinned to an exact version): `credentialMatchesSpec`, the
  * very check `Presentation.prepare` uses to match a stored credential to a request input, so that the credentials
  * offered to the user are exactly the ones the proof will accept.
+ *
+ * Node only: browser bundles get attestations.browser.ts instead, through the Vite plugin `chain-ledger/vite`
+ * (src/vite.ts); keep the two loaders in step.
  */
 import { loadO1js } from '../crypto/o1js.js';
 

@@ -7,7 +7,8 @@
  * - `mina-signer` = mina-signer 4.0.0, the Mesa layout (32 app-state fields).
  *
  * The layouts differ silently (no library checks array lengths), so every caller must choose the era explicitly.
- * Node only: a bundler would need aliases for these paths (docs/development.md).
+ * Node only: browser bundles get mina-signer-internals.browser.ts instead, through the Vite plugin `chain-ledger/vite`
+ * (src/vite.ts, docs/development.md "Browser bundles"); keep the two loaders in step.
  */
 export type Era = 'berkeley' | 'mesa';
 /** mina-signer's network ids: 'testnet' and 'devnet' give identical results. */

@@ -1,0 +1,33 @@
+/**
+ * The web dapp example. In this repository it bundles chain-ledger from src/ (the aliases below) so that it always
+ * matches the code under test; in an application, drop the aliases and import the plugin from the package:
+ * `import { chainLedger } from 'chain-ledger/vite'`.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import { chainLedger } from '../../src/vite.js';
+
+const src = (path: string) => fileURLToPath(new URL(`../../src/${path}`, import.meta.url));
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: './',
+  plugins: [chainLedger()],
+  resolve: {
+    alias: [
+      { find: /^chain-ledger$/, replacement: src('index.ts') },
+      { find: /^chain-ledger\/transport$/, replacement: src('transport/index.ts') },
+      { find: /^chain-ledger\/emulator$/, replacement: src('emulator/index.ts') },
+    ],
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    manifest: true,
+    // o1js's browser build is one 16 MB file (its wasm inlined); it is a lazy chunk, expected to be big.
+    chunkSizeWarningLimit: 20_000,
+    reportCompressedSize: false,
+  },
+  worker: { format: 'es' },
+});

@@ -1,0 +1,40 @@
+/**
+ * The browser variant of `attestations.ts`, chosen by the chain-ledger Vite plugin (`chain-ledger/vite`, src/vite.ts):
+ * the same lazy loading of o1js and mina-attestations, but mina-attestations' internal `credentialMatchesSpec` is
+ * reached through the virtual id `chain-ledger-internal:mina-attestations/<file>` (resolved by the plugin) instead of
+ * a file URL built with Node's module resolution.
+ */
+import { loadO1js } from '../crypto/o1js.js';
+import type { AttestationsModules } from './attestations.js';
+
+export type { AttestationsModules } from './attestations.js';
+
+let loading: Promise<AttestationsModules> | undefined;
+
+export function loadAttestations(): Promise<AttestationsModules> {
+  loading ??= (async () => {
+    const o1js = await loadO1js();
+    const [attestations, validation, internal] = await Promise.all([
+      import('mina-attestations'),
+      import('mina-attestations/validation'),
+      import('chain-ledger-internal:mina-attestations/build/src/credential.js') as Promise<{
+        credentialMatchesSpec(spec: unknown, credential: unknown): boolean;
+      }>,
+    ]);
+    return { o1js, attestations, validation, credentialMatchesSpec: internal.credentialMatchesSpec };
+  })();
+  loading.catch(() => (loading = undefined));
+  return loading;
+}
+
+/** As in attestations.ts (kept here so that the Node loader is not part of a browser bundle). */
+export function safeParseWithoutStacks<T>(schema: { safeParse(value: unknown): T }, value: unknown): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return schema.safeParse(value);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+

@@ -1,0 +1,63 @@
+/**
+ * The browser variant of `mina-signer-internals.ts`, chosen by the chain-ledger Vite plugin (`chain-ledger/vite`,
+ * src/vite.ts) in place of the Node loader. Same exports, same modules, same two eras; what differs is how the
+ * unexported files are reached: a bundler cannot follow `createRequire` and file URLs, so each file is named by a
+ * virtual id `chain-ledger-internal:<package>/<path inside dist/node/mina-signer>` that the plugin resolves to the
+ * installed file (mina-signer 4.0.0 ships no browser build of these files, and its exports map hides them). Each era
+ * is a separate lazy chunk, loaded on first use.
+ */
+import type { Era, MinaSignerInternals } from './mina-signer-internals.js';
+
+export type { Era, GroupPoint, Layout, MinaSignerInternals, RawSignature, SignerNetwork } from './mina-signer-internals.js';
+
+export const ERA_PACKAGES: Record<Era, string> = { berkeley: 'mina-signer-berkeley', mesa: 'mina-signer' };
+
+// The ids must stay literal strings so that the bundler sees them.
+const imports: Record<Era, () => Promise<unknown[]>> = {
+  berkeley: () =>
+    Promise.all([
+      import('chain-ledger-internal:mina-signer-berkeley/src/sign-zkapp-command.js'),
+      import('chain-ledger-internal:mina-signer-berkeley/src/signature.js'),
+      import('chain-ledger-internal:mina-signer-berkeley/../bindings/mina-transaction/gen/v1/transaction-bigint.js'),
+      import('chain-ledger-internal:mina-signer-berkeley/src/memo.js'),
+      import('chain-ledger-internal:mina-signer-berkeley/src/curve-bigint.js'),
+      import('chain-ledger-internal:mina-signer-berkeley/../bindings/mina-transaction/gen/v1/js-layout.js'),
+    ]),
+  mesa: () =>
+    Promise.all([
+      import('chain-ledger-internal:mina-signer/src/sign-zkapp-command.js'),
+      import('chain-ledger-internal:mina-signer/src/signature.js'),
+      import('chain-ledger-internal:mina-signer/../bindings/mina-transaction/gen/v1/transaction-bigint.js'),
+      import('chain-ledger-internal:mina-signer/src/memo.js'),
+      import('chain-ledger-internal:mina-signer/src/curve-bigint.js'),
+      import('chain-ledger-internal:mina-signer/../bindings/mina-transaction/gen/v1/js-layout.js'),
+    ]),
+};
+
+const loaded = new Map<Era, Promise<MinaSignerInternals>>();
+
+export function minaSignerInternals(era: Era): Promise<MinaSignerInternals> {
+  let internals = loaded.get(era);
+  if (!internals) {
+    internals = load(era);
+    loaded.set(era, internals);
+    internals.catch(() => loaded.delete(era));
+  }
+  return internals;
+}
+
+async function load(era: Era): Promise<MinaSignerInternals> {
+  const [zkapp, signature, transaction, memo, curve, layout] = (await imports[era]()) as any[];
+  return {
+    ZkappCommand: transaction.ZkappCommand,
+    zkappCommandLayout: layout.jsLayout.ZkappCommand,
+    transactionCommitments: zkapp.transactionCommitments,
+    verifyZkappCommandSignature: zkapp.verifyZkappCommandSignature,
+    signFieldElement: signature.signFieldElement,
+    sign: signature.sign,
+    verify: signature.verify,
+    verifyFieldElement: signature.verifyFieldElement,
+    PublicKey: curve.PublicKey,
+    Memo: memo.Memo,
+  };
+}

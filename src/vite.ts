@@ -1,0 +1,167 @@
+/**
+ * `chain-ledger/vite`: what a browser bundle of chain-ledger needs, as a Vite plugin (runs in Node, at build time).
+ *
+ * ```ts
+ * // vite.config.ts
+ * import { chainLedger } from 'chain-ledger/vite';
+ * export default defineConfig({ plugins: [chainLedger()] });
+ * ```
+ *
+ * chain-ledger loads a few unexported files of pinned dependencies by path (mina-signer's commitments and
+ * single-field signatures, per protocol era; mina-attestations' `credentialMatchesSpec`). In Node that is
+ * `createRequire` + a file URL, which no bundler can follow. The plugin:
+ *
+ * 1. swaps those two loaders (`crypto/mina-signer-internals`, `credentials/attestations`) for their `.browser`
+ *    variants, which import the files through virtual ids `chain-ledger-internal:<package>/<file>`;
+ * 2. resolves those ids to the installed files (mina-signer 4.0.0 and 3.1.0 as `mina-signer-berkeley`: their
+ *    `dist/node/mina-signer/…` ESM files, which the packages' exports maps hide; mina-attestations' `build/…`);
+ * 3. gives those mina-signer files a browser `crypto` (their only Node import: `randomBytes`, here from
+ *    `crypto.getRandomValues`);
+ * 4. sends `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy: require-corp` from the dev
+ *    and preview servers (o1js needs SharedArrayBuffer, i.e. a cross-origin isolated page), unless
+ *    `crossOriginIsolation: false`. Production servers must send the same two headers.
+ *
+ * The page still has to provide a global `Buffer` for the `@ledgerhq` transports (docs/development.md).
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
+
+export interface ChainLedgerViteOptions {
+  /** Send the COOP/COEP headers from `vite dev` and `vite preview` (default true). */
+  crossOriginIsolation?: boolean;
+}
+
+/** The prefix of the virtual ids used by the `.browser` loaders. */
+export const INTERNAL_PREFIX = 'chain-ledger-internal:';
+
+/** The headers that make a page cross-origin isolated (SharedArrayBuffer, needed by o1js). */
+export const CROSS_ORIGIN_ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+} as const;
+
+const BROWSER_CRYPTO = '\0chain-ledger:browser-crypto';
+const BROWSER_CRYPTO_CODE = `
+export function randomBytes(n) {
+  const bytes = new Uint8Array(n);
+  for (let i = 0; i < n; i += 65536) globalThis.crypto.getRandomValues(bytes.subarray(i, Math.min(n, i + 65536)));
+  return bytes;
+}
+export default { randomBytes };
+`;
+
+/** The loaders that have a `.browser` variant, relative to this package's src/ (or dist/). */
+const BROWSER_VARIANTS = ['crypto/mina-signer-internals', 'credentials/attestations'];
+
+/**
+ * Node-only modules that chain-ledger imports dynamically, behind a check that they are needed (the file credential
+ * store when there is no IndexedDB, o1js's native backend in Node, the Speculos server): in a browser bundle they
+ * become an empty module, instead of Vite's "externalized for browser compatibility" stub and its warnings.
+ */
+const NODE_ONLY = ['credentials/node'];
+const NODE_ONLY_STUB = '\0chain-ledger:node-only';
+const NODE_ONLY_CODE = `// chain-ledger/vite: a Node-only module, not part of a browser bundle.
+export default undefined;
+`;
+
+/**
+ * This file lives in src/ (development) or dist/ (the published package). The loaders are swapped in both trees, so
+ * the plugin from dist/ also serves a page that bundles chain-ledger's src/ (as examples/web-dapp does).
+ */
+const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const TREES = [join(PACKAGE_ROOT, 'src'), join(PACKAGE_ROOT, 'dist')];
+
+interface Internal {
+  /** Where `<file>` in `chain-ledger-internal:<package>/<file>` is relative to. */
+  base: string;
+  /** The package's root: files under it get the browser `crypto`. */
+  root: string;
+}
+
+function locate(pkg: string): Internal {
+  const require = createRequire(import.meta.url);
+  if (pkg === 'mina-signer' || pkg === 'mina-signer-berkeley') {
+    // As the Node loader does: the directory of the CommonJS entry, dist/node/mina-signer.
+    const base = dirname(require.resolve(pkg));
+    return { base, root: resolve(base, '..', '..', '..') };
+  }
+  // mina-attestations' exports map lists only ESM entry points (no package.json, no "require").
+  const roots = require.resolve.paths(pkg) ?? [];
+  const root = roots.map((r) => join(r, pkg)).find((d) => existsSync(join(d, 'package.json')));
+  if (!root) throw new Error(`chain-ledger/vite: ${pkg} is not installed`);
+  return { base: root, root };
+}
+
+const PACKAGES = ['mina-signer', 'mina-signer-berkeley', 'mina-attestations'] as const;
+
+export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
+  const located = new Map<string, Internal>();
+  const internal = (pkg: string) => {
+    let found = located.get(pkg);
+    if (!found) located.set(pkg, (found = locate(pkg)));
+    return found;
+  };
+  const inside = (file: string, dir: string) => file === dir || file.startsWith(dir + sep);
+  const clean = (id: string) => id.split('?')[0]!;
+
+  return {
+    name: 'chain-ledger',
+    enforce: 'pre',
+    config() {
+      return {
+        // The dev server serves mina-signer's internal files as they are; the one CommonJS package they import must
+        // be pre-bundled (the dependency scan does not follow the virtual ids).
+        optimizeDeps: { include: ['mina-signer > blakejs', 'mina-signer-berkeley > blakejs'] },
+        ...(options.crossOriginIsolation === false
+          ? {}
+          : { server: { headers: { ...CROSS_ORIGIN_ISOLATION_HEADERS } }, preview: { headers: { ...CROSS_ORIGIN_ISOLATION_HEADERS } } }),
+      };
+    },
+    resolveId(source, importer, opts) {
+      // Server-side rendering runs in Node, with the Node loaders.
+      if (opts?.ssr) return null;
+      // 2. chain-ledger-internal:<package>/<file>
+      if (source.startsWith(INTERNAL_PREFIX)) {
+        const rest = source.slice(INTERNAL_PREFIX.length);
+        const pkg = PACKAGES.find((p) => rest.startsWith(p + '/'));
+        if (!pkg) throw new Error(`chain-ledger/vite: unknown internal module ${source}`);
+        const file = resolve(internal(pkg).base, rest.slice(pkg.length + 1));
+        if (!inside(file, internal(pkg).root) || !existsSync(file)) {
+          throw new Error(`chain-ledger/vite: ${source} is not a file of the installed ${pkg}`);
+        }
+        return file;
+      }
+      if (!importer) return null;
+      const from = clean(importer);
+      // 3. mina-signer's `import { randomBytes } from 'crypto'`
+      if ((source === 'crypto' || source === 'node:crypto') && PACKAGES.slice(0, 2).some((p) => inside(from, internal(p).root))) {
+        return BROWSER_CRYPTO;
+      }
+      // 1. the Node loaders → their `.browser` variants (not for the variants' own imports of the originals)
+      const tree = TREES.find((t) => inside(from, t));
+      if (tree && source.startsWith('node:')) return `${NODE_ONLY_STUB}?${source}`;
+      if (tree && source.startsWith('.') && !/\.browser\.[jt]s$/.test(from)) {
+        const target = resolve(dirname(from), source).replace(/\.[jt]s$/, '');
+        if (NODE_ONLY.some((m) => target === join(tree, m))) return `${NODE_ONLY_STUB}?${source}`;
+        const variant = BROWSER_VARIANTS.find((v) => target === join(tree, v));
+        if (variant) {
+          for (const ext of ['.ts', '.js']) {
+            const file = join(tree, `${variant}.browser${ext}`);
+            if (existsSync(file)) return file;
+          }
+        }
+      }
+      return null;
+    },
+    load(id) {
+      if (id === BROWSER_CRYPTO) return BROWSER_CRYPTO_CODE;
+      if (id.startsWith(NODE_ONLY_STUB)) return NODE_ONLY_CODE;
+      return null;
+    },
+  };
+}
+
+export default chainLedger;

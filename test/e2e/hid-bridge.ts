@@ -1,0 +1,33 @@
+/**
+ * Injected into the web dapp page before its scripts (bundled by esbuild --format=iife, added with Playwright's
+ * addInitScript): installs the test-only `navigator.hid` of test/support/hid-shim.ts, whose one fake Ledger answers
+ * each APDU through `window.__hidExchange(hex)`, a function the test exposes from Node (page.exposeFunction), where
+ * the software Ledger runs. The page's real `@ledgerhq/hw-transport-webhid` speaks the HID framing to it.
+ *
+ * A grant survives a reload of the tab (sessionStorage), as Chromium remembers a device granted to an origin.
+ */
+import { createHidShim } from '../support/hid-shim.js';
+
+declare global {
+  interface Window {
+    __hidExchange(hex: string): Promise<string>;
+    __hidShim?: ReturnType<typeof createHidShim>;
+  }
+}
+
+const GRANT_KEY = 'hid-shim-granted';
+const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const fromHex = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
+
+const shim = createHidShim(
+  { exchange: async (apdu) => fromHex(await window.__hidExchange(toHex(apdu))) },
+  {
+    granted: sessionStorage.getItem(GRANT_KEY) === 'yes',
+    chooser: () => {
+      sessionStorage.setItem(GRANT_KEY, 'yes');
+      return 'select';
+    },
+  },
+);
+Object.defineProperty(Navigator.prototype, 'hid', { configurable: true, get: () => shim.hid });
+window.__hidShim = shim;
