@@ -26,15 +26,3 @@ export function loadAttestations(): Promise<AttestationsModules> {
   loading.catch(() => (loading = undefined));
   return loading;
 }
-
-/** As in attestations.ts (kept here so that the Node loader is not part of a browser bundle). */
-export function safeParseWithoutStacks<T>(schema: { safeParse(value: unknown): T }, value: unknown): T {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return schema.safeParse(value);
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
-

@@ -9,7 +9,8 @@
  */
 import { signatureToBase58 } from '../apdu/signature.js';
 import { ErrorCode, ProviderError, invalidParams } from '../provider/errors.js';
-import { loadAttestations, safeParseWithoutStacks } from './attestations.js';
+import { loadAttestations } from './attestations.js';
+import { safeParseWithoutStacks } from './parse-without-stacks.js';
 import { schemaError, type CredentialContext } from './store-credential.js';
 import type { CredentialEntry } from './store.js';
 

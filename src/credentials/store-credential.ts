@@ -8,7 +8,8 @@ import type { MinaLedgerApp } from '../apdu/client.js';
 import { toHex, utf8 } from '../apdu/bytes.js';
 import type { NetworkId } from '../apdu/codec.js';
 import { ErrorCode, ProviderError, invalidParams } from '../provider/errors.js';
-import { loadAttestations, safeParseWithoutStacks } from './attestations.js';
+import { loadAttestations } from './attestations.js';
+import { safeParseWithoutStacks } from './parse-without-stacks.js';
 import { MAX_CREDENTIAL_BYTES, type CredentialStore } from './store.js';
 
 export interface CredentialContext {

@@ -7,12 +7,13 @@
  * is a separate lazy chunk, loaded on first use.
  */
 import type { Era, MinaSignerInternals } from './mina-signer-internals.js';
+import { assemble } from './mina-signer-modules.js';
 
 export type { Era, GroupPoint, Layout, MinaSignerInternals, RawSignature, SignerNetwork } from './mina-signer-internals.js';
 
 export const ERA_PACKAGES: Record<Era, string> = { berkeley: 'mina-signer-berkeley', mesa: 'mina-signer' };
 
-// The ids must stay literal strings so that the bundler sees them.
+// The ids must stay literal strings so that the bundler sees them: mina-signer-modules.ts INTERNAL_FILES, in order.
 const imports: Record<Era, () => Promise<unknown[]>> = {
   berkeley: () =>
     Promise.all([
@@ -47,17 +48,5 @@ export function minaSignerInternals(era: Era): Promise<MinaSignerInternals> {
 }
 
 async function load(era: Era): Promise<MinaSignerInternals> {
-  const [zkapp, signature, transaction, memo, curve, layout] = (await imports[era]()) as any[];
-  return {
-    ZkappCommand: transaction.ZkappCommand,
-    zkappCommandLayout: layout.jsLayout.ZkappCommand,
-    transactionCommitments: zkapp.transactionCommitments,
-    verifyZkappCommandSignature: zkapp.verifyZkappCommandSignature,
-    signFieldElement: signature.signFieldElement,
-    sign: signature.sign,
-    verify: signature.verify,
-    verifyFieldElement: signature.verifyFieldElement,
-    PublicKey: curve.PublicKey,
-    Memo: memo.Memo,
-  };
+  return assemble(await imports[era]());
 }

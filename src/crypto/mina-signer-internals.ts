@@ -10,6 +10,8 @@
  * Node only: browser bundles get mina-signer-internals.browser.ts instead, through the Vite plugin `chain-ledger/vite`
  * (src/vite.ts, docs/development.md "Browser bundles"); keep the two loaders in step.
  */
+import { INTERNAL_FILES, assemble } from './mina-signer-modules.js';
+
 export type Era = 'berkeley' | 'mesa';
 /** mina-signer's network ids: 'testnet' and 'devnet' give identical results. */
 export type SignerNetwork = 'mainnet' | 'testnet' | 'devnet';
@@ -69,25 +71,5 @@ async function load(pkg: string): Promise<MinaSignerInternals> {
     import('node:path'),
   ]);
   const dir = dirname(createRequire(import.meta.url).resolve(pkg));
-  const from = (rel: string) => import(pathToFileURL(join(dir, rel)).href);
-  const [zkapp, signature, transaction, memo, curve, layout] = await Promise.all([
-    from('src/sign-zkapp-command.js'),
-    from('src/signature.js'),
-    from('../bindings/mina-transaction/gen/v1/transaction-bigint.js'),
-    from('src/memo.js'),
-    from('src/curve-bigint.js'),
-    from('../bindings/mina-transaction/gen/v1/js-layout.js'),
-  ]);
-  return {
-    ZkappCommand: transaction.ZkappCommand,
-    zkappCommandLayout: layout.jsLayout.ZkappCommand,
-    transactionCommitments: zkapp.transactionCommitments,
-    verifyZkappCommandSignature: zkapp.verifyZkappCommandSignature,
-    signFieldElement: signature.signFieldElement,
-    sign: signature.sign,
-    verify: signature.verify,
-    verifyFieldElement: signature.verifyFieldElement,
-    PublicKey: curve.PublicKey,
-    Memo: memo.Memo,
-  };
+  return assemble(await Promise.all(INTERNAL_FILES.map((file) => import(pathToFileURL(join(dir, file)).href))));
 }
