@@ -131,8 +131,8 @@ export type WalletMethod = keyof typeof METHODS;
 
 const methodLocks = new WeakMap<ExclusiveTransport, FifoLock>();
 /**
- * mina-signer's message verifiers, loaded on first use so that importing the provider stays cheap (it halves the
- * cost of `import('chain-ledger')`: bench/import-cost.ts).
+ * mina-signer's message verifiers, loaded on first use: importing the provider does not load mina-signer
+ * (bench/import-cost.ts, test/package.test.ts).
  */
 let verifiersLoading: Promise<Record<'mainnet' | 'testnet', Client>> | undefined;
 function messageVerifiers(): Promise<Record<'mainnet' | 'testnet', Client>> {
