@@ -1,7 +1,7 @@
 /**
- * chain_requestPresentation versus mina-attestations `Presentation.create` on the same spec, for each o1js backend,
- * with a cold and a warm compile cache. Each configuration runs in its own process because o1js fixes the backend
- * and the cache directory at start-up.
+ * chain_requestPresentation versus mina-attestations `Presentation.create` on the same spec, for one and two
+ * credential inputs, each o1js backend, with a cold and a warm compile cache. Each configuration runs in its own
+ * process because o1js fixes the backend and the cache directory at start-up.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,18 +13,18 @@ const run = promisify(execFile);
 
 export async function benchPresentation() {
   const rows = [];
-  for (const backend of ['native', 'wasm'] as const) {
+  for (const credentials of [1, 2]) for (const backend of ['native', 'wasm'] as const) {
     const cache = mkdtempSync(join(tmpdir(), `chain-ledger-o1js-cache-${backend}-`));
     try {
       for (const state of ['cold', 'warm'] as const) {
         const { stdout } = await run(process.execPath, ['--import', 'tsx', new URL('./presentation-child.ts', import.meta.url).pathname], {
-          env: { ...process.env, O1JS_BACKEND: backend, XDG_CACHE_HOME: cache },
+          env: { ...process.env, O1JS_BACKEND: backend, XDG_CACHE_HOME: cache, CREDENTIALS: String(credentials) },
           timeout: 20 * 60_000,
           maxBuffer: 10 * 1024 * 1024,
         });
         const line = stdout.trim().split('\n').at(-1)!;
         rows.push({ backend, cache: state, ...JSON.parse(line) });
-        console.error(`presentation ${backend}/${state}: ${line}`);
+        console.error(`presentation ${credentials} credential(s) ${backend}/${state}: ${line}`);
       }
     } finally {
       rmSync(cache, { recursive: true, force: true });
