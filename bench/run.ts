@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { machine } from './lib.js';
 import { benchCreateNullifier } from './create-nullifier.js';
 import { benchImportCost } from './import-cost.js';
+import { buildWebDapp } from '../examples/web-dapp/build.js';
 import { benchPresentation } from './presentation.js';
 import { benchSendTransaction } from './send-transaction.js';
 
@@ -14,7 +15,22 @@ const sendTransaction = await benchSendTransaction();
 const createNullifier = await benchCreateNullifier();
 const presentation = await benchPresentation();
 const importCost = await benchImportCost();
-const results = { started, machine: machine(), sendTransaction, createNullifier, presentation, importCost };
+const bundle = await buildWebDapp();
+const kB = (bytes: number) => Math.round(bytes / 1024);
+const lazyOther = bundle.lazy.files.filter((f) => !f.packages.includes('o1js') && !f.packages.includes('mina-attestations'));
+const bundleSizes = [
+  { part: 'initial (HTML, CSS, entry chunk)', ...sum(bundle.initial.files), packages: union(bundle.initial.files) },
+  { part: 'lazy: o1js', ...sum(bundle.o1js), packages: union(bundle.o1js) },
+  { part: 'lazy: mina-attestations', ...sum(bundle.minaAttestations), packages: union(bundle.minaAttestations) },
+  { part: 'lazy: the rest (mina-signer internals per era, WebHID transport, IndexedDB store, …)', ...sum(lazyOther), packages: union(lazyOther) },
+];
+function sum(files: { bytes: number; gzipBytes: number }[]) {
+  return { kB: kB(files.reduce((n, f) => n + f.bytes, 0)), gzipKB: kB(files.reduce((n, f) => n + f.gzipBytes, 0)), chunks: files.length };
+}
+function union(files: { packages: string[] }[]) {
+  return [...new Set(files.flatMap((f) => f.packages))].sort();
+}
+const results = { started, machine: machine(), sendTransaction, createNullifier, presentation, importCost, bundleSizes };
 writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
 
 const m = results.machine;
@@ -70,6 +86,15 @@ const lines = [
   '| scenario | time (ms) | RSS (MB) | time ÷ mina-signer | RSS ÷ mina-signer | loaded |',
   '| --- | ---: | ---: | ---: | ---: | --- |',
   ...importCost.map((r) => `| ${r.scenario} | ${r.ms} | ${r.rssMB} | ${r.ratioMs} | ${r.ratioRss} | ${r.loaded.join(', ') || '–'} |`),
+  '',
+  '## Browser bundle of the web dapp example',
+  '',
+  '`examples/web-dapp` built by Vite with the `chain-ledger/vite` plugin (minified). The initial bundle is what a page',
+  'loads before anything else; o1js and mina-attestations come only when a nullifier or a credential method runs.',
+  '',
+  '| part | size (kB) | gzip (kB) | chunks | packages |',
+  '| --- | ---: | ---: | ---: | --- |',
+  ...bundleSizes.map((r) => `| ${r.part} | ${r.kB} | ${r.gzipKB} | ${r.chunks} | ${r.packages.join(', ')} |`),
   '',
 ];
 writeFileSync(new URL('./RESULTS.md', import.meta.url), lines.join('\n'));
