@@ -13,6 +13,7 @@ import { ExclusiveTransport } from '../../src/transport/exclusive.js';
 import { addressOf, vectors } from '../support/vectors.js';
 import { berkeleyCommand, verifySigned } from '../support/zkapp.js';
 import { settle } from './support.js';
+import { providerFailure as failure } from '../support/provider-failure.js';
 
 const ORIGIN = 'https://dapp.example';
 const clients = { devnet: new Client({ network: 'testnet' }), mainnet: new Client({ network: 'mainnet' }) };
@@ -48,15 +49,6 @@ function watchedLedger(options: SoftwareLedgerOptions = {}): Probe {
   return { ledger, maxInFlight: () => max, deviceErrors };
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value).slice(0, 200)}`);
-  expect(outcome.error).toMatchObject({ name: 'ProviderError' });
-  return outcome.error as ProviderError;
-}
 
 const INS = { signMessage: 'e005', createNullifier: 'e0a2', sendTransaction: 'e006' } as const;
 type Kind = keyof typeof INS;

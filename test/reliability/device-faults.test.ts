@@ -22,6 +22,7 @@ import { createLedgerProvider, type DeviceAction, type LedgerProvider, type Prov
 import { createLocalChain, type LocalChain } from '../../src/zkapp/local-chain.js';
 import { addressOf, vectors } from '../support/vectors.js';
 import { berkeleyCommand, manyUpdates, verifySigned } from '../support/zkapp.js';
+import { providerFailure as failure } from '../support/provider-failure.js';
 
 const ORIGIN = 'https://dapp.example';
 const ACCOUNT0 = addressOf(0);
@@ -98,15 +99,6 @@ async function rig(network: 'devnet' | 'local', device: SoftwareLedgerOptions = 
   return r;
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value).slice(0, 300)}`);
-  expect(outcome.error).toMatchObject({ name: 'ProviderError' });
-  return outcome.error as ProviderError;
-}
 
 const storedIds = (dir: string) =>
   (JSON.parse(readFileSync(join(dir, `${ACCOUNT0}.json`), 'utf8')) as { entries: { id: string }[] }).entries.map((e) => e.id);

@@ -31,6 +31,7 @@ import type { ApduTransport } from '../../src/transport/index.js';
 import { createLocalChain, type LocalChain } from '../../src/zkapp/local-chain.js';
 import { addressOf, vectors } from '../support/vectors.js';
 import { berkeleyCommand } from '../support/zkapp.js';
+import { providerFailure as failure } from '../support/provider-failure.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const ORIGIN = 'https://dapp.example';
@@ -79,15 +80,6 @@ function presentationRequestJson() {
   return (requestJson = JSON.parse(PresentationRequest.toJSON(PresentationRequest.https(spec, { createdAt: U.from(Date.now()) }, { action: 'login' }))));
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error('expected a rejection, but the call returned a value');
-  expect(outcome.error).toMatchObject({ name: 'ProviderError' });
-  return outcome.error as ProviderError;
-}
 
 // ---- corrupted devices ----
 
