@@ -444,7 +444,10 @@ describe('web dapp (examples/web-dapp) in Chromium', () => {
     const presented = await result(page, 'result-present', 400_000);
     expectOk(presented);
     console.log(`web-dapp: presentation in the browser: ${compiled - started} ms to the owner signature (compile), ${Date.now() - compiled} ms more to the proof`);
-    await shot(page, 'webhid-presentation');
+    // Right after a proof the page can stay busy in o1js's wasm for minutes (in one CI run of five, a screenshot
+    // timed out after 30 s there, with o1js's "memory access out of bounds" reported): this picture is an artifact,
+    // not a check, so a timeout is logged, not failed. The result was read from the page and is verified below.
+    await shot(page, 'webhid-presentation').catch((e: Error) => console.log(`web-dapp: no screenshot after the proof: ${e.message.split('\n')[0]}`));
 
     const { Presentation, PresentationRequest } = await import('mina-attestations');
     const request = PresentationRequest.fromJSON('https', requestJson);
