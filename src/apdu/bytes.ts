@@ -66,3 +66,54 @@ export function asciiDecode(bytes: Uint8Array): string | undefined {
   if (bytes.some((b) => b >= 0x80)) return undefined;
   return String.fromCharCode(...bytes);
 }
+
+/**
+ * A cursor over a reply or a request: each read takes the next bytes, and a read past the end throws (the
+ * `overrun` error, a RangeError by default) rather than returning short or undefined bytes. Parsers built on it
+ * contain no literal offsets, and `end()` makes "nothing may follow" explicit.
+ */
+export class ByteReader {
+  #offset = 0;
+
+  constructor(
+    private readonly data: Uint8Array,
+    private readonly overrun: (message: string) => unknown = (message) => new RangeError(message),
+  ) {}
+
+  /** Bytes not read yet. */
+  get remaining(): number {
+    return this.data.length - this.#offset;
+  }
+
+  /** The next `n` bytes (a view, not a copy). */
+  bytes(n: number): Uint8Array {
+    if (!Number.isInteger(n) || n < 0 || n > this.remaining) {
+      throw this.overrun(`read of ${n} bytes at offset ${this.#offset} overruns ${this.data.length} bytes`);
+    }
+    const out = this.data.subarray(this.#offset, this.#offset + n);
+    this.#offset += n;
+    return out;
+  }
+
+  u8(): number {
+    return this.bytes(1)[0]!;
+  }
+
+  u32be(): number {
+    return Number(bytesToUintBE(this.bytes(4)));
+  }
+
+  u64be(): bigint {
+    return bytesToUintBE(this.bytes(8));
+  }
+
+  /** Everything not read yet. */
+  rest(): Uint8Array {
+    return this.bytes(this.remaining);
+  }
+
+  /** Throws unless every byte was read. */
+  end(): void {
+    if (this.remaining !== 0) throw this.overrun(`${this.remaining} unexpected bytes after offset ${this.#offset}`);
+  }
+}

@@ -4,7 +4,7 @@
  * `LedgerReplyError`, so a malformed reply never becomes a result. No I/O here.
  */
 import { decodeAddress } from './address.js';
-import { asciiDecode, concatBytes, equalBytes, uintToBytesBE, uintToBytesLE, utf8 } from './bytes.js';
+import { ByteReader, asciiDecode, concatBytes, equalBytes, uintToBytesBE, uintToBytesLE, utf8 } from './bytes.js';
 import {
   ADDRESS_LENGTH,
   INS_GET_ADDRESS,
@@ -123,8 +123,8 @@ export function encodeGetVersion(): ApduRequest {
 
 export function decodeVersion(reply: Uint8Array): AppVersion {
   if (reply.length !== 3) throw new LedgerReplyError(`version reply must be 3 bytes, got ${reply.length}`);
-  const [major, minor, patch] = reply as unknown as [number, number, number];
-  return parseVersion(`${major}.${minor}.${patch}`);
+  const reader = new ByteReader(reply, replyError);
+  return parseVersion(`${reader.u8()}.${reader.u8()}.${reader.u8()}`);
 }
 
 // ---- INS 02: address ----
@@ -138,13 +138,68 @@ export function decodeAddressReply(reply: Uint8Array): string {
   if (reply.length !== ADDRESS_LENGTH + 1 || reply[ADDRESS_LENGTH] !== 0) {
     throw new LedgerReplyError(`address reply must be ${ADDRESS_LENGTH} characters and a NUL, got ${reply.length} bytes`);
   }
-  const address = asciiDecode(reply.subarray(0, ADDRESS_LENGTH));
+  const address = asciiDecode(new ByteReader(reply, replyError).bytes(ADDRESS_LENGTH));
   const decoded = address === undefined ? 'not ASCII' : decodeAddress(address);
   if (typeof decoded === 'string') throw new LedgerReplyError(`the device returned an invalid address (${decoded})`);
   return address!;
 }
 
 // ---- INS 03: payment / delegation ----
+
+/**
+ * The INS 03 body, 172 bytes, integers big-endian (the app's src/parse_tx.c):
+ *
+ *   account u32 ‖ from (55 ASCII) ‖ to (55 ASCII) ‖ amount u64 ‖ fee u64 ‖ nonce u32 ‖ valid_until u32
+ *     ‖ memo (32, NUL-padded) ‖ tag u8 (0 payment, 4 delegation) ‖ network id u8
+ *
+ * Written here once: the encoder writes it with `writeSignTxBody`, the software Ledger reads it with
+ * `readSignTxBody`. Neither checks the values: the encoder checks them before, the device model after.
+ */
+export interface SignTxBody {
+  account: number;
+  from: Uint8Array;
+  to: Uint8Array;
+  amount: bigint;
+  fee: bigint;
+  nonce: number;
+  validUntil: number;
+  memo: Uint8Array;
+  tag: number;
+  networkId: number;
+}
+
+export function writeSignTxBody(body: SignTxBody): Uint8Array {
+  return concatBytes(
+    uintToBytesBE(body.account, 4),
+    body.from,
+    body.to,
+    uintToBytesBE(body.amount, 8),
+    uintToBytesBE(body.fee, 8),
+    uintToBytesBE(body.nonce, 4),
+    uintToBytesBE(body.validUntil, 4),
+    body.memo,
+    Uint8Array.of(body.tag, body.networkId),
+  );
+}
+
+/** Reads a body of exactly SIGN_TX_BODY_LENGTH bytes; anything shorter or longer throws `overrun`'s error. */
+export function readSignTxBody(data: Uint8Array, overrun?: (message: string) => unknown): SignTxBody {
+  const reader = new ByteReader(data, overrun);
+  const body: SignTxBody = {
+    account: reader.u32be(),
+    from: reader.bytes(ADDRESS_LENGTH),
+    to: reader.bytes(ADDRESS_LENGTH),
+    amount: reader.u64be(),
+    fee: reader.u64be(),
+    nonce: reader.u32be(),
+    validUntil: reader.u32be(),
+    memo: reader.bytes(MEMO_MAX_BYTES),
+    tag: reader.u8(),
+    networkId: reader.u8(),
+  };
+  reader.end();
+  return body;
+}
 
 export function encodeSignTransaction(tx: PaymentOrDelegation): ApduRequest {
   if (typeof tx !== 'object' || tx === null) throw new LedgerInputError('tx', 'must be an object');
@@ -164,17 +219,18 @@ export function encodeSignTransaction(tx: PaymentOrDelegation): ApduRequest {
   const memo = encodeMemo(tx.memo ?? '');
   const networkId = checkNetworkId(tx.networkId);
 
-  const data = concatBytes(
-    uintToBytesBE(account, 4),
-    utf8.encode(tx.from),
-    utf8.encode(tx.to),
-    uintToBytesBE(amount, 8),
-    uintToBytesBE(fee, 8),
-    uintToBytesBE(nonce, 4),
-    uintToBytesBE(validUntil, 4),
+  const data = writeSignTxBody({
+    account,
+    from: utf8.encode(tx.from),
+    to: utf8.encode(tx.to),
+    amount,
+    fee,
+    nonce,
+    validUntil,
     memo,
-    Uint8Array.of(tx.txType === 'payment' ? TX_TAG_PAYMENT : TX_TAG_DELEGATION, networkId),
-  );
+    tag: tx.txType === 'payment' ? TX_TAG_PAYMENT : TX_TAG_DELEGATION,
+    networkId,
+  });
   if (data.length !== SIGN_TX_BODY_LENGTH) throw new LedgerInputError('tx', 'does not encode to 172 bytes');
   return { ins: INS_SIGN_TX, p1: 0, p2: 0, data };
 }
@@ -208,14 +264,20 @@ export function encodeSignMessage(account: number, message: string, networkId: N
 }
 
 /** ≥ 1.4.5: r ‖ s ‖ L ‖ signed text, which must equal what we expect the app to sign. Older: r ‖ s. */
-export function decodeSignMessageReply(reply: Uint8Array, expectedText: string, echoed: boolean): MinaSignature & { signedMessage: string } {
+export function decodeSignMessageReply(
+  reply: Uint8Array,
+  expectedText: string,
+  echoed: boolean,
+): MinaSignature & { signedMessage: string } {
   if (!echoed) return { ...decodeSignatureReply(reply), signedMessage: expectedText };
   if (reply.length < 65) throw new LedgerReplyError(`message reply too short (${reply.length} bytes)`);
-  const length = reply[64]!;
-  if (reply.length !== 65 + length) throw new LedgerReplyError('message reply length byte does not match the reply');
-  const text = asciiDecode(reply.subarray(65));
+  const reader = new ByteReader(reply, replyError);
+  const signature = reader.bytes(64);
+  const length = reader.u8();
+  if (reader.remaining !== length) throw new LedgerReplyError('message reply length byte does not match the reply');
+  const text = asciiDecode(reader.rest());
   if (text !== expectedText) throw new LedgerReplyError('the device signed a different text than the one sent');
-  return { ...decodeSignatureReply(reply.subarray(0, 64)), signedMessage: text };
+  return { ...decodeSignatureReply(signature), signedMessage: text };
 }
 
 // ---- INS 06: field element ----
@@ -237,13 +299,19 @@ export function decodeSignFieldReply(reply: Uint8Array, field: bigint): MinaSign
   if (reply.length !== 97 || reply[64] !== 0x20) {
     throw new LedgerReplyError(`field-element reply must be 97 bytes with 0x20 at 64, got ${reply.length} bytes`);
   }
-  if (!equalBytes(reply.subarray(65), uintToBytesLE(field, 32))) {
+  const reader = new ByteReader(reply, replyError);
+  const signature = reader.bytes(64);
+  reader.u8(); // 0x20, checked above
+  if (!equalBytes(reader.rest(), uintToBytesLE(field, 32))) {
     throw new LedgerReplyError('the device echoed a different field element than the one sent');
   }
-  return decodeSignatureReply(reply.subarray(0, 64));
+  return decodeSignatureReply(signature);
 }
 
 // ---- reply framing ----
+
+/** The error a reply parser throws when a read overruns the reply. */
+export const replyError = (message: string): LedgerReplyError => new LedgerReplyError(`malformed reply: ${message}`);
 
 /** Splits a raw reply into data and status word — the one place replies are cut. */
 export function splitReply(reply: Uint8Array): { data: Uint8Array; statusCode: number } {

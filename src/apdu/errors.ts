@@ -159,10 +159,7 @@ export function statusToError(statusCode: number, ins?: number, cause?: unknown)
     case SW_LOCKED:
       return new LedgerDeviceLockedError(`The device is locked (${sw}): unlock it with your PIN`, context);
     case SW_INS_NOT_SUPPORTED:
-      return new LedgerUnsupportedInstructionError(
-        `The open app does not support this instruction (${sw}): update the Mina app`,
-        context,
-      );
+      return new LedgerUnsupportedInstructionError(`The open app does not support this instruction (${sw}): update the Mina app`, context);
     case SW_CLA_NOT_SUPPORTED:
     case SW_APP_NOT_OPEN:
     case SW_APP_NOT_OPEN_ALT:

@@ -5,8 +5,8 @@
  * answers 0x6D00 to GET_CAPABILITIES: that is how the host detects it, with no user interaction.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToUintBE, concatBytes, toHex, uintToBytesBE, uintToBytesLE } from './bytes.js';
-import { checkAccount, checkFieldElement, type ApduRequest } from './codec.js';
+import { ByteReader, bytesToUintBE, concatBytes, toHex, uintToBytesBE, uintToBytesLE } from './bytes.js';
+import { checkAccount, checkFieldElement, replyError, type ApduRequest } from './codec.js';
 import { MAX_APDU_DATA, PALLAS_P, PALLAS_Q } from './constants.js';
 import { LedgerInputError, LedgerReplyError } from './errors.js';
 
@@ -56,8 +56,17 @@ export function encodeGetCapabilities(): ApduRequest {
 /** major ‖ minor ‖ capability bits ‖ max fields. */
 export function decodeCapabilities(reply: Uint8Array): ExtensionCapabilities {
   if (reply.length !== 4) throw new LedgerReplyError(`capabilities reply must be 4 bytes, got ${reply.length}`);
-  const [major, minor, bits, maxFields] = reply as unknown as [number, number, number, number];
+  const reader = new ByteReader(reply, replyError);
+  const [major, minor, bits, maxFields] = [reader.u8(), reader.u8(), reader.u8(), reader.u8()];
   if (maxFields === 0) throw new LedgerReplyError('capabilities reply announces no fields');
+  // A device's claims only gate features, but values outside the spec are a faulty or lying device: refused.
+  if (maxFields > MAX_FIELDS)
+    throw new LedgerReplyError(`capabilities reply announces ${maxFields} fields; the spec allows at most ${MAX_FIELDS}`);
+  if (major !== 1)
+    throw new LedgerReplyError(`capabilities reply announces extension version ${major}.${minor}; this host knows version 1`);
+  if ((bits & ~(CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER)) !== 0) {
+    throw new LedgerReplyError(`capabilities reply sets unknown capability bits 0x${bits.toString(16).padStart(2, '0')}`);
+  }
   return {
     version: `${major}.${minor}`,
     signFields: (bits & CAP_SIGN_FIELDS) !== 0,
@@ -99,7 +108,7 @@ export function encodeSignFields(account: number, fields: bigint[], domain: Sign
 /** CREATE_NULLIFIER payload: account u32 BE ‖ N u8 ‖ N × 32-byte field LE, then split into chunks. */
 export function encodeCreateNullifier(account: number, fields: bigint[]): ApduRequest[] {
   checkAccount(account);
-  const checked = checkFields(fields, 1, MAX_FIELDS);
+  const checked = checkFields(fields, 0, MAX_FIELDS);
   return chunk(INS_CREATE_NULLIFIER, concatBytes(uintToBytesBE(account, 4), Uint8Array.of(checked.length), fieldBytes(checked)));
 }
 
@@ -108,7 +117,12 @@ export function chunk(ins: number, payload: Uint8Array): ApduRequest[] {
   const requests: ApduRequest[] = [];
   for (let offset = 0; offset < payload.length; offset += MAX_APDU_DATA) {
     const end = Math.min(offset + MAX_APDU_DATA, payload.length);
-    requests.push({ ins, p1: offset === 0 ? P1_FIRST : P1_MORE, p2: end < payload.length ? P2_MORE : P2_LAST, data: payload.subarray(offset, end) });
+    requests.push({
+      ins,
+      p1: offset === 0 ? P1_FIRST : P1_MORE,
+      p2: end < payload.length ? P2_MORE : P2_LAST,
+      data: payload.subarray(offset, end),
+    });
   }
   return requests;
 }
@@ -116,7 +130,8 @@ export function chunk(ins: number, payload: Uint8Array): ApduRequest[] {
 /** x ‖ y ‖ c ‖ s, 32 bytes big-endian each: x, y, c < p and s < q are checked here; the curve by the caller. */
 export function decodeNullifierReply(reply: Uint8Array): DeviceNullifier {
   if (reply.length !== 128) throw new LedgerReplyError(`nullifier reply must be 128 bytes, got ${reply.length}`);
-  const [x, y, c, s] = [0, 32, 64, 96].map((o) => bytesToUintBE(reply.subarray(o, o + 32))) as [bigint, bigint, bigint, bigint];
+  const reader = new ByteReader(reply, replyError);
+  const [x, y, c, s] = [0, 1, 2, 3].map(() => bytesToUintBE(reader.bytes(32))) as [bigint, bigint, bigint, bigint];
   if (x >= PALLAS_P || y >= PALLAS_P || c >= PALLAS_P || s >= PALLAS_Q) {
     throw new LedgerReplyError('the device returned nullifier values outside the Pallas fields');
   }

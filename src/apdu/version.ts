@@ -50,7 +50,6 @@ export function supports(v: AppVersion | string, feature: Feature): boolean {
  */
 export function signedMessageText(v: AppVersion | string, message: string): string {
   const version = typeof v === 'string' ? parseVersion(v) : v;
-  const raw =
-    compareVersions(version, '1.4.2') < 0 || (version.major === 1 && version.minor === 4 && version.patch === 4);
+  const raw = compareVersions(version, '1.4.2') < 0 || (version.major === 1 && version.minor === 4 && version.patch === 4);
   return raw ? message : MESSAGE_PREFIX + message;
 }

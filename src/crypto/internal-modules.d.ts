@@ -4,6 +4,7 @@
  * installed package. Typed loosely here; each loader states the shape it uses.
  */
 declare module 'chain-ledger-internal:*' {
+  // biome-ignore lint/suspicious/noExplicitAny: typed loosely here; each loader states the shape it uses.
   const module: any;
   export = module;
 }

@@ -23,6 +23,9 @@ const imports: Record<Era, () => Promise<unknown[]>> = {
       import('chain-ledger-internal:mina-signer-berkeley/src/memo.js'),
       import('chain-ledger-internal:mina-signer-berkeley/src/curve-bigint.js'),
       import('chain-ledger-internal:mina-signer-berkeley/../bindings/mina-transaction/gen/v1/js-layout.js'),
+      import('chain-ledger-internal:mina-signer-berkeley/src/poseidon-bigint.js'),
+      import('chain-ledger-internal:mina-signer-berkeley/src/field-bigint.js'),
+      import('chain-ledger-internal:mina-signer-berkeley/../bindings/lib/binable.js'),
     ]),
   mesa: () =>
     Promise.all([
@@ -32,6 +35,9 @@ const imports: Record<Era, () => Promise<unknown[]>> = {
       import('chain-ledger-internal:mina-signer/src/memo.js'),
       import('chain-ledger-internal:mina-signer/src/curve-bigint.js'),
       import('chain-ledger-internal:mina-signer/../bindings/mina-transaction/gen/v1/js-layout.js'),
+      import('chain-ledger-internal:mina-signer/src/poseidon-bigint.js'),
+      import('chain-ledger-internal:mina-signer/src/field-bigint.js'),
+      import('chain-ledger-internal:mina-signer/../bindings/lib/binable.js'),
     ]),
 };
 

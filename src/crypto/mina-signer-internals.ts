@@ -47,7 +47,28 @@ export interface MinaSignerInternals {
   verify(signature: RawSignature, message: { fields: bigint[] }, publicKey: GroupPoint, network: SignerNetwork): boolean;
   verifyFieldElement(signature: RawSignature, message: bigint, publicKey: GroupPoint, network: SignerNetwork): boolean;
   PublicKey: { fromBase58(address: string): { x: bigint; isOdd: boolean }; toGroup(pk: { x: bigint; isOdd: boolean }): GroupPoint };
-  Memo: { fromString(text: string): string; toBase58(memo: string): string; fromBase58(base58: string): string; toString(memo: string): string };
+  Memo: {
+    fromString(text: string): string;
+    toBase58(memo: string): string;
+    fromBase58(base58: string): string;
+    toString(memo: string): string;
+  };
+  /** The legacy Schnorr signature of payments, delegations and strings (mina-signer sign-legacy.js). */
+  signLegacy(message: LegacyHashInput, privateKey: bigint, network: SignerNetwork): RawSignature;
+  HashInputLegacy: {
+    bits(bits: boolean[]): LegacyHashInput;
+    append(a: LegacyHashInput, b: LegacyHashInput): LegacyHashInput;
+  };
+  UInt64: { toBits(value: bigint): boolean[] };
+  UInt32: { toBits(value: bigint): boolean[] };
+  /** Bytes to bits, least significant bit of each byte first (bindings/lib/binable.js). */
+  bytesToBits(bytes: number[]): boolean[];
+}
+
+/** mina-signer's legacy hash input: field elements and bits, packed by `signLegacy`. */
+export interface LegacyHashInput {
+  fields: bigint[];
+  bits: boolean[];
 }
 
 export const ERA_PACKAGES: Record<Era, string> = { berkeley: 'mina-signer-berkeley', mesa: 'mina-signer' };

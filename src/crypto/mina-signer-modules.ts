@@ -13,11 +13,15 @@ export const INTERNAL_FILES = [
   'src/memo.js',
   'src/curve-bigint.js',
   '../bindings/mina-transaction/gen/v1/js-layout.js',
+  'src/poseidon-bigint.js',
+  'src/field-bigint.js',
+  '../bindings/lib/binable.js',
 ] as const;
 
 /** The modules of INTERNAL_FILES, in that order, as one object. */
 export function assemble(modules: readonly unknown[]): MinaSignerInternals {
-  const [zkapp, signature, transaction, memo, curve, layout] = modules as any[];
+  // biome-ignore lint/suspicious/noExplicitAny: mina-signer's internal files ship no types; MinaSignerInternals states the shape used.
+  const [zkapp, signature, transaction, memo, curve, layout, poseidon, field, binable] = modules as any[];
   return {
     ZkappCommand: transaction.ZkappCommand,
     zkappCommandLayout: layout.jsLayout.ZkappCommand,
@@ -29,5 +33,10 @@ export function assemble(modules: readonly unknown[]): MinaSignerInternals {
     verifyFieldElement: signature.verifyFieldElement,
     PublicKey: curve.PublicKey,
     Memo: memo.Memo,
+    signLegacy: signature.signLegacy,
+    HashInputLegacy: poseidon.HashInputLegacy,
+    UInt64: field.UInt64,
+    UInt32: field.UInt32,
+    bytesToBits: binable.bytesToBits,
   };
 }

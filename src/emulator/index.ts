@@ -1,5 +1,7 @@
 /**
  * `chain-ledger/emulator`: the software Ledger (NOT hardware) and its Speculos-compatible HTTP server.
+ *
+ * @module chain-ledger/emulator
  */
 export {
   SoftwareLedger,
@@ -8,6 +10,16 @@ export {
   type SoftwareLedgerOptions,
   type ExchangeRecord,
 } from './software-ledger.js';
-export { APPROVE, REJECT, formatMina, type Approver, type Review, type ReviewKind, type Screen } from './review.js';
+export {
+  APPROVE,
+  REJECT,
+  formatMina,
+  reviewStages,
+  shownValue,
+  type Approver,
+  type Review,
+  type ReviewKind,
+  type Screen,
+} from './review.js';
 export { derivationPath } from './keys.js';
 export { startSpeculosServer, type SpeculosServer, type SpeculosServerOptions } from './speculos-server.js';

@@ -36,7 +36,7 @@ export function deriveAccountKey(root: HDKey, account: number): AccountKey {
   const node = root
     .deriveChild(HARDENED + 44)
     .deriveChild(HARDENED + MINA_COIN_TYPE)
-    .deriveChild(((account | HARDENED) >>> 0))
+    .deriveChild((account | HARDENED) >>> 0)
     .deriveChild(0)
     .deriveChild(0);
   const key = Uint8Array.from(node.privateKey!);

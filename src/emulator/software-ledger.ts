@@ -7,10 +7,9 @@
  * IT IS NOT HARDWARE. Its keys live in this process's memory. Never use it with a mnemonic that holds real funds.
  */
 import type { HDKey } from '@scure/bip32';
-import { base58check, bytesToUintBE, bytesToUintLE, concatBytes, fromHex, toHex, uintToBytesBE, utf8 } from '../apdu/bytes.js';
-import { isPrintableMessageByte, type NetworkId } from '../apdu/codec.js';
+import { ByteReader, base58check, bytesToUintLE, concatBytes, fromHex, toHex, uintToBytesBE, utf8 } from '../apdu/bytes.js';
+import { isPrintableMessageByte, readSignTxBody, type NetworkId } from '../apdu/codec.js';
 import {
-  ADDRESS_LENGTH,
   CLA,
   CLA_BOLOS,
   INS_BOLOS_APP_INFO,
@@ -55,6 +54,7 @@ import {
 } from '../apdu/extension.js';
 import { signatureToRawHex, type MinaSignature } from '../apdu/signature.js';
 import { atLeast, parseVersion, signedMessageText, supports } from '../apdu/version.js';
+import { isStoreKeyRequest } from '../apdu/store-key.js';
 import type { ApduTransport } from '../transport/types.js';
 import { deriveAccountKey, derivationPath, mnemonicToSeed, rootFromSeed, type AccountKey } from './keys.js';
 import {
@@ -68,7 +68,7 @@ import {
   type Approver,
   type Review,
 } from './review.js';
-import { createNullifier, signFieldElement, signFields, signLegacyMessage, signLegacyTransaction } from './signer.js';
+import { createNullifier, signFieldElement, signFields, signLegacyMessage, signUserCommand, type DecodedPublicKey } from './signer.js';
 
 export const SOFTWARE_LEDGER_WARNING =
   'WARNING: chain-ledger SoftwareLedger is a SOFTWARE EMULATION of a Ledger device, NOT HARDWARE. ' +
@@ -98,8 +98,9 @@ export interface SoftwareLedgerOptions {
   /** BIP39 passphrase (default none, like the app's tests). */
   passphrase?: string;
   /**
-   * The chain-ledger protocol extension, INS 0xA0–0xA2 (docs/apdu-extensions.md): default true. false behaves
-   * exactly like the real Mina app, which answers 0x6D00 to them.
+   * The chain-ledger protocol extension, INS 0xA0–0xA2 (docs/apdu-extensions.md): default false, exactly like the
+   * released Mina app, which answers 0x6D00 to them. true adds them (nullifiers, SIGN_FIELDS, presentations); say so
+   * wherever the device is shown.
    */
   extensions?: boolean;
 }
@@ -137,15 +138,23 @@ class Rejected {
 const fail = (statusCode: number): never => {
   throw new Rejected(statusCode);
 };
+/** What a request parser throws on a read past the end of the data: the app's 0x6802. */
+const invalidData = (): Rejected => new Rejected(SW_INVALID_DATA);
 
 export interface ExchangeRecord {
   request: string;
+  /** The reply, hex; for a store-key request only its status word (the signature is the store key). */
   reply: string;
+  /** Set when the reply data was withheld because it is the credential store's key. */
+  redacted?: true;
 }
 
 export class SoftwareLedger implements ApduTransport {
   readonly isSoftwareLedger = true;
-  /** Every exchange, in `@ledgerhq/hw-transport-mocker` RecordStore order (APDUs carry no secrets). */
+  /**
+   * Every exchange, in `@ledgerhq/hw-transport-mocker` RecordStore order. APDUs carry no secrets except the reply to
+   * the store-key message, whose data is withheld (`redacted`).
+   */
   readonly exchanges: ExchangeRecord[] = [];
 
   approve: Approver;
@@ -165,6 +174,28 @@ export class SoftwareLedger implements ApduTransport {
   #current: { abort: (error: Error) => void } | undefined;
   #listeners = new Map<string, Set<Listener>>();
 
+  /**
+   * A software Ledger (NOT hardware: the key is in this process) holding the BIP39 seed of `mnemonic`, running the
+   * Mina app `options.version` (default 1.6.0). It warns once through `options.warn` (default `console.warn`) that
+   * it is not a hardware wallet.
+   *
+   * @param mnemonic - A BIP39 mnemonic (English wordlist); `options.passphrase` is the optional BIP39 passphrase.
+   * @param options - The app version, the approver that stands for the user's buttons, blind signing, the protocol
+   *   extension (`extensions`, default false as on the released app), device states and the warning sink.
+   * @returns A device that is also an `ApduTransport`: pass it as `transport` to `createLedgerProvider` or
+   *   `MinaLedgerApp`.
+   * @throws `Error` when the mnemonic is not a valid BIP39 mnemonic; `RangeError` when `options.version` is not
+   *   `major.minor.patch`.
+   * @example
+   * ```ts
+   * import { SoftwareLedger } from 'chain-ledger/emulator';
+   * import { createLedgerProvider } from 'chain-ledger';
+   *
+   * const ledger = SoftwareLedger.fromMnemonic(mnemonic, { warn: () => {}, extensions: true });
+   * const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: 'http://localhost:5173' });
+   * const [address] = await chain.requestAccounts();
+   * ```
+   */
   static fromMnemonic(mnemonic: string, options: SoftwareLedgerOptions = {}): SoftwareLedger {
     return new SoftwareLedger(rootFromSeed(mnemonicToSeed(mnemonic, options.passphrase)), options);
   }
@@ -178,7 +209,7 @@ export class SoftwareLedger implements ApduTransport {
     this.#locked = options.locked ?? false;
     this.#appOpen = options.appOpen ?? true;
     this.#closedAppStatus = options.closedAppStatus ?? SW_APP_NOT_OPEN;
-    this.extensions = options.extensions ?? true;
+    this.extensions = options.extensions ?? false;
     (options.warn ?? console.warn)(SOFTWARE_LEDGER_WARNING);
   }
 
@@ -264,7 +295,8 @@ export class SoftwareLedger implements ApduTransport {
   /** One raw APDU in, the full reply (data ‖ status word) out — exactly what the app answers. */
   async exchange(apdu: Uint8Array): Promise<Uint8Array> {
     if (this.#unplugged) throw new DisconnectedDeviceError(false);
-    if (this.#current) throw Object.assign(new Error('An action was already pending on the Ledger device'), { name: 'TransportRaceCondition' });
+    if (this.#current)
+      throw Object.assign(new Error('An action was already pending on the Ledger device'), { name: 'TransportRaceCondition' });
     const request = Uint8Array.from(apdu);
     let reply: Uint8Array;
     const aborted = new Promise<never>((_, reject) => (this.#current = { abort: reject }));
@@ -277,7 +309,12 @@ export class SoftwareLedger implements ApduTransport {
     } finally {
       this.#current = undefined;
     }
-    this.exchanges.push({ request: toHex(request), reply: toHex(reply) });
+    // The store-key reply is the credential store's key: never kept (apdu/store-key.ts).
+    this.exchanges.push(
+      isStoreKeyRequest(request)
+        ? { request: toHex(request), reply: toHex(reply.subarray(-2)), redacted: true }
+        : { request: toHex(request), reply: toHex(reply) },
+    );
     if (this.exchanges.length > 10_000) this.exchanges.splice(0, this.exchanges.length - 10_000);
     return reply;
   }
@@ -364,7 +401,7 @@ export class SoftwareLedger implements ApduTransport {
     if (data.length !== 4) fail(SW_INVALID_DATA);
     const silentKnown = supports(this.version, 'silentAddress');
     if (silentKnown && p1 > 1) fail(SW_INVALID_DATA);
-    const account = Number(bytesToUintBE(data));
+    const account = new ByteReader(data, invalidData).u32be();
     const { address } = this.#key(account);
     // Before 1.4.1 the app ignored P1 and always asked.
     if (p1 === 0 || !silentKnown) await this.#review(addressReview(derivationPath(account), address));
@@ -373,39 +410,41 @@ export class SoftwareLedger implements ApduTransport {
 
   async #signTx(data: Uint8Array): Promise<Uint8Array> {
     if (data.length !== SIGN_TX_BODY_LENGTH) fail(SW_INVALID_DATA);
-    const account = Number(bytesToUintBE(data.subarray(0, 4)));
-    const from = readAddress(data.subarray(4, 4 + ADDRESS_LENGTH));
-    const to = readAddress(data.subarray(59, 59 + ADDRESS_LENGTH));
-    const amount = bytesToUintBE(data.subarray(114, 122));
-    const fee = bytesToUintBE(data.subarray(122, 130));
-    const nonce = Number(bytesToUintBE(data.subarray(130, 134)));
-    const validUntil = Number(bytesToUintBE(data.subarray(134, 138)));
-    const memoBytes = data.subarray(138, 138 + MEMO_MAX_BYTES);
-    const tag = data[170];
-    const networkId = data[171];
+    const body = readSignTxBody(data, invalidData);
+    const { account, amount, fee, nonce, validUntil, tag, networkId } = body;
+    const fromBytes = body.from;
+    const toBytes = body.to;
+    const source = readAddress(fromBytes);
+    const receiver = readAddress(toBytes);
+    const memoField = body.memo;
     if (tag !== TX_TAG_PAYMENT && tag !== TX_TAG_DELEGATION) fail(SW_INVALID_DATA);
     if (networkId !== 0 && networkId !== 1) fail(SW_INVALID_DATA);
     if (amount + fee > MAX_U64) fail(SW_INVALID_DATA);
-    const end = memoBytes.indexOf(0);
-    const memo = decodeMemo(memoBytes.subarray(0, end < 0 ? MEMO_MAX_BYTES : end));
-    const tx = { txType: tag === TX_TAG_PAYMENT ? 'payment' : 'delegation', from, to, amount, fee, nonce, validUntil, memo } as const;
-    await this.#review(transactionReview({ ...tx, networkId: networkId! }, this.version));
+    const end = memoField.indexOf(0);
+    const memo = Uint8Array.from(memoField.subarray(0, end < 0 ? MEMO_MAX_BYTES : end));
+    const txType = tag === TX_TAG_PAYMENT ? 'payment' : 'delegation';
+    const from = latin1(fromBytes);
+    const shown = { txType, from, to: latin1(toBytes), amount, fee, nonce, validUntil, memo, networkId } as const;
+    await this.#review(transactionReview(shown, this.version));
     const key = this.#key(account);
     if (key.address !== from) fail(SW_INVALID_DATA);
-    return rawSignature(signLegacyTransaction(tx, key.privateKeyBase58, networkId as NetworkId));
+    const command = { txType, source, receiver, amount, fee, nonce, validUntil, memo } as const;
+    return rawSignature(await signUserCommand(command, key.secret, networkId as NetworkId));
   }
 
   async #signMessage(data: Uint8Array): Promise<Uint8Array> {
     if (data.length <= 5) fail(SW_INVALID_DATA);
-    const account = Number(bytesToUintBE(data.subarray(0, 4)));
-    const networkId = data[4];
+    // account u32 ‖ network id u8 ‖ message
+    const reader = new ByteReader(data, invalidData);
+    const account = reader.u32be();
+    const networkId = reader.u8();
     if (networkId !== 0 && networkId !== 1) fail(SW_INVALID_DATA);
-    const messageBytes = data.subarray(5);
-    const message = String.fromCharCode(...messageBytes);
+    const messageBytes = Uint8Array.from(reader.rest());
+    const message = latin1(messageBytes);
     const signedText = signedMessageText(this.version, message);
     // 1.4.2 and 1.4.3 also displayed the prefix; later versions show the message only.
-    const shown = atLeast(this.version, '1.4.5') ? message : signedText;
-    await this.#review(messageReview(shown, networkId!));
+    const shown = atLeast(this.version, '1.4.5') ? messageBytes : signedText;
+    await this.#review(messageReview(shown, networkId));
     const signedBytes = Uint8Array.from(signedText, (c) => c.charCodeAt(0));
     if (signedBytes.length > SIGNED_TEXT_MAX_BYTES || !signedBytes.every(isPrintableMessageByte)) fail(SW_INVALID_DATA);
     const key = this.#key(account);
@@ -416,19 +455,21 @@ export class SoftwareLedger implements ApduTransport {
 
   async #signField(data: Uint8Array): Promise<Uint8Array> {
     if (data.length !== 37) fail(SW_INVALID_DATA);
-    const account = Number(bytesToUintBE(data.subarray(0, 4)));
-    const networkId = data[4];
+    // account u32 ‖ network id u8 ‖ field (32 bytes little-endian)
+    const reader = new ByteReader(data, invalidData);
+    const account = reader.u32be();
+    const networkId = reader.u8();
     if (networkId !== 0 && networkId !== 1) fail(SW_INVALID_DATA);
-    const fieldBytes = data.subarray(5, 37);
-    // The app does no range check; a non-canonical value is reduced here (the host never sends one).
-    const field = bytesToUintLE(fieldBytes) % PALLAS_P;
+    const fieldBytes = reader.bytes(32);
+    // The app does no range check and signs the raw 256-bit value (recorded: p and 2^255 - 1 are not reduced).
+    const field = bytesToUintLE(fieldBytes);
     if (!this.blindSigning) {
-      await this.approve(blindSigningDisabledNotice());
+      await this.#review(blindSigningDisabledNotice());
       return fail(SW_REJECTED);
     }
-    await this.#review(fieldElementReview(field, networkId!));
+    await this.#review(fieldElementReview(field, networkId));
     const key = this.#key(account);
-    const signature = await signFieldElement(field, key.secret, key.privateKeyBase58, networkId as NetworkId);
+    const signature = await signFieldElement(field, key.secret, networkId as NetworkId);
     return concatBytes(rawSignature(signature), Uint8Array.of(0x20), fieldBytes);
   }
 
@@ -452,22 +493,25 @@ export class SoftwareLedger implements ApduTransport {
     return concatBytes(...pending.parts);
   }
 
-  /** N field elements after a header, each 32 bytes little-endian and < p; anything else is 0x6802. */
-  #readFields(payload: Uint8Array, offset: number, min: number): bigint[] {
-    const count = payload[offset - 1]!;
-    if (count < min || count > MAX_FIELDS || payload.length !== offset + 32 * count) fail(SW_INVALID_DATA);
-    const fields = Array.from({ length: count }, (_, i) => bytesToUintLE(payload.subarray(offset + 32 * i, offset + 32 * (i + 1))));
+  /** N u8 ‖ N field elements, each 32 bytes little-endian and < p, up to the end; anything else is 0x6802. */
+  #readFields(reader: ByteReader, min: number): bigint[] {
+    const count = reader.u8();
+    if (count < min || count > MAX_FIELDS || reader.remaining !== 32 * count) fail(SW_INVALID_DATA);
+    const fields = Array.from({ length: count }, () => bytesToUintLE(reader.bytes(32)));
+    reader.end();
     if (fields.some((f) => f >= PALLAS_P)) fail(SW_INVALID_DATA);
     return fields;
   }
 
   async #signFields(payload: Uint8Array): Promise<Uint8Array> {
     if (payload.length < 6) fail(SW_INVALID_DATA);
-    const account = Number(bytesToUintBE(payload.subarray(0, 4)));
-    const domainByte = payload[4];
+    // account u32 ‖ domain u8 ‖ N u8 ‖ N × field (docs/apdu-extensions.md)
+    const reader = new ByteReader(payload, invalidData);
+    const account = reader.u32be();
+    const domainByte = reader.u8();
     if (domainByte !== DOMAIN_TESTNET && domainByte !== DOMAIN_MAINNET) fail(SW_INVALID_DATA);
     // N ≥ 2: a one-field kimchi signature is exactly what authorises a zkApp transaction (INS 06).
-    const fields = this.#readFields(payload, 6, MIN_SIGN_FIELDS);
+    const fields = this.#readFields(reader, MIN_SIGN_FIELDS);
     const domain = domainByte === DOMAIN_MAINNET ? 'mainnet' : 'testnet';
     await this.#review(signFieldsReview(fields.length, fieldsDigest(fields), domain));
     const key = this.#key(account);
@@ -476,8 +520,10 @@ export class SoftwareLedger implements ApduTransport {
 
   async #createNullifier(payload: Uint8Array): Promise<Uint8Array> {
     if (payload.length < 5) fail(SW_INVALID_DATA);
-    const account = Number(bytesToUintBE(payload.subarray(0, 4)));
-    const fields = this.#readFields(payload, 5, 1);
+    // account u32 ‖ N u8 ‖ N × field (docs/apdu-extensions.md)
+    const reader = new ByteReader(payload, invalidData);
+    const account = reader.u32be();
+    const fields = this.#readFields(reader, 0); // N = 0 is valid: H = hashToGroup(pk)
     await this.#review(nullifierReview(fields.length, fieldsDigest(fields)));
     const { x, y, c, s } = createNullifier(fields, this.#key(account).privateKeyBase58);
     return concatBytes(...[x, y, c, s].map((v) => uintToBytesBE(v, 32)));
@@ -498,24 +544,28 @@ export class SoftwareLedger implements ApduTransport {
   }
 }
 
-/** The app checks addresses by base58check only (src/parse_tx.c); anything else is 0x6802. */
-function readAddress(bytes: Uint8Array): string {
-  const text = String.fromCharCode(...bytes);
-  try {
-    base58check.decode(text);
-  } catch {
-    fail(SW_INVALID_DATA);
-  }
-  return text;
-}
+/** Address payload: version byte 0xCB, two binable version bytes, x (32 bytes little-endian), parity byte. */
+const ADDRESS_PAYLOAD_LENGTH = 36;
 
-/** mina-signer takes the memo as a string; bytes that are not UTF-8 cannot be given to it, so they are refused. */
-function decodeMemo(bytes: Uint8Array): string {
+/**
+ * The app checks an address by its base58check checksum only (src/parse_tx.c): whatever the version bytes, x and
+ * the parity byte are, it signs them as decoded (recorded: x altered and parity byte 2 both signed). A checksum
+ * that fails, or a payload that is not 36 bytes, is 0x6802.
+ */
+function readAddress(bytes: Uint8Array): DecodedPublicKey {
+  let payload: Uint8Array;
   try {
-    return utf8.decode(bytes);
+    payload = base58check.decode(latin1(bytes));
   } catch {
     return fail(SW_INVALID_DATA);
   }
+  if (payload.length !== ADDRESS_PAYLOAD_LENGTH) fail(SW_INVALID_DATA);
+  return { x: bytesToUintLE(payload.subarray(3, 35)), isOdd: payload[35] !== 0 };
+}
+
+/** Bytes as one character each (the app's C strings are bytes, not UTF-8). */
+function latin1(bytes: Uint8Array): string {
+  return String.fromCharCode(...bytes);
 }
 
 function rawSignature(signature: MinaSignature): Uint8Array {

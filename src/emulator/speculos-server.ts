@@ -9,11 +9,22 @@
  *   DELETE /events               resets the list
  *   POST   /button/{left,right,both} {"action": "press-and-release"}
  *
+ * Screens are published as the device draws them (review.ts, display.ts): one text event per drawn line, a paged
+ * value as paged, so a tool written for the real Speculos (wait for a text, press right until "Approve", press
+ * both) works unchanged. Like the device, both buttons act only on a choice screen (Approve/Reject,
+ * Generate/Cancel, the Reject of a notice); after an approval the device shows "Signing..." for a transaction, and
+ * when the app then answers an error it stays on the screen it was on (recorded on the real app).
+ *
+ * Only a local tool may drive it: a request whose Host is not a loopback name, any request with an Origin header
+ * (a web page: CSRF, DNS rebinding) and a POST whose body is not declared `application/json` are refused (403/415),
+ * so no page the user visits can press its buttons or send APDUs.
+ *
  * Node only (node:http is loaded when the server starts).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fromHex, toHex } from '../apdu/bytes.js';
+import { fixedScreen } from './display.js';
 import type { Approver, Review, Screen } from './review.js';
 
 export interface SpeculosDevice {
@@ -50,14 +61,40 @@ interface SpeculosEvent {
 
 interface ActiveReview {
   review: Review;
+  /** The screen shown, an index into `review.screens`. */
   index: number;
   decide: (approved: boolean) => void;
 }
 
-const IDLE: Screen = { title: 'Mina', text: 'is ready' };
+const IDLE: Screen = { ...fixedScreen('Mina', 'is ready'), title: 'Mina', text: 'is ready' };
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+/** Host header names a loopback server answers to (a rebinding DNS name is none of them). */
+const LOOPBACK_HOST_HEADER = /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/i;
+/** The row spacing of the drawn lines, in pixels, from the first row at y = 3 (a Nano's 64-pixel screen). */
+const ROW_Y = (row: number) => 3 + 14 * row;
 const MAX_BODY = 4096;
 
+/**
+ * Serves `device` behind the Speculos REST API (`/apdu`, `/button/*`, `/events`) on
+ * loopback, so unmodified Speculos clients (`@ledgerhq/hw-transport-node-speculos-http`, `openSpeculos`) drive it.
+ *
+ * @param device - What answers APDUs and asks for approval: a `SoftwareLedger`.
+ * @param options - `port` (default 0: any free port, read `server.port`), `host` (loopback only, default
+ *   127.0.0.1), `buttons` (default true: reviews wait for `/button` presses, as on Speculos).
+ * @returns The running server: its `port`, `url`, the screen shown now, and `close()`.
+ * @throws `Error` when `options.host` is not a loopback address; the listen error (for example `EADDRINUSE`) when
+ *   the port cannot be bound.
+ * @example
+ * ```ts
+ * import { SoftwareLedger, startSpeculosServer } from 'chain-ledger/emulator';
+ * import { openSpeculos } from 'chain-ledger/transport/node';
+ *
+ * const server = await startSpeculosServer(SoftwareLedger.fromMnemonic(mnemonic, { warn: () => {} }), { buttons: false });
+ * const transport = await openSpeculos({ apiPort: server.port });
+ * // … use transport, then:
+ * await server.close();
+ * ```
+ */
 export async function startSpeculosServer(device: SpeculosDevice, options: SpeculosServerOptions = {}): Promise<SpeculosServer> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host)) throw new Error(`startSpeculosServer: refusing to listen on non-loopback host ${host}`);
@@ -71,14 +108,21 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
 
   const show = (screen: Screen) => {
     shown = screen;
-    const lines = [screen.title, ...(screen.text === undefined ? [] : [screen.text])];
-    lines.forEach((text, i) => {
-      const event = { text, x: 0, y: 3 + 14 * i };
+    screen.lines.forEach((text, i) => {
+      const event = { text, x: 0, y: ROW_Y(screen.rows[i] ?? i) };
       events.push(event);
       if (events.length > 1000) events.shift();
       // One write per event: the Speculos transport parses each received chunk on its own.
       for (const res of streams) res.write(`data: ${JSON.stringify(event)}\n\n`);
     });
+  };
+
+  /** Whether the review being answered now was approved (the device then stays on its screen if the app errs). */
+  let approvedInExchange = false;
+  const decided = (review: Review, approved: boolean) => {
+    approvedInExchange = approved;
+    if (approved && review.afterApproval) show(review.afterApproval);
+    else if (!approved) show(IDLE);
   };
 
   const originalApprove = device.approve;
@@ -87,7 +131,10 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
     show(review.screens[0]!);
     if (!buttons) {
       review.screens.slice(1).forEach(show);
-      return Promise.resolve(originalApprove(review)).finally(() => show(IDLE));
+      return Promise.resolve(originalApprove(review)).then((approved) => {
+        decided(review, approved && review.approvable);
+        return approved;
+      });
     }
     return new Promise<boolean>((resolve) => {
       active = {
@@ -95,7 +142,7 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
         index: 0,
         decide: (approved) => {
           active = undefined;
-          show(IDLE);
+          decided(review, approved);
           resolve(approved);
         },
       };
@@ -105,15 +152,26 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
   const press = (button: string): boolean => {
     if (!active) return true; // buttons on the idle screen do nothing
     const { review } = active;
-    const last = review.screens.length - 1;
+    // Navigation stays within the current stage; each stage ends on its go-on choice, then its stop choice.
+    const starts = review.stages ?? [0];
+    const stage = starts.filter((start) => start <= active!.index).length - 1;
+    const first = starts[stage]!;
+    const last = (starts[stage + 1] ?? review.screens.length) - 1;
+    const finalStage = stage === starts.length - 1;
     if (button === 'right') active.index = Math.min(active.index + 1, last);
-    else if (button === 'left') active.index = Math.max(active.index - 1, 0);
+    else if (button === 'left') active.index = Math.max(active.index - 1, first);
     else if (button === 'both') {
-      // A notice is dismissed by both buttons anywhere; a review is decided on its Approve or Reject screen.
-      if (!review.approvable) return active.decide(false), true;
-      if (active.index === last) return active.decide(false), true;
-      if (active.index === last - 1) return active.decide(true), true;
-      return true;
+      // Both buttons act on the choice screens only: stop (the last of a stage), go on (before it) unless a notice.
+      if (active.index === last) {
+        active.decide(false);
+        return true;
+      }
+      if (!review.approvable || active.index !== last - 1) return true;
+      if (finalStage) {
+        active.decide(true);
+        return true;
+      }
+      active.index = last + 1; // the next stage
     } else return false;
     show(review.screens[active.index]!);
     return true;
@@ -127,6 +185,11 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refusal = refuse(req);
+    if (refusal) {
+      req.resume();
+      return json(res, refusal.status, { error: refusal.error });
+    }
     const url = new URL(req.url ?? '/', 'http://speculos');
     const path = url.pathname;
     if (path === '/apdu' && req.method === 'POST') {
@@ -134,10 +197,17 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
       const hex = typeof body?.data === 'string' ? body.data : undefined;
       if (hex === undefined || !/^([0-9a-fA-F]{2})*$/.test(hex)) return json(res, 400, { error: 'expected {"data": hex}' });
       // Speculos serialises APDUs with a lock: a second one waits for the first reply.
-      const run = apduQueue.then(() => device.exchange(fromHex(hex)));
+      const run = apduQueue.then(() => {
+        approvedInExchange = false;
+        return device.exchange(fromHex(hex));
+      });
       apduQueue = run.catch(() => undefined);
       try {
         const reply = await run;
+        // After a success or a rejection the device goes back to idle; an error after an approval leaves the
+        // screen as it was ("Signing...", or the Approve screen of a message), as the real app does.
+        const ok = reply.length >= 2 && reply[reply.length - 2] === 0x90 && reply[reply.length - 1] === 0x00;
+        if (shown !== IDLE && (ok || !approvedInExchange)) show(IDLE);
         return json(res, 200, { data: toHex(reply) });
       } catch (error) {
         // The device went away during the exchange: drop the connection, as a dead emulator would.
@@ -154,7 +224,7 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
         return;
       }
       const only = url.searchParams.get('currentscreenonly') === 'true';
-      const list = only && shown ? events.slice(-(shown.text === undefined ? 1 : 2)) : events;
+      const list = only && shown ? events.slice(-shown.lines.length) : events;
       return json(res, 200, { events: list });
     }
     if (path === '/events' && req.method === 'DELETE') {
@@ -192,6 +262,18 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Why a request is refused, or undefined: only a local tool (no browser page) may drive the device. */
+function refuse(req: IncomingMessage): { status: number; error: string } | undefined {
+  const host = req.headers.host ?? '';
+  if (!LOOPBACK_HOST_HEADER.test(host)) return { status: 403, error: 'refused: the Host header must name a loopback address' };
+  if (req.headers.origin !== undefined) return { status: 403, error: 'refused: requests from a web page (Origin header) are not accepted' };
+  if (req.method === 'POST') {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') return { status: 415, error: 'refused: POST bodies must be application/json' };
+  }
+  return undefined;
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {

@@ -1,16 +1,34 @@
 /**
- * One exchange at a time per device. `@ledgerhq` transports answer a second concurrent exchange with
- * `TransportRaceCondition` (and Speculos and the software Ledger would interleave); here a second call waits its
- * turn instead, in arrival order. Calls can be cancelled with an AbortSignal, and a disconnect rejects every
- * pending call with `LedgerDisconnectedError` and is re-emitted as a "disconnect" event.
+ * One device, one user at a time. `@ledgerhq` transports answer a second concurrent exchange with
+ * `TransportRaceCondition` (and Speculos and the software Ledger would interleave); here a second caller waits its
+ * turn instead, in arrival order. The unit of exclusivity is a whole command, not an APDU: `exclusive(task)` holds
+ * the device for every exchange the task makes (the chunks of one request, a version read and the request that
+ * depends on it, the prompts of one provider method), as hw-transport's app API lock does for an app method, so two
+ * callers' chunks can never interleave. `send()` is a command of one exchange.
  *
- * There are deliberately no timeouts: a device waiting for the user may take minutes to answer.
+ * Calls can be cancelled with an AbortSignal, and a disconnect rejects every pending call with
+ * `LedgerDisconnectedError` and is re-emitted as a "disconnect" event. There are deliberately no timeouts: a device
+ * waiting for the user may take minutes to answer.
  */
 import { LedgerDisconnectedError, toLedgerError } from '../apdu/errors.js';
-import { FifoLock } from './lock.js';
+import { FifoLock } from '../util/fifo-lock.js';
 import type { ApduTransport, SendOptions } from './types.js';
 
 type Listener = (error: LedgerDisconnectedError) => void;
+
+/** The device while a command holds it: exchanges go straight to it, in the order the command makes them. */
+export interface DeviceSession {
+  /** One exchange (the `ApduTransport.send` contract); `options.signal` also cancels it. */
+  send(
+    cla: number,
+    ins: number,
+    p1: number,
+    p2: number,
+    data?: Uint8Array,
+    statusList?: readonly number[],
+    options?: SendOptions,
+  ): Promise<Uint8Array>;
+}
 
 const instances = new WeakMap<object, ExclusiveTransport>();
 
@@ -42,11 +60,49 @@ export class ExclusiveTransport implements ApduTransport {
     return this.#disconnected !== undefined;
   }
 
-  /** Number of calls waiting for their turn (not counting the one on the device). */
+  /** Number of commands waiting for their turn (not counting the one holding the device). */
   get pending(): number {
     return this.#lock.pending;
   }
 
+  /**
+   * Runs `task` holding the device: no other command's exchange reaches the device until it settles. `signal`
+   * takes a waiting command out of the line at once and cancels the exchange in progress (the device keeps its
+   * screen: the next command waits for the user's answer there, because the device is released only once it has
+   * answered).
+   *
+   * @example
+   * ```ts
+   * const reply = await ExclusiveTransport.for(transport).exclusive(async (device) => {
+   *   await device.send(0xe0, 0xa1, 0x00, 0x80, firstChunk);
+   *   return device.send(0xe0, 0xa1, 0x80, 0x00, lastChunk);
+   * }, { signal });
+   * ```
+   * @throws `LedgerDisconnectedError` when the device is gone (before or during the task); the signal's reason when
+   *   aborted.
+   */
+  async exclusive<T>(task: (device: DeviceSession) => Promise<T>, options: SendOptions = {}): Promise<T> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    if (this.#disconnected) throw this.#disconnected;
+    const release = await this.#lock.acquire(signal);
+    let lastExchange: Promise<unknown> = Promise.resolve();
+    const session: DeviceSession = {
+      send: (cla, ins, p1, p2, data = new Uint8Array(0), statusList = [0x9000], sendOptions = {}) => {
+        const exchange = this.#exchange(cla, ins, p1, p2, data, statusList, [signal, sendOptions.signal]);
+        lastExchange = exchange.settled;
+        return exchange.result;
+      },
+    };
+    try {
+      return await task(session);
+    } finally {
+      // Released only when the device has answered, even if the caller gave up earlier.
+      lastExchange.then(release, release);
+    }
+  }
+
+  /** A command of one exchange. */
   async send(
     cla: number,
     ins: number,
@@ -56,30 +112,43 @@ export class ExclusiveTransport implements ApduTransport {
     statusList: readonly number[] = [0x9000],
     options: SendOptions = {},
   ): Promise<Uint8Array> {
-    const { signal } = options;
-    signal?.throwIfAborted();
-    if (this.#disconnected) throw this.#disconnected;
-    const release = await this.#lock.acquire(signal);
+    return this.exclusive((device) => device.send(cla, ins, p1, p2, data, statusList), options);
+  }
+
+  /** One exchange with the inner transport; `result` rejects at once on abort or disconnect, `settled` when it ends. */
+  #exchange(
+    cla: number,
+    ins: number,
+    p1: number,
+    p2: number,
+    data: Uint8Array,
+    statusList: readonly number[],
+    signals: (AbortSignal | undefined)[],
+  ): { result: Promise<Uint8Array>; settled: Promise<unknown> } {
+    const active = signals.filter((s): s is AbortSignal => s !== undefined);
+    const aborted = active.find((s) => s.aborted);
+    if (aborted) return { result: Promise.reject(aborted.reason), settled: Promise.resolve() };
+    if (this.#disconnected) return { result: Promise.reject(this.#disconnected), settled: Promise.resolve() };
 
     let failCaller!: (reason: unknown) => void;
     const interrupted = new Promise<never>((_, reject) => (failCaller = reject));
-    const onAbort = () => failCaller(signal!.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const onAbort = (event: Event) => failCaller((event.target as AbortSignal).reason);
+    for (const s of active) s.addEventListener('abort', onAbort, { once: true });
     this.#inFlight.add(failCaller);
 
     const exchange = Promise.resolve().then(() => this.inner.send(cla, ins, p1, p2, data, [...statusList]));
-    // The slot is released only when the device has answered, even if the caller gave up earlier.
-    exchange.then(release, (error: unknown) => {
-      release();
-      // A transport that fails with a disconnect error without emitting "disconnect" is disconnected all the same.
-      if ((toLedgerError(error) as { name?: unknown }).name === 'LedgerDisconnectedError') this.markDisconnected(error);
-    });
-    try {
-      return await Promise.race([exchange, interrupted]);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
+    const settled = exchange.then(
+      () => undefined,
+      (error: unknown) => {
+        // A transport that fails with a disconnect error without emitting "disconnect" is disconnected all the same.
+        if ((toLedgerError(error) as { name?: unknown }).name === 'LedgerDisconnectedError') this.markDisconnected(error);
+      },
+    );
+    const result = Promise.race([exchange, interrupted]).finally(() => {
+      for (const s of active) s.removeEventListener('abort', onAbort);
       this.#inFlight.delete(failCaller);
-    }
+    });
+    return { result, settled };
   }
 
   on(event: 'disconnect', listener: Listener): void {

@@ -1,6 +1,8 @@
 /**
  * `chain-ledger/transport`: the structural transport type, the per-device queue, and the browser opener.
  * Node openers (USB, Speculos, transcripts) live in `chain-ledger/transport/node`.
+ *
+ * @module chain-ledger/transport
  */
 export { ExclusiveTransport } from './exclusive.js';
 export { openWebHid, isWebHidAvailable, type OpenWebHidOptions } from './webhid.js';

@@ -5,10 +5,15 @@
  * `@ledgerhq/*` packages cannot be imported under native Node ESM (their `lib-es` builds use extensionless
  * relative imports), so their CommonJS builds are loaded with `createRequire`; types come from type-only imports.
  * Each package is an optional peer dependency, loaded only when its opener runs.
+ *
+ * @module chain-ledger/transport/node
  */
+
 import { createRequire } from 'node:module';
 import { LedgerNotFoundError } from '../apdu/errors.js';
 import { ExclusiveTransport } from './exclusive.js';
+import { isStoreKeyRequest } from '../apdu/store-key.js';
+import { quietStoreKeyReplies, type HidFraming } from './quiet-exchange.js';
 import type { ApduTransport } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -37,20 +42,65 @@ export interface OpenNodeHidOptions {
   listenTimeoutMs?: number;
 }
 
-/** USB HID in Node through `@ledgerhq/hw-transport-node-hid` (with node-hid ≥ 3.4, which ships prebuilt binaries). */
+/**
+ * USB HID in Node through `@ledgerhq/hw-transport-node-hid` (with node-hid ≥ 3.4, which ships prebuilt binaries).
+ *
+ * @example
+ * ```ts
+ * const app = new MinaLedgerApp(await openNodeHid({ listenTimeoutMs: 30_000 }));
+ * ```
+ * @throws `LedgerNotFoundError`: the package is not installed, node-hid's native module cannot load (the message
+ *   says which library is missing), or no Ledger appeared in time.
+ */
 export async function openNodeHid(options: OpenNodeHidOptions = {}): Promise<ExclusiveTransport> {
   const TransportNodeHid = load<TransportStatics>('@ledgerhq/hw-transport-node-hid');
   try {
     const transport = options.path
       ? await TransportNodeHid.open(options.path)
       : await TransportNodeHid.create(3000, options.listenTimeoutMs ?? 3000);
+    quietNodeHid(transport as unknown as NodeHidInternals);
     return ExclusiveTransport.for(transport);
   } catch (cause) {
     throw (
-      nativeLoadError(cause) ??
-      new LedgerNotFoundError('No Ledger found on USB: plug it in, unlock it and open the Mina app', { cause })
+      nativeLoadError(cause) ?? new LedgerNotFoundError('No Ledger found on USB: plug it in, unlock it and open the Mina app', { cause })
     );
   }
+}
+
+/** The parts of a TransportNodeHid(-noevents) instance its own `exchange` uses (lib/TransportNodeHid.js, 6.x). */
+export interface NodeHidInternals {
+  exchange(apdu: Uint8Array): Promise<Uint8Array>;
+  exchangeAtomicImpl<T>(f: () => Promise<T>): Promise<T>;
+  writeHID(block: Uint8Array): Promise<void>;
+  readHID(): Promise<Uint8Array>;
+  channel: number;
+  packetSize: number;
+}
+
+/**
+ * node-hid's transport traces every reply on `@ledgerhq/logs`: the store-key reply goes through its own steps
+ * without the trace (quiet-exchange.ts). Exported for the tests, which drive it over a simulated HID device.
+ */
+export function quietNodeHid(transport: NodeHidInternals): void {
+  let framing: HidFraming | undefined;
+  try {
+    framing = load<HidFraming>('@ledgerhq/hw-transport-node-hid-noevents/lib/hid-framing');
+  } catch {
+    framing = undefined; // store-key requests are then refused, never logged
+  }
+  quietStoreKeyReplies(transport, framing, () =>
+    typeof transport.exchangeAtomicImpl === 'function' &&
+    typeof transport.writeHID === 'function' &&
+    typeof transport.readHID === 'function'
+      ? {
+          channel: transport.channel,
+          packetSize: transport.packetSize,
+          atomic: (f) => transport.exchangeAtomicImpl(f),
+          write: (block) => transport.writeHID(block),
+          read: () => transport.readHID(),
+        }
+      : undefined,
+  );
 }
 
 export async function listNodeHidDevices(): Promise<string[]> {
@@ -80,7 +130,17 @@ export interface OpenSpeculosOptions {
   apiPort?: number;
 }
 
-/** Speculos' REST API (or `startSpeculosServer`) through `@ledgerhq/hw-transport-node-speculos-http`. */
+/**
+ * Speculos' REST API (or `startSpeculosServer`) through `@ledgerhq/hw-transport-node-speculos-http`. `speculos` on
+ * the result presses buttons and streams the screen's text.
+ *
+ * @example
+ * ```ts
+ * const transport = await openSpeculos({ apiPort: 5000 });
+ * const app = new MinaLedgerApp(transport);
+ * ```
+ * @throws `LedgerNotFoundError`: the package is not installed, or nothing answered at that address.
+ */
 export async function openSpeculos(options: OpenSpeculosOptions = {}): Promise<ExclusiveTransport & { speculos: SpeculosControls }> {
   const SpeculosHttpTransport = load<TransportStatics>('@ledgerhq/hw-transport-node-speculos-http');
   let transport: ApduTransport & SpeculosControls;
@@ -93,8 +153,34 @@ export async function openSpeculos(options: OpenSpeculosOptions = {}): Promise<E
   } catch (cause) {
     throw new LedgerNotFoundError('No Speculos answered at that address', { cause });
   }
+  quietSpeculos(transport as unknown as SpeculosInternals);
   const queue = ExclusiveTransport.for(transport);
   return Object.assign(queue, { speculos: transport });
+}
+
+/** What `SpeculosHttpTransport` holds: its HTTP client (axios) on the emulator's REST API, and its `exchange`. */
+interface SpeculosInternals {
+  exchange(apdu: Uint8Array): Promise<Uint8Array>;
+  instance?: { post(path: string, body: { data: string }): Promise<{ data: { data?: unknown } }> };
+}
+
+/**
+ * The Speculos transport logs every reply through `@ledgerhq/logs` (`log("apdu", "<= …")`). For the store-key
+ * request (quiet-exchange.ts) the same POST /apdu goes through the transport's own HTTP client, without the log
+ * lines; every other APDU goes through its `exchange` unchanged. Exported for the tests.
+ */
+export function quietSpeculos(transport: SpeculosInternals): void {
+  const loud = transport.exchange.bind(transport);
+  transport.exchange = async (apdu: Uint8Array) => {
+    if (!isStoreKeyRequest(apdu)) return loud(apdu);
+    const http = transport.instance;
+    if (typeof http?.post !== 'function') {
+      throw new Error('this Speculos transport cannot exchange the store-key request without logging its reply');
+    }
+    const reply = (await http.post('/apdu', { data: Buffer.from(apdu).toString('hex') })).data.data;
+    if (typeof reply !== 'string' || !/^([0-9a-f]{2})+$/i.test(reply)) throw new Error('Speculos answered no APDU reply');
+    return Buffer.from(reply, 'hex');
+  };
 }
 
 /** What the Speculos transport adds: button presses and the screen-text event stream (an rxjs Subject). */
@@ -106,6 +192,14 @@ export interface SpeculosControls {
 /**
  * Replays a recorded APDU transcript (`=> request` / `<= reply` lines, as `@ledgerhq/hw-transport-mocker` writes
  * them): a request that differs from the next recorded one fails with `RecordStoreWrongAPDU`.
+ *
+ * @example
+ * ```ts
+ * const transport = await openTranscript('=> e001000000\n<= 0106009000\n');
+ * await new MinaLedgerApp(transport).getAppVersion(); // 1.6.0
+ * transport.ensureDone();
+ * ```
+ * @throws `LedgerNotFoundError` when `@ledgerhq/hw-transport-mocker` is not installed.
  */
 export async function openTranscript(text: string): Promise<ExclusiveTransport & { ensureDone(): void }> {
   const mocker = load<{

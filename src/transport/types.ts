@@ -9,7 +9,9 @@ export interface ApduTransport {
    */
   send(cla: number, ins: number, p1: number, p2: number, data?: Uint8Array, statusList?: readonly number[]): Promise<Uint8Array>;
   /** `@ledgerhq` transports emit "disconnect" when the device goes away. */
+  // biome-ignore lint/suspicious/noExplicitAny: listener parameters differ per transport; `any` keeps every @ledgerhq transport assignable.
   on?(event: string, listener: (...args: any[]) => unknown): void;
+  // biome-ignore lint/suspicious/noExplicitAny: as for `on`.
   off?(event: string, listener: (...args: any[]) => unknown): void;
   close?(): Promise<void> | void;
 }

@@ -7,9 +7,9 @@ import {
   signatureToBase58,
   signatureToRawHex,
   signatureToRosettaHex,
-  statusToError,
   toLedgerError,
-} from '../../src/apdu/index.js';
+} from '../../src/apdu.js';
+import { statusToError } from '../../src/apdu/errors.js';
 import { exchange } from '../support/vectors.js';
 
 describe('status words map to error classes matched by name', () => {
@@ -92,6 +92,6 @@ describe('signature encodings (vector sign_tx_1 of mina-ledger-app.md §10.2)', 
   it('refuses out-of-range and malformed values', () => {
     expect(() => signatureToRawHex({ field: '-1', scalar: '1' })).toThrow(RangeError);
     expect(() => signatureFromRawHex('00')).toThrow(RangeError);
-    expect(() => signatureFromBase58(e.signature!.base58.slice(0, -1) + 'x')).toThrow();
+    expect(() => signatureFromBase58(`${e.signature!.base58.slice(0, -1)}x`)).toThrow();
   });
 });

@@ -1,12 +1,14 @@
 /** Bad input is refused by the host, naming the field, before anything reaches the device. */
 import { describe, expect, it } from 'vitest';
-import { MinaLedgerApp, PALLAS_P, type PaymentOrDelegation } from '../../src/apdu/index.js';
-import { SoftwareLedger } from '../../src/emulator/index.js';
+import { MinaLedgerApp, type PaymentOrDelegation } from '../../src/apdu.js';
+import { PALLAS_P } from '../../src/apdu/constants.js';
+
 import { counting } from '../support/counting.js';
-import { addressOf, vectors } from '../support/vectors.js';
+import { addressOf } from '../support/vectors.js';
+import { quietLedger } from '../support/rig.js';
 
 function setup() {
-  const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, blindSigning: true });
+  const device = quietLedger({ blindSigning: true });
   const { transport, sent } = counting(device);
   return { app: new MinaLedgerApp(transport), sent };
 }
@@ -45,7 +47,7 @@ describe('signTransaction refuses', () => {
     ['a negative fee', { fee: -1n }, 'fee'],
     ['a nonce ≥ 2^32', { nonce: 2 ** 32 }, 'nonce'],
     ['validUntil ≥ 2^32', { validUntil: 2 ** 32 }, 'validUntil'],
-    ['a bad receiver checksum', { to: addressOf(1).slice(0, -1) + 'A' }, 'to'],
+    ['a bad receiver checksum', { to: `${addressOf(1).slice(0, -1)}A` }, 'to'],
     ['a sender that is not an address', { from: 'B62q' }, 'from'],
     ['network id 2', { networkId: 2 as 0 }, 'networkId'],
     ['a delegation with an amount', { txType: 'delegation', amount: 1n }, 'amount'],
@@ -54,7 +56,7 @@ describe('signTransaction refuses', () => {
 
   it('accepts a 32-byte multi-byte memo exactly at the limit', async () => {
     const { app } = setup();
-    const memo = '€'.repeat(10) + 'ab'; // 30 + 2 = 32 bytes
+    const memo = `${'€'.repeat(10)}ab`; // 30 + 2 = 32 bytes
     await expect(app.signTransaction({ ...payment, memo })).resolves.toHaveProperty('field');
   });
 });
@@ -71,9 +73,9 @@ describe('signMessage refuses', () => {
 
   it('accepts 65 printable bytes with CR/LF', async () => {
     const { app } = setup();
-    const message = 'line one\r\n' + 'x'.repeat(55);
+    const message = `line one\r\n${'x'.repeat(55)}`;
     const result = await app.signMessage(0, message, 0);
-    expect(result.signedMessage).toBe('Message : ' + message);
+    expect(result.signedMessage).toBe(`Message : ${message}`);
   });
 });
 

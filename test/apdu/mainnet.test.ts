@@ -4,14 +4,15 @@
  */
 import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
-import { MinaLedgerApp, signatureToBase58, type NetworkId } from '../../src/apdu/index.js';
-import { SoftwareLedger } from '../../src/emulator/index.js';
+import { MinaLedgerApp, signatureToBase58 } from '../../src/apdu.js';
+
 import { verifyFieldElement } from '../support/mina-signer-internals.js';
 import { addressOf, keyOf, txOf, vectors } from '../support/vectors.js';
+import { quietLedger } from '../support/rig.js';
 
 const mainnet = new Client({ network: 'mainnet' });
 const testnet = new Client({ network: 'testnet' });
-const app = new MinaLedgerApp(SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, blindSigning: true }));
+const app = new MinaLedgerApp(quietLedger({ blindSigning: true }));
 
 describe('mainnet signatures', () => {
   for (const e of vectors.exchanges.filter((x) => x.ins === 'SIGN_TX' && x.result.statusWord === '9000')) {
@@ -37,9 +38,7 @@ describe('mainnet signatures', () => {
 
   it('a message on mainnet', async () => {
     const signature = await app.signMessage(0, 'Hello Mina!', 1);
-    expect({ field: signature.field, scalar: signature.scalar }).toEqual(
-      mainnet.signMessage('Message : Hello Mina!', keyOf(0)).signature,
-    );
+    expect({ field: signature.field, scalar: signature.scalar }).toEqual(mainnet.signMessage('Message : Hello Mina!', keyOf(0)).signature);
     expect(mainnet.verifyMessage({ data: 'Message : Hello Mina!', signature, publicKey: addressOf(0) })).toBe(true);
     expect(testnet.verifyMessage({ data: 'Message : Hello Mina!', signature, publicKey: addressOf(0) })).toBe(false);
   });

@@ -4,7 +4,7 @@
  */
 import { RecordStore, openTransportReplayer } from '@ledgerhq/hw-transport-mocker';
 import { describe, expect, it } from 'vitest';
-import { MinaLedgerApp } from '../../src/apdu/index.js';
+import { MinaLedgerApp } from '../../src/apdu.js';
 import { exchange, transcript, txOf, vectors, type VectorExchange } from '../support/vectors.js';
 
 async function replay(...names: string[]) {
@@ -44,13 +44,7 @@ describe('MinaLedgerApp replays every client-side vector exchange', () => {
   it('covers all vectors the client can emit (the rest are malformed on purpose)', () => {
     expect(clientExchanges.length).toBe(22);
     const malformed = vectors.exchanges.filter((e) => !clientExchanges.includes(e)).map((e) => e.name);
-    expect(malformed.sort()).toEqual([
-      'get_address_invalid_p1',
-      'lc_mismatch',
-      'sign_tx_wrong_length',
-      'unsupported_ins',
-      'wrong_cla',
-    ]);
+    expect(malformed.sort()).toEqual(['get_address_invalid_p1', 'lc_mismatch', 'sign_tx_wrong_length', 'unsupported_ins', 'wrong_cla']);
   });
 
   it.each(clientExchanges.map((e) => [e.name, e] as const))('%s', async (_name, e) => {
@@ -98,8 +92,18 @@ describe('MinaLedgerApp replays every client-side vector exchange', () => {
 describe('malformed replies are errors, never results', () => {
   const cases: [string, string, string, (app: MinaLedgerApp) => Promise<unknown>][] = [
     ['version of 4 bytes', 'e001000000', '010600009000', (app) => app.getAppVersion()],
-    ['address without NUL', 'e00200000400000000', exchange('get_address_0_show').reply.replace(/009000$/, '419000'), (app) => app.getAddress(0, { display: true })],
-    ['address with a bad checksum', 'e00200000400000000', exchange('get_address_0_show').reply.replace(/^4236/, '4237'), (app) => app.getAddress(0, { display: true })],
+    [
+      'address without NUL',
+      'e00200000400000000',
+      exchange('get_address_0_show').reply.replace(/009000$/, '419000'),
+      (app) => app.getAddress(0, { display: true }),
+    ],
+    [
+      'address with a bad checksum',
+      'e00200000400000000',
+      exchange('get_address_0_show').reply.replace(/^4236/, '4237'),
+      (app) => app.getAddress(0, { display: true }),
+    ],
     ['signature of 63 bytes', exchange('sign_tx_1').request, exchange('sign_tx_1').reply.slice(2), (app) => callTx1(app)],
     ['signature r ≥ p', exchange('sign_tx_1').request, 'ff'.repeat(32) + exchange('sign_tx_1').reply.slice(64), (app) => callTx1(app)],
     [
@@ -118,7 +122,7 @@ describe('malformed replies are errors, never results', () => {
 
   it.each(cases)('%s', async (_name, request, reply, run) => {
     const needsVersion = request.startsWith('e005') || request.startsWith('e006');
-    const text = (needsVersion ? '=> e001000000\n<= 0106009000\n' : '') + `=> ${request}\n<= ${reply}\n`;
+    const text = `${needsVersion ? '=> e001000000\n<= 0106009000\n' : ''}=> ${request}\n<= ${reply}\n`;
     const transport = await openTransportReplayer(RecordStore.fromString(text));
     const error = await run(new MinaLedgerApp(transport)).catch((e: unknown) => e);
     expect((error as Error).name).toBe('LedgerReplyError');

@@ -1,16 +1,16 @@
 /** Version gating in the client, checked against the software Ledger behaving as each older app version. */
 import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
-import { MinaLedgerApp, signedMessageText, supports } from '../../src/apdu/index.js';
-import { SoftwareLedger, type Review } from '../../src/emulator/index.js';
+import { MinaLedgerApp, signedMessageText, supports } from '../../src/apdu.js';
+import type { Review } from '../../src/emulator/index.js';
 import { counting } from '../support/counting.js';
 import { addressOf, vectors } from '../support/vectors.js';
+import { quietLedger } from '../support/rig.js';
 
 const testnet = new Client({ network: 'testnet' });
 
 function setup(version: string, reviews: Review[] = []) {
-  const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, {
-    warn: () => {},
+  const device = quietLedger({
     version,
     blindSigning: true,
     approve: (r) => (reviews.push(r), true),

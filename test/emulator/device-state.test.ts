@@ -1,12 +1,12 @@
 /** The software Ledger's device states and faults, seen through the client as a host would see a real device. */
 import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
-import { MinaLedgerApp } from '../../src/apdu/index.js';
+import { MinaLedgerApp } from '../../src/apdu.js';
 import { SOFTWARE_LEDGER_WARNING, SoftwareLedger, TEST_MNEMONIC, type Review } from '../../src/emulator/index.js';
 import { addressOf, vectors } from '../support/vectors.js';
+import { quietLedger } from '../support/rig.js';
 
-const make = (options: Parameters<typeof SoftwareLedger.fromMnemonic>[1] = {}) =>
-  SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, ...options });
+const make = (options: Parameters<typeof SoftwareLedger.fromMnemonic>[1] = {}) => quietLedger({ ...options });
 
 describe('software Ledger states', () => {
   it('says loudly that it is not hardware, once per instance', () => {
@@ -130,23 +130,48 @@ describe('software Ledger states', () => {
       networkId: 0 as const,
     };
     await app.signTransaction(tx);
-    expect(reviews[0]!.screens).toEqual([
-      { title: 'Sign Transaction' },
-      { title: 'Network', text: 'testnet' },
-      { title: 'Type', text: 'Payment' },
-      { title: 'Sender', text: addressOf(0) },
-      { title: 'Receiver', text: addressOf(1) },
-      { title: 'Amount', text: 'MINA 1729.0' },
-      { title: 'Fee', text: 'MINA 2.0' },
-      { title: 'Total', text: 'MINA 1731.0' },
-      { title: 'Nonce', text: '16' },
-      { title: 'Valid until', text: '271828' },
-      { title: 'Memo', text: 'Hello Mina!' },
-      { title: 'Approve' },
-      { title: 'Reject' },
+    // Each screen as the device draws it; the addresses paged over two screens, three lines each.
+    const pages = (title: string, address: string) => {
+      const [page1, page2] = reviews[0]!.screens.filter((s) => s.title.startsWith(`${title} (`));
+      return page1!.lines.slice(1).join('') + page2!.lines.slice(1).join('') === address && page1!.title === `${title} (1/2)`;
+    };
+    expect(reviews[0]!.screens.map((s) => s.title)).toEqual([
+      'Sign',
+      'Network',
+      'Type',
+      'Sender (1/2)',
+      'Sender (2/2)',
+      'Receiver (1/2)',
+      'Receiver (2/2)',
+      'Amount',
+      'Fee',
+      'Total',
+      'Nonce',
+      'Valid until',
+      'Memo',
+      'Approve',
+      'Reject',
     ]);
+    expect(pages('Sender', addressOf(0)) && pages('Receiver', addressOf(1))).toBe(true);
+    expect(reviews[0]!.screens.filter((s) => !s.title.includes('(')).map((s) => s.lines)).toEqual([
+      ['Sign', 'Transaction'],
+      ['Network', 'testnet'],
+      ['Type', 'Payment'],
+      ['Amount', 'MINA 1729.0'],
+      ['Fee', 'MINA 2.0'],
+      ['Total', 'MINA 1731.0'],
+      ['Nonce', '16'],
+      ['Valid until', '271828'],
+      ['Memo', 'Hello Mina!'],
+      ['Approve'],
+      ['Reject'],
+    ]);
+    expect(reviews[0]!.afterApproval?.lines).toEqual(['Signing...']);
     // A sender that is not the account's address is refused by the device after approval (0x6802), as the app does.
-    await expect(app.signTransaction({ ...tx, from: addressOf(1) })).rejects.toMatchObject({ name: 'LedgerInvalidDataError', statusCode: 0x6802 });
+    await expect(app.signTransaction({ ...tx, from: addressOf(1) })).rejects.toMatchObject({
+      name: 'LedgerInvalidDataError',
+      statusCode: 0x6802,
+    });
   });
 
   it('account N and N + 2^31 derive the same key, as on the device (the host never sends the latter)', async () => {

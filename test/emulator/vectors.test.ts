@@ -2,14 +2,12 @@ import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
 import { fromHex, toHex } from '../../src/apdu/bytes.js';
 import { signatureFromRawHex, signatureToBase58 } from '../../src/apdu/signature.js';
-import { SoftwareLedger, type Review } from '../../src/emulator/index.js';
+import type { Review } from '../../src/emulator/index.js';
 import { addressOf, vectors } from '../support/vectors.js';
-
-const quiet = () => {};
+import { quietLedger } from '../support/rig.js';
 
 function deviceFor(e: (typeof vectors.exchanges)[number], reviews: Review[] = []) {
-  return SoftwareLedger.fromMnemonic(vectors.mnemonic, {
-    warn: quiet,
+  return quietLedger({
     blindSigning: e.ins === 'SIGN_FIELD_ELEMENT' && !e.name.includes('blind_signing_disabled'),
     approve: (review) => {
       reviews.push(review);
@@ -28,7 +26,7 @@ describe('software Ledger reproduces every vector of the Mina app v1.6.0 byte fo
   });
 
   it('derives every account of the vectors', () => {
-    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: quiet });
+    const device = quietLedger();
     for (const account of vectors.accounts) expect(device.addressOf(account.account)).toBe(account.address);
   });
 });

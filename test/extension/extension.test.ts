@@ -6,29 +6,24 @@ import { readFileSync } from 'node:fs';
 import Client from 'mina-signer';
 import { Field, Nullifier, PublicKey, Signature } from 'o1js';
 import { describe, expect, it } from 'vitest';
-import {
-  MinaLedgerApp,
-  PALLAS_P,
-  encodeCreateNullifier,
-  encodeSignFields,
-  fieldsDigest,
-  signatureToBase58,
-  type DeviceNullifier,
-} from '../../src/apdu/index.js';
+import { MinaLedgerApp, fieldsDigest, signatureToBase58, type DeviceNullifier } from '../../src/apdu.js';
+import { PALLAS_P } from '../../src/apdu/constants.js';
+import { encodeCreateNullifier, encodeSignFields } from '../../src/apdu/extension.js';
 import { fromHex, toHex } from '../../src/apdu/bytes.js';
-import { SoftwareLedger, type Review, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import type { Review, SoftwareLedgerOptions } from '../../src/emulator/index.js';
 import { completeNullifier } from '../../src/nullifier/complete.js';
 import { openTranscript } from '../../src/transport/node.js';
 import { counting } from '../support/counting.js';
 import { verifyFields } from '../support/mina-signer-internals.js';
-import { addressOf, vectors } from '../support/vectors.js';
+import { addressOf } from '../support/vectors.js';
+import { quietLedger } from '../support/rig.js';
 
 const testnet = new Client({ network: 'testnet' });
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
 const range = (n: number) => Array.from({ length: n }, (_, i) => BigInt(i + 1) * 1_000_003n);
 
 function device(options: SoftwareLedgerOptions = {}, reviews: Review[] = []) {
-  return SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, approve: (r) => (reviews.push(r), true), ...options });
+  return quietLedger({ extensions: true, approve: (r) => (reviews.push(r), true), ...options });
 }
 
 describe('chunking', () => {
@@ -52,7 +47,7 @@ describe('chunking', () => {
 
   it('CREATE_NULLIFIER payload: account, count, fields little-endian', () => {
     const [request] = encodeCreateNullifier(3, [1n, 256n]);
-    expect(toHex(request!.data)).toBe('00000003' + '02' + '01' + '00'.repeat(31) + '0001' + '00'.repeat(30));
+    expect(toHex(request!.data)).toBe(`000000030201${'00'.repeat(31)}0001${'00'.repeat(30)}`);
   });
 });
 
@@ -62,7 +57,7 @@ describe('input refused before anything is sent', () => {
     ['65 fields', (app: MinaLedgerApp) => app.signFields(0, range(65)), 'fields'],
     ['a field ≥ p', (app: MinaLedgerApp) => app.signFields(0, [1n, 2n, PALLAS_P]), 'fields[2]'],
     ['an unknown domain', (app: MinaLedgerApp) => app.signFields(0, [1n, 2n], 'zeko' as 'testnet'), 'domain'],
-    ['an empty nullifier message', (app: MinaLedgerApp) => app.createNullifier(0, []), 'fields'],
+    ['a nullifier message of 65 fields', (app: MinaLedgerApp) => app.createNullifier(0, Array(65).fill(1n)), 'fields'],
     ['an account ≥ 2^31', (app: MinaLedgerApp) => app.createNullifier(2 ** 31, [1n]), 'account'],
   ])('%s', async (_name, run, field) => {
     const { transport, sent } = counting(device());
@@ -74,7 +69,12 @@ describe('input refused before anything is sent', () => {
 
 describe('GET_CAPABILITIES: how the host detects the extension', () => {
   it('reports version 1.0, both instructions and 64 fields', async () => {
-    expect(await new MinaLedgerApp(device()).getCapabilities()).toEqual({ version: '1.0', signFields: true, createNullifier: true, maxFields: 64 });
+    expect(await new MinaLedgerApp(device()).getCapabilities()).toEqual({
+      version: '1.0',
+      signFields: true,
+      createNullifier: true,
+      maxFields: 64,
+    });
   });
 
   it('the real app (extensions: false) answers 0x6D00 to every extension instruction, and the client reports null', async () => {
@@ -95,16 +95,23 @@ describe('SIGN_FIELDS', () => {
     const signature = await new MinaLedgerApp(device({}, reviews)).signFields(0, fields);
     const base58 = signatureToBase58(signature);
     expect(testnet.verifyFields({ data: fields, signature: base58, publicKey: addressOf(0) })).toBe(true);
-    expect(Signature.fromBase58(base58).verify(PublicKey.fromBase58(addressOf(0)), fields.map((f) => Field(f))).toBoolean()).toBe(true);
+    expect(
+      Signature.fromBase58(base58)
+        .verify(
+          PublicKey.fromBase58(addressOf(0)),
+          fields.map((f) => Field(f)),
+        )
+        .toBoolean(),
+    ).toBe(true);
     expect(reviews).toHaveLength(1);
-    expect(reviews[0]!.screens).toEqual([
-      { title: 'Sign fields' },
-      { title: 'Not a transaction' },
-      { title: 'Domain', text: 'testnet' },
-      { title: 'Fields', text: String(n) },
-      { title: 'Digest', text: fieldsDigest(fields) },
-      { title: 'Approve' },
-      { title: 'Reject' },
+    expect(reviews[0]!.screens.map((s) => s.lines)).toEqual([
+      ['Sign fields'],
+      ['Not a transaction'],
+      ['Domain', 'testnet'],
+      ['Fields', String(n)],
+      ['Digest', fieldsDigest(fields)],
+      ['Approve'],
+      ['Reject'],
     ]);
   });
 
@@ -125,17 +132,16 @@ describe('SIGN_FIELDS', () => {
   it('the device itself refuses one field, a field ≥ p, a bad domain, and protocol misuse (0x6802)', async () => {
     const d = device();
     const send = async (hex: string) => toHex(await d.exchange(fromHex(hex)));
-    const apdu = (ins: number, p1: number, p2: number, data: string) =>
-      toHex(Uint8Array.of(0xe0, ins, p1, p2, data.length / 2)) + data;
+    const apdu = (ins: number, p1: number, p2: number, data: string) => toHex(Uint8Array.of(0xe0, ins, p1, p2, data.length / 2)) + data;
     const field = (v: bigint) => toHex(fromHex(v.toString(16).padStart(64, '0')).reverse());
-    expect(await send(apdu(0xa1, 0, 0, '00000000' + '00' + '01' + field(1n)))).toBe('6802'); // N = 1
-    expect(await send(apdu(0xa1, 0, 0, '00000000' + '00' + '02' + field(1n) + field(PALLAS_P)))).toBe('6802'); // ≥ p
-    expect(await send(apdu(0xa1, 0, 0, '00000000' + '07' + '02' + field(1n) + field(2n)))).toBe('6802'); // domain 7
-    expect(await send(apdu(0xa1, 0, 0, '00000000' + '00' + '03' + field(1n) + field(2n)))).toBe('6802'); // count ≠ data
+    expect(await send(apdu(0xa1, 0, 0, `000000000001${field(1n)}`))).toBe('6802'); // N = 1
+    expect(await send(apdu(0xa1, 0, 0, `000000000002${field(1n)}${field(PALLAS_P)}`))).toBe('6802'); // ≥ p
+    expect(await send(apdu(0xa1, 0, 0, `000000000702${field(1n)}${field(2n)}`))).toBe('6802'); // domain 7
+    expect(await send(apdu(0xa1, 0, 0, `000000000003${field(1n)}${field(2n)}`))).toBe('6802'); // count ≠ data
     expect(await send(apdu(0xa1, 0x80, 0, field(1n)))).toBe('6802'); // a continuation without a first chunk
     expect(await send(apdu(0xa1, 0x01, 0, field(1n)))).toBe('6802'); // unknown P1
     // A first chunk, then another instruction: the partial request is abandoned.
-    expect(await send(apdu(0xa1, 0, 0x80, '00000000' + '00' + '02' + field(1n)))).toBe('9000');
+    expect(await send(apdu(0xa1, 0, 0x80, `000000000002${field(1n)}`))).toBe('9000');
     expect(await send('e001000000')).toBe('0106009000');
     expect(await send(apdu(0xa1, 0x80, 0, field(2n)))).toBe('6802');
   });
@@ -147,7 +153,7 @@ describe('CREATE_NULLIFIER and the host check', () => {
     return completeNullifier(addressOf(account), fields, device_);
   }
 
-  it.each([1, 16, 64])('%i field(s): verifies with o1js Nullifier.verify', async (n) => {
+  it.each([0, 1, 16, 64])('%i field(s): verifies with o1js Nullifier.verify', async (n) => {
     const fields = range(n);
     const json = await nullifier(fields);
     expect(() => Nullifier.fromJSON(json).verify(fields.map((f) => Field(f)))).not.toThrow();
@@ -195,12 +201,14 @@ describe('CREATE_NULLIFIER and the host check', () => {
   it('shows what it signs and can be rejected', async () => {
     const reviews: Review[] = [];
     await new MinaLedgerApp(device({}, reviews)).createNullifier(0, range(2));
-    expect(reviews[0]!.screens.slice(0, 3)).toEqual([
-      { title: 'Create nullifier' },
-      { title: 'Fields', text: '2' },
-      { title: 'Digest', text: fieldsDigest(range(2)) },
+    expect(reviews[0]!.screens.slice(0, 3).map((s) => s.lines)).toEqual([
+      ['Create nullifier'],
+      ['Fields', '2'],
+      ['Digest', fieldsDigest(range(2))],
     ]);
-    await expect(new MinaLedgerApp(device({ approve: () => false })).createNullifier(0, range(2))).rejects.toMatchObject({ statusCode: 0x6985 });
+    await expect(new MinaLedgerApp(device({ approve: () => false })).createNullifier(0, range(2))).rejects.toMatchObject({
+      statusCode: 0x6985,
+    });
   });
 });
 
@@ -228,6 +236,14 @@ describe('recorded transcripts of each extension instruction (the vectors in doc
     t.ensureDone();
     const json = await completeNullifier(addressOf(0), [1n, 2n, 3n], d);
     expect(() => Nullifier.fromJSON(json).verify([Field(1), Field(2), Field(3)])).not.toThrow();
+  });
+
+  it('CREATE_NULLIFIER over an empty message (N = 0)', async () => {
+    const t = await openTranscript(fixture('extension-create-nullifier-empty.apdu'));
+    const d = await new MinaLedgerApp(t).createNullifier(0, []);
+    t.ensureDone();
+    const json = await completeNullifier(addressOf(0), [], d);
+    expect(() => Nullifier.fromJSON(json).verify([])).not.toThrow();
   });
 });
 

@@ -1,15 +1,16 @@
 /** One exchange at a time per device: order, cancellation and disconnects. */
+import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
-import { MinaLedgerApp } from '../../src/apdu/index.js';
-import { SoftwareLedger } from '../../src/emulator/index.js';
+import { MinaLedgerApp, signatureToBase58 } from '../../src/apdu.js';
+
 import { ExclusiveTransport } from '../../src/transport/index.js';
-import { addressOf, vectors } from '../support/vectors.js';
+import { addressOf } from '../support/vectors.js';
+import { quietLedger } from '../support/rig.js';
 
 /** A device whose reviews wait until the test answers them. */
 function manualDevice() {
   const pending: ((approved: boolean) => void)[] = [];
-  const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, {
-    warn: () => {},
+  const device = quietLedger({
     approve: () => new Promise<boolean>((resolve) => pending.push(resolve)),
   });
   const waitForReview = async () => {
@@ -22,13 +23,13 @@ function manualDevice() {
 
 describe('ExclusiveTransport', () => {
   it('is one queue per device, shared by every client', () => {
-    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    const device = quietLedger();
     expect(new MinaLedgerApp(device).transport).toBe(new MinaLedgerApp(device).transport);
     expect(ExclusiveTransport.for(ExclusiveTransport.for(device))).toBe(ExclusiveTransport.for(device));
   });
 
   it('runs 20 concurrent calls from two clients one at a time, in order, each with its own result', async () => {
-    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, latencyMs: 2 });
+    const device = quietLedger({ latencyMs: 2 });
     const a = new MinaLedgerApp(device);
     const b = new MinaLedgerApp(device);
     // The raw device refuses overlap (like real transports' TransportRaceCondition): the queue must prevent it.
@@ -97,7 +98,7 @@ describe('ExclusiveTransport', () => {
   });
 
   it('an already aborted signal sends nothing', async () => {
-    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    const device = quietLedger();
     await expect(new MinaLedgerApp(device).getAppVersion({ signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
     expect(device.exchanges).toHaveLength(0);
   });
@@ -114,5 +115,47 @@ describe('ExclusiveTransport', () => {
     expect(events.map((e) => e.name)).toEqual(['LedgerDisconnectedError']);
     await expect(app.getAppVersion()).rejects.toMatchObject({ name: 'LedgerDisconnectedError' });
     expect(device.exchanges).toHaveLength(0);
+  });
+
+  it('two concurrent multi-chunk commands (8-field signFields each) never interleave: both signatures verify', async () => {
+    // 8 fields are 262 bytes: two chunks per command. Interleaved, the device would assemble one caller's first chunk
+    // with the other's last and sign that mix for the first caller (and answer 0x6802 to the second).
+    const device = quietLedger({ extensions: true, latencyMs: 1 });
+    const a = new MinaLedgerApp(device);
+    const b = new MinaLedgerApp(device);
+    const fieldsA = Array.from({ length: 8 }, (_, i) => BigInt(1000 + i));
+    const fieldsB = Array.from({ length: 8 }, (_, i) => BigInt(2000 + i));
+    const [sigA, sigB] = await Promise.all([a.signFields(0, fieldsA), b.signFields(0, fieldsB)]);
+    const signer = new Client({ network: 'testnet' });
+    const publicKey = addressOf(0);
+    expect(signer.verifyFields({ data: fieldsA, signature: signatureToBase58(sigA), publicKey })).toBe(true);
+    expect(signer.verifyFields({ data: fieldsB, signature: signatureToBase58(sigB), publicKey })).toBe(true);
+    // The chunks reached the device as A1 A2 B1 B2, whichever command started first.
+    const p1p2 = device.exchanges.map((e) => e.request.slice(4, 8));
+    expect(p1p2).toEqual(['0080', '8000', '0080', '8000']);
+  });
+
+  it('a command holds the device across its exchanges: a version read and the request it gates stay together', async () => {
+    const device = quietLedger({ latencyMs: 1 });
+    const a = new MinaLedgerApp(device);
+    const b = new MinaLedgerApp(device);
+    // a's first signMessage reads the version (INS 01) then signs (INS 05); b's address read must not land between.
+    const [, address] = await Promise.all([a.signMessage(0, 'hello', 0), b.getAddress(1)]);
+    expect(address).toBe(addressOf(1));
+    const ins = device.exchanges.map((e) => e.request.slice(2, 4));
+    expect(ins.slice(0, 2)).toEqual(['01', '05']);
+  });
+
+  it('exclusive() keeps several commands together and queues everyone else behind them', async () => {
+    const device = quietLedger({ latencyMs: 1 });
+    const app = new MinaLedgerApp(device);
+    const other = new MinaLedgerApp(device);
+    const held = app.exclusive(async (d) => [await d.getAddress(0), await d.getAddress(1), await d.getAddress(2)]);
+    const waiting = other.getAddress(3);
+    expect(await held).toEqual([addressOf(0), addressOf(1), addressOf(2)]);
+    expect(await waiting).toBe(addressOf(3));
+    // INS 01 once (the silent address needs the version), then accounts 0, 1, 2 together, then the other caller's 3.
+    const accounts = device.exchanges.filter((e) => e.request.startsWith('e002')).map((e) => e.request.slice(-2));
+    expect(accounts).toEqual(['00', '01', '02', '03']);
   });
 });

@@ -4,9 +4,10 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { MinaLedgerApp } from '../../src/apdu/index.js';
+import { MinaLedgerApp } from '../../src/apdu.js';
 import { listNodeHidDevices, openNodeHid, openTranscript } from '../../src/transport/node.js';
 import { addressOf, exchange, transcript } from '../support/vectors.js';
+import { quietLedger } from '../support/rig.js';
 
 /**
  * Whether node-hid's native binding loads here. Its Linux prebuilds link against the system's libusb-1.0
@@ -81,5 +82,62 @@ describe('openTranscript', () => {
       expectedAPDU: exchange('get_address_1_silent').request,
       gotAPDU: exchange('get_address_0_silent').request,
     });
+  });
+});
+
+describe('node-hid: the store-key reply is never published on @ledgerhq/logs', () => {
+  it('over a simulated HID device: other replies are traced, the store-key reply is not, and it is exact', async () => {
+    const { STORE_KEY_MESSAGE } = await import('../../src/apdu/store-key.js');
+    const { signatureToRawHex } = await import('../../src/apdu/signature.js');
+    // The CommonJS build of @ledgerhq/logs: the one the CommonJS transport publishes on (its own subscriber list).
+    const { listen } = createRequire(import.meta.url)('@ledgerhq/logs') as typeof import('@ledgerhq/logs');
+    const { encodeFrames, FrameAssembler } = await import('../support/hid-shim.js');
+    const { quietNodeHid } = await import('../../src/transport/node.js');
+    const ledger = quietLedger();
+    // A node-hid device as TransportNodeHid uses it: write(report with a leading 0), read(callback).
+    const replies: Buffer[] = [];
+    let waiting: ((error: unknown, data?: Buffer) => void) | undefined;
+    let assembler = new FrameAssembler();
+    const deliver = () => {
+      if (waiting && replies.length) {
+        const cb = waiting;
+        waiting = undefined;
+        cb(null, replies.shift());
+      }
+    };
+    const device = {
+      getDeviceInfo: () => ({ product: 'Nano X' }),
+      write(data: number[]) {
+        const message = assembler.push(Uint8Array.from(data.slice(1)));
+        if (!message) return;
+        const channel = assembler.channel!;
+        assembler = new FrameAssembler();
+        void ledger.exchange(message).then((reply) => {
+          for (const frame of encodeFrames(channel, reply)) replies.push(Buffer.from(frame));
+          deliver();
+        });
+      },
+      read(cb: (error: unknown, data?: Buffer) => void) {
+        waiting = cb;
+        deliver();
+      },
+      close() {},
+    };
+    const NoEvents = createRequire(import.meta.url)('@ledgerhq/hw-transport-node-hid-noevents').default;
+    const transport = new NoEvents(device);
+    quietNodeHid(transport);
+    const app = new MinaLedgerApp(transport);
+    const logged: string[] = [];
+    const stop = listen((entry) => logged.push(`${entry.type} ${entry.message ?? ''}`));
+    try {
+      const normal = await app.signMessage(0, 'hello', 1);
+      expect(logged.some((line) => line.includes(signatureToRawHex(normal).slice(0, 64)))).toBe(true); // traced
+      const key = await app.signMessage(0, STORE_KEY_MESSAGE, 1);
+      expect(key.signedMessage).toBe(`Message : ${STORE_KEY_MESSAGE}`);
+      const keyHex = signatureToRawHex(key);
+      for (const line of logged) expect(line).not.toContain(keyHex.slice(0, 64));
+    } finally {
+      stop();
+    }
   });
 });

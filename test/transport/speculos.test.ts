@@ -6,28 +6,26 @@
  * Every wait is bounded (`WAIT_MS`): a missing screen or a call that never settles fails the test instead of
  * hanging it.
  */
+import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MinaLedgerApp, toLedgerError, type LedgerDisconnectedError } from '../../src/apdu/index.js';
-import { SoftwareLedger, startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
+import { STORE_KEY_MESSAGE } from '../../src/apdu/store-key.js';
+import { signatureToRawHex } from '../../src/apdu/signature.js';
+import { MinaLedgerApp, toLedgerError, type LedgerDisconnectedError } from '../../src/apdu.js';
+import { startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
 import { openSpeculos, type SpeculosControls } from '../../src/transport/node.js';
-import { addressOf, exchange, txOf, vectors } from '../support/vectors.js';
+import { addressOf, exchange, txOf } from '../support/vectors.js';
+import { quietLedger, within as bounded } from '../support/rig.js';
 
 const WAIT_MS = 5_000;
-/** The server draws a screen's title on the first line (y = 3) and its text under it, like a Nano's two lines. */
+/** The server draws a screen's first line (its title) at y = 3 and the other lines under it, like a Nano. */
 const TITLE_Y = 3;
 const PATH_0 = "44'/12586'/0'/0/0";
 
 type SpeculosEvent = { text: string; x: number; y: number };
 type SpeculosTransport = Awaited<ReturnType<typeof openSpeculos>>;
 
-/** Rejects with a descriptive error if `promise` has not settled within `ms`. */
-function within<T>(promise: Promise<T>, what: string, ms = WAIT_MS): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+/** Every wait here is bounded by WAIT_MS unless it says otherwise. */
+const within = <T>(promise: Promise<T>, what: string, ms = WAIT_MS): Promise<T> => bounded(promise, what, ms);
 
 /** What the transport's event stream delivered, read in order with a cursor; every wait has a timeout. */
 class ScreenLog {
@@ -97,6 +95,23 @@ async function pressRightUntilThenBoth(transport: SpeculosTransport, log: Screen
   throw new Error(`no screen ${JSON.stringify(title)} after ${max} presses; screens seen: ${JSON.stringify(log.texts)}`);
 }
 
+/** The events seen so far as screens (a screen starts on its title row). */
+function screensOf(log: ScreenLog): string[][] {
+  const screens: string[][] = [];
+  for (const e of log.events) {
+    if (e.y === TITLE_Y || screens.length === 0) screens.push([e.text]);
+    else screens.at(-1)!.push(e.text);
+  }
+  return screens;
+}
+
+/** A value as shown, its pages joined ("Address (1/2)", "Address (2/2)" → the whole address). */
+function valueShown(log: ScreenLog, title: string): string {
+  const pages = screensOf(log).filter(([t]) => t === title || new RegExp(`^${title} \\(\\d+/\\d+\\)$`).test(t!));
+  const unique = pages.filter((page, i) => pages.findIndex((p) => p[0] === page[0]) === i);
+  return unique.map((page) => page.slice(1).join('')).join('');
+}
+
 async function eventTexts(server: SpeculosServer): Promise<string[]> {
   const response = await within(fetch(`${server.url}/events`), 'GET /events');
   expect(response.status).toBe(200);
@@ -122,7 +137,7 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
   });
 
   async function setup(options: { blindSigning?: boolean } = {}) {
-    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, ...options });
+    const device = quietLedger({ ...options });
     server = await startSpeculosServer(device, { port: 0 });
     transport = await within(openSpeculos({ apiPort: server.port }), 'openSpeculos');
     log = new ScreenLog(transport.speculos);
@@ -147,23 +162,23 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
     const { app, server, transport, log } = await setup();
     const pending = app.getAddress(0, { display: true });
 
-    await log.waitFor('Get Address');
+    // Two stages, as on the device: "Get Address" and the path with Generate, then the address with Approve.
+    await log.waitFor('Get');
+    await pressRightUntilThenBoth(transport, log, 'Generate');
+    await log.waitFor('Address (1/2)'); // the second stage is on screen
     await pressRightUntilThenBoth(transport, log, 'Approve');
     await expect(within(pending, 'the approved address')).resolves.toBe(addressOf(0));
+    await log.waitFor('is ready');
 
-    const shown = log.texts;
-    expect(shown).toContain(PATH_0);
-    expect(shown).toContain(addressOf(0));
-    expect(shown.indexOf('Get Address')).toBeLessThan(shown.indexOf(PATH_0));
-    expect(shown.indexOf(PATH_0)).toBeLessThan(shown.indexOf(addressOf(0)));
-    expect(shown.indexOf(addressOf(0))).toBeLessThan(shown.indexOf('Approve'));
-    expect(shown).not.toContain('Reject');
+    const titles = screensOf(log).map(([title]) => title);
+    expect(titles).toEqual(['Get', 'Path', 'Generate', 'Address (1/2)', 'Address (2/2)', 'Approve', 'Mina']);
+    expect(valueShown(log, 'Path')).toBe(PATH_0);
+    expect(valueShown(log, 'Address')).toBe(addressOf(0));
     // After the decision the device is back on its idle screen.
-    await log.waitFor('Mina');
-    expect(server.currentScreen).toEqual({ title: 'Mina', text: 'is ready' });
+    expect(server.currentScreen?.lines).toEqual(['Mina', 'is ready']);
 
     const listed = await eventTexts(server);
-    expect(listed).toEqual(expect.arrayContaining(['Get Address', 'Path', PATH_0, 'Address', addressOf(0), 'Approve']));
+    expect(listed).toEqual(expect.arrayContaining(['Get', 'Address', 'Path', PATH_0, 'Generate', 'Address (1/2)', 'Approve']));
 
     const reset = await within(fetch(`${server.url}/events`, { method: 'DELETE' }), 'DELETE /events');
     expect(reset.status).toBe(200);
@@ -179,7 +194,9 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
       (error: unknown) => error,
     );
 
-    await log.waitFor('Get Address');
+    await log.waitFor('Get');
+    await pressRightUntilThenBoth(transport, log, 'Generate');
+    await log.waitFor('Address (1/2)'); // the second stage is on screen
     await pressRightUntilThenBoth(transport, log, 'Reject');
     const error = await within(outcome, 'the rejected address');
     expect(error).toMatchObject({ name: 'LedgerUserRejectedError', statusCode: 0x6985 });
@@ -191,11 +208,12 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
     const p = sign_tx_1.params;
     const pending = app.signTransaction(txOf(sign_tx_1));
 
-    await log.waitFor('Sign Transaction');
+    await log.waitFor('Transaction');
     await pressRightUntilThenBoth(transport, log, 'Approve');
     const signature = await within(pending, 'the payment signature');
     expect(signature).toEqual({ field: sign_tx_1.signature!.field, scalar: sign_tx_1.signature!.scalar });
-    expect(log.texts).toEqual(expect.arrayContaining(['testnet', 'Payment', p.from, p.to, 'MINA 1729.0', 'MINA 2.0', 'Hello Mina!']));
+    expect(log.texts).toEqual(expect.arrayContaining(['testnet', 'Payment', 'MINA 1729.0', 'MINA 2.0', 'Hello Mina!', 'Signing...']));
+    expect([valueShown(log, 'Sender'), valueShown(log, 'Receiver')]).toEqual([p.from, p.to]);
     // The bytes that went over HTTP are the vector's, both ways.
     expect(device.exchanges).toEqual([{ request: sign_tx_1.request, reply: sign_tx_1.reply }]);
   });
@@ -217,16 +235,20 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
     await expect(within(new MinaLedgerApp(transport).getAppVersion(), 'getAppVersion')).resolves.toMatchObject({ version: '1.6.0' });
   });
 
-  it('shows "Blind signing not enabled" for a field element when blind signing is off; both buttons reject', async () => {
-    const { app, transport, log } = await setup();
+  it('shows "Blind signing not enabled" for a field element when blind signing is off, ending on a Reject to press', async () => {
+    const { app, server, transport, log, device } = await setup();
     const p = sign_field.params;
     const outcome = app.signFieldElement(p.account, BigInt(p.field), p.networkId).then(
       () => undefined,
       (error: unknown) => error,
     );
 
-    await log.waitFor('Blind signing not enabled');
+    await log.waitFor('not enabled');
+    // Both buttons on the notice do nothing; only its last screen, Reject, answers.
     await within(transport.speculos.button('both'), 'both buttons');
+    expect(server.currentScreen?.lines).toEqual(['Blind signing', 'not enabled']);
+    expect(device.exchanges.filter((e) => e.request.startsWith('e006'))).toEqual([]);
+    await pressRightUntilThenBoth(transport, log, 'Reject');
     const error = await within(outcome, 'the dismissed notice');
     expect(error).toMatchObject({ name: 'LedgerUserRejectedError', statusCode: 0x6985, ins: 0x06 });
     expect((error as Error).message).toMatch(/Blind signing/);
@@ -241,7 +263,7 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
       (error: unknown) => error,
     );
 
-    await log.waitFor('Get Address'); // the call is now held by the device, waiting for buttons
+    await log.waitFor('Get'); // the call is now held by the device, waiting for buttons
     expect(transport.disconnected).toBe(false);
     await within(server.close(), 'server.close()');
 
@@ -258,8 +280,30 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
     });
   });
 
+  it('the store-key reply is never published on @ledgerhq/logs (other replies are), and it is still exact', async () => {
+    const device = quietLedger();
+    server = await startSpeculosServer(device, { port: 0, buttons: false });
+    transport = await within(openSpeculos({ apiPort: server.port }), 'openSpeculos');
+    const app = new MinaLedgerApp(transport);
+    // The CommonJS build of @ledgerhq/logs: the one the CommonJS Speculos transport publishes on.
+    const { listen } = createRequire(import.meta.url)('@ledgerhq/logs') as typeof import('@ledgerhq/logs');
+    const logged: string[] = [];
+    const stop = listen((entry) => logged.push(`${entry.type} ${entry.message ?? ''}`));
+    try {
+      const normal = await within(app.signMessage(0, 'hello', 1), 'signMessage');
+      expect(logged.some((line) => line.includes(signatureToRawHex(normal).slice(0, 64)))).toBe(true);
+      const key = await within(app.signMessage(0, STORE_KEY_MESSAGE, 1), 'store-key signMessage');
+      expect(key.signedMessage).toBe(`Message : ${STORE_KEY_MESSAGE}`);
+      const expected = await new MinaLedgerApp(quietLedger()).signMessage(0, STORE_KEY_MESSAGE, 1);
+      expect(signatureToRawHex(key)).toBe(signatureToRawHex(expected));
+      for (const line of logged) expect(line).not.toContain(signatureToRawHex(key).slice(0, 64));
+    } finally {
+      stop();
+    }
+  });
+
   it('refuses to listen on a non-loopback host', async () => {
-    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    const device = quietLedger();
     await expect(startSpeculosServer(device, { host: '0.0.0.0' })).rejects.toThrow(/non-loopback/);
   });
 
@@ -276,17 +320,21 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
     a.catch(() => {});
     b.catch(() => {});
 
-    await log.waitFor('Get Address');
+    await log.waitFor('Get');
     // Only the first review is on the device; the second call waits its turn in the queue, not on the device.
     expect(transport.pending).toBe(1);
     expect(device.exchanges).toEqual([]);
+    await pressRightUntilThenBoth(transport, log, 'Generate');
+    await log.waitFor('Address (1/2)'); // the second stage is on screen
     await pressRightUntilThenBoth(transport, log, 'Approve');
     await expect(within(a, 'the first address')).resolves.toBe(addressOf(0));
     expect(log.texts).toContain(PATH_0);
-    expect(log.texts).not.toContain(addressOf(1));
+    expect(valueShown(log, 'Address')).toBe(addressOf(0));
 
-    await log.waitFor('Get Address');
+    await log.waitFor('Get');
     expect(transport.pending).toBe(0);
+    await pressRightUntilThenBoth(transport, log, 'Generate');
+    await log.waitFor('Address (1/2)'); // the second stage is on screen
     await pressRightUntilThenBoth(transport, log, 'Approve');
     await expect(within(b, 'the second address')).resolves.toBe(addressOf(1));
     expect(log.texts).toContain("44'/12586'/1'/0/0");
@@ -296,5 +344,114 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
       exchange('get_address_0_show').request,
       exchange('get_address_1_show').request,
     ]);
+  });
+});
+
+/** One raw HTTP request to the server, with the headers a browser page (or a rebinding DNS name) would send. */
+function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string }> {
+  return within(
+    import('node:http').then(
+      (http) =>
+        new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const req = http.request({ host: '127.0.0.1', port, method, path, headers, setHost: false }, (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+          });
+          req.on('error', reject);
+          req.end(body);
+        }),
+    ),
+    `${method} ${path}`,
+  );
+}
+
+describe('startSpeculosServer refuses web pages (CSRF, DNS rebinding): only a local tool may press its buttons', () => {
+  let server: SpeculosServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  /** A server with an address review waiting for the buttons. */
+  async function waitingReview() {
+    const device = quietLedger();
+    server = await startSpeculosServer(device, { port: 0 });
+    const port = server.port;
+    const host = `127.0.0.1:${port}`;
+    const json = { 'content-type': 'application/json', host };
+    const outcome = rawRequest(port, 'POST', '/apdu', json, JSON.stringify({ data: exchange('get_address_0_show').request }));
+    outcome.catch(() => undefined); // a review left waiting is cut off when the server closes
+    for (let i = 0; i < 100 && server.currentScreen?.lines[0] !== 'Get'; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(server.currentScreen?.lines).toEqual(['Get', 'Address']);
+    return { device, port, host, json, outcome, server };
+  }
+
+  it('a request carrying an Origin header is refused (403) and presses nothing', async () => {
+    const { port, host, server } = await waitingReview();
+    const pressed = await rawRequest(
+      port,
+      'POST',
+      '/button/right',
+      { host, 'content-type': 'application/json', origin: 'https://evil.example' },
+      '{"action":"press-and-release"}',
+    );
+    expect(pressed.status).toBe(403);
+    expect(server.currentScreen?.lines).toEqual(['Get', 'Address']);
+    const read = await rawRequest(port, 'GET', '/events', { host, origin: 'https://evil.example' });
+    expect(read.status).toBe(403);
+  });
+
+  it('a Host header that is not a loopback name (DNS rebinding) is refused (403)', async () => {
+    const { port, server } = await waitingReview();
+    const pressed = await rawRequest(
+      port,
+      'POST',
+      '/button/right',
+      { host: `rebind.evil.example:${port}`, 'content-type': 'application/json' },
+      '{}',
+    );
+    expect(pressed.status).toBe(403);
+    expect(server.currentScreen?.lines).toEqual(['Get', 'Address']);
+    const apdu = await rawRequest(
+      port,
+      'POST',
+      '/apdu',
+      { host: `rebind.evil.example:${port}`, 'content-type': 'application/json' },
+      JSON.stringify({ data: 'e001000000' }),
+    );
+    expect(apdu.status).toBe(403);
+  });
+
+  it('a POST that is not application/json (a form or text/plain "simple request") is refused (415)', async () => {
+    const { device, port, host, server } = await waitingReview();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const pressed = await rawRequest(port, 'POST', '/button/both', { host, 'content-type': type }, '{"action":"press-and-release"}');
+      expect(pressed.status).toBe(415);
+    }
+    const apdu = await rawRequest(port, 'POST', '/apdu', { host, 'content-type': 'text/plain' }, JSON.stringify({ data: 'e001000000' }));
+    expect(apdu.status).toBe(415);
+    expect(server.currentScreen?.lines).toEqual(['Get', 'Address']);
+    expect(device.exchanges).toEqual([]);
+  });
+
+  it('the same requests from a local tool (loopback Host, JSON, no Origin) are served', async () => {
+    const { port, host, json, outcome, server } = await waitingReview();
+    for (const h of [host, `localhost:${port}`]) expect((await rawRequest(port, 'GET', '/events', { host: h })).status).toBe(200);
+    for (const button of ['right', 'right', 'both'])
+      expect((await rawRequest(port, 'POST', `/button/${button}`, json, '{"action":"press-and-release"}')).status).toBe(200);
+    expect(server.currentScreen?.title).toBe('Address (1/2)');
+    for (const button of ['right', 'right', 'both'])
+      await rawRequest(port, 'POST', `/button/${button}`, { ...json, 'content-type': 'application/json; charset=utf-8' }, '{}');
+    const reply = await outcome;
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.text)).toEqual({ data: exchange('get_address_0_show').reply });
   });
 });

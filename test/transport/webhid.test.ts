@@ -4,34 +4,31 @@
  */
 import * as hidFramingModule from '@ledgerhq/hw-transport-webhid/hid-framing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MinaLedgerApp, type PaymentOrDelegation } from '../../src/apdu/index.js';
+import { MinaLedgerApp, type PaymentOrDelegation } from '../../src/apdu.js';
 import { toHex } from '../../src/apdu/bytes.js';
-import { SoftwareLedger } from '../../src/emulator/index.js';
+import { signatureToRawHex } from '../../src/apdu/signature.js';
+import { STORE_KEY_MESSAGE } from '../../src/apdu/store-key.js';
+import { listen } from '@ledgerhq/logs';
+import type { SoftwareLedger } from '../../src/emulator/index.js';
 import type { ExclusiveTransport } from '../../src/transport/exclusive.js';
 import { isWebHidAvailable, openWebHid, unwrapDefault } from '../../src/transport/webhid.js';
 import { createHidShim, encodeFrames, FrameAssembler, type HidShimOptions } from '../support/hid-shim.js';
 import { exchange, vectors } from '../support/vectors.js';
+import { quietLedger, within } from '../support/rig.js';
 
 /** The package's own framing (the one TransportWebHID uses), a CommonJS-typed default export. */
 const hidFraming = unwrapDefault(hidFramingModule as { default: unknown }) as typeof hidFramingModule.default.default;
 
-/** Rejects when `promise` has not settled after `ms` milliseconds: a hang fails the test instead of stalling it. */
-function within<T>(promise: Promise<T>, ms = 10_000, what = 'operation'): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /** The settled error of a promise expected to reject (bounded). */
-async function failure(promise: Promise<unknown>, what?: string): Promise<{ name: string; message: string; statusCode?: number; cause?: unknown }> {
+async function failure(
+  promise: Promise<unknown>,
+  what?: string,
+): Promise<{ name: string; message: string; statusCode?: number; cause?: unknown }> {
   const outcome = await within(
     promise.then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     ),
-    10_000,
     what,
   );
   if (!('error' in outcome)) throw new Error(`expected a rejection, got ${String(outcome.value)}`);
@@ -39,7 +36,7 @@ async function failure(promise: Promise<unknown>, what?: string): Promise<{ name
 }
 
 function setup(ledgerOptions: Parameters<typeof SoftwareLedger.fromMnemonic>[1] = {}, shimOptions: HidShimOptions = {}) {
-  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, ...ledgerOptions });
+  const ledger = quietLedger({ ...ledgerOptions });
   const shim = createHidShim(ledger, shimOptions);
   vi.stubGlobal('navigator', { hid: shim.hid });
   return { ledger, shim };
@@ -47,14 +44,14 @@ function setup(ledgerOptions: Parameters<typeof SoftwareLedger.fromMnemonic>[1] 
 
 const opened: ExclusiveTransport[] = [];
 async function open(options?: { request?: boolean }): Promise<ExclusiveTransport> {
-  const transport = await within(openWebHid(options), 10_000, 'openWebHid');
+  const transport = await within(openWebHid(options), 'openWebHid', 10_000);
   opened.push(transport);
   return transport;
 }
 
 afterEach(async () => {
   for (const transport of opened.splice(0)) {
-    await within(transport.close(), 5_000, 'close');
+    await within(transport.close(), 'close', 5_000);
   }
   vi.unstubAllGlobals();
 });
@@ -146,6 +143,31 @@ describe('openWebHid over the real TransportWebHID and the shim', () => {
     await within(transport.close());
     expect(shim.device.opened).toBe(false);
     expect(transport.disconnected).toBe(true);
+  });
+
+  it('the store-key reply is never published on @ledgerhq/logs (other replies are), and it is still exact', async () => {
+    const { shim } = setup();
+    const transport = await open({ request: true });
+    const logged: string[] = [];
+    const stop = listen((entry) => logged.push(`${entry.type} ${entry.message ?? ''}`));
+    try {
+      const app = new MinaLedgerApp(transport);
+      await within(app.getAppVersion());
+      await within(app.signMessage(0, 'hello', 1));
+      const normal = toHex(shim.exchanges.at(-1)!.reply!);
+      expect(logged.some((line) => line.includes(normal))).toBe(true); // the listener does see ordinary replies
+      const key = await within(app.signMessage(0, STORE_KEY_MESSAGE, 1));
+      const reply = toHex(shim.exchanges.at(-1)!.reply!);
+      expect(reply.slice(0, 128)).toBe(signatureToRawHex(key)); // what we search for is the store key's signature
+      for (const line of logged) {
+        expect(line).not.toContain(reply.slice(0, 128)); // the signature (r ‖ s) is the first 64 bytes
+      }
+      // The quiet path returns exactly what the device sent.
+      expect(key.signedMessage).toBe(`Message : ${STORE_KEY_MESSAGE}`);
+      expect(shim.protocolErrors).toEqual([]);
+    } finally {
+      stop();
+    }
   });
 
   it('after a grant, openWebHid() reopens the device without prompting', async () => {
@@ -251,7 +273,7 @@ describe('openWebHid over the real TransportWebHID and the shim', () => {
     expect(shim.device.opened).toBe(false);
 
     // The device finished its work, but the reply never reached the host.
-    await within(shim.idle(), 10_000, 'the device');
+    await within(shim.idle(), 'the device', 10_000);
     expect(ledger.exchanges.at(-1)?.reply).toBe(tx1.reply);
     expect(shim.exchanges.at(-1)).toMatchObject({ dropped: true, framesOut: 4, framesIn: 0 });
 
@@ -274,7 +296,7 @@ describe('openWebHid over the real TransportWebHID and the shim', () => {
     shimRef = shim;
     const transport = await open({ request: true });
     expect((await failure(new MinaLedgerApp(transport).getAddress(0, { display: true }))).name).toBe('LedgerDisconnectedError');
-    await within(transport.close(), 1_000, 'close after unplug');
+    await within(transport.close(), 'close after unplug', 1_000);
   });
 
   it('a write to an unplugged device surfaces as DisconnectedDeviceDuringOperation from the transport itself', async () => {

@@ -1,7 +1,7 @@
 /**
- * A first-in, first-out lock with cancellation: the one queueing mechanism of the library. `ExclusiveTransport`
- * uses it per APDU, the provider per method call (a method may need several APDUs that must not interleave with
- * another call's).
+ * A first-in, first-out lock with cancellation: the one queueing mechanism of the library, below everything that
+ * queues. `ExclusiveTransport` holds it per device command (every exchange of a command, or of a whole provider
+ * call); the file credential store per store file within a process.
  */
 export type Release = () => void;
 
@@ -34,8 +34,14 @@ export class FifoLock {
           reject(signal!.reason);
         };
         const waiter: Waiter = {
-          start: () => (signal?.removeEventListener('abort', onAbort), resolve()),
-          fail: (reason) => (signal?.removeEventListener('abort', onAbort), reject(reason)),
+          start: () => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          },
+          fail: (reason) => {
+            signal?.removeEventListener('abort', onAbort);
+            reject(reason);
+          },
         };
         signal?.addEventListener('abort', onAbort, { once: true });
         this.#waiters.push(waiter);

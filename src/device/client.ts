@@ -1,0 +1,309 @@
+/**
+ * `MinaLedgerApp`: the host-side client of the Mina Ledger app, over any structural transport.
+ *
+ * Every method validates its input before anything is sent, holds the device for the whole command (its version
+ * read, every chunk of its request: another caller's exchanges wait in the device's queue), maps status words to
+ * the error classes of ./errors.ts, and validates the reply. Methods that need a newer app read the version once
+ * (INS 01) and refuse with `LedgerAppVersionError` before sending.
+ */
+import { ExclusiveTransport, type DeviceSession } from '../transport/exclusive.js';
+import type { ApduTransport, SendOptions } from '../transport/types.js';
+import {
+  type ApduRequest,
+  type NetworkId,
+  type PaymentOrDelegation,
+  decodeAddressReply,
+  decodeSignFieldReply,
+  decodeSignMessageReply,
+  decodeSignatureReply,
+  decodeVersion,
+  encodeGetAddress,
+  encodeGetVersion,
+  encodeSignFieldElement,
+  encodeSignMessage,
+  encodeSignTransaction,
+  splitReply,
+} from '../apdu/codec.js';
+import { CLA, SW_OK } from '../apdu/constants.js';
+import { LedgerAppVersionError, LedgerReplyError, isLedgerError, statusToError, toLedgerError } from '../apdu/errors.js';
+import {
+  decodeCapabilities,
+  decodeNullifierReply,
+  encodeCreateNullifier,
+  encodeGetCapabilities,
+  encodeSignFields,
+  type DeviceNullifier,
+  type ExtensionCapabilities,
+  type SignatureDomain,
+} from '../apdu/extension.js';
+import type { MinaSignature } from '../apdu/signature.js';
+import { FEATURES, signedMessageText, supports, type AppVersion, type Feature } from '../apdu/version.js';
+
+export interface GetAddressOptions extends SendOptions {
+  /** Show the address on the device and wait for the user's approval (default false: silent, app ≥ 1.4.1). */
+  display?: boolean;
+}
+
+/**
+ * The Mina Ledger app's client: one small class over a pure codec. Errors have a fixed `name`
+ * (`LedgerUserRejectedError`, …): match on it, not with `instanceof`.
+ *
+ * @example
+ * ```ts
+ * import { MinaLedgerApp } from 'chain-ledger/apdu';
+ * import { openNodeHid } from 'chain-ledger/transport/node';
+ * const app = new MinaLedgerApp(await openNodeHid());
+ * const address = await app.getAddress(0, { display: true });
+ * ```
+ */
+export class MinaLedgerApp {
+  readonly transport: ExclusiveTransport;
+  /** The app version, read once per client and shared with the clients `exclusive()` hands out. */
+  #versionCache: { version: Promise<AppVersion> | undefined } = { version: undefined };
+  /** Set on a client handed out by `exclusive()`: its exchanges use the held device instead of queueing. */
+  #session: DeviceSession | undefined;
+
+  constructor(transport: ApduTransport) {
+    this.transport = ExclusiveTransport.for(transport);
+  }
+
+  /**
+   * Runs `task` with the device held for all of it: no other caller's exchange reaches the device until the task
+   * settles, so several commands (the prompts of one provider method) stay together. Each method of this class
+   * already holds the device for its own exchanges; `task` gets a client whose methods use the held device.
+   *
+   * @example
+   * ```ts
+   * const [a, b] = await app.exclusive(async (device) => [
+   *   await device.signFieldElement(0, commitment, 1),
+   *   await device.signFieldElement(0, fullCommitment, 1),
+   * ]);
+   * ```
+   * @throws `LedgerDisconnectedError` when the device goes away; the signal's reason when `options.signal` aborts.
+   */
+  async exclusive<T>(task: (app: MinaLedgerApp) => Promise<T>, options: SendOptions = {}): Promise<T> {
+    if (this.#session) return task(this);
+    return this.transport.exclusive((session) => {
+      const bound = new MinaLedgerApp(this.transport);
+      bound.#session = session;
+      bound.#versionCache = this.#versionCache;
+      return task(bound);
+    }, options);
+  }
+
+  /**
+   * INS 01: the Mina app's version. The result is cached for later version gating.
+   *
+   * @example
+   * ```ts
+   * const { version } = await app.getAppVersion(); // '1.6.0'
+   * ```
+   * @throws `LedgerDisconnectedError` (device gone), `LedgerDeviceLockedError`, `LedgerAppNotOpenError`; the signal's reason when aborted.
+   */
+  async getAppVersion(options: SendOptions = {}): Promise<AppVersion> {
+    return this.#command(options, async (device) => {
+      const version = decodeVersion(await device.#exchange(encodeGetVersion(), options));
+      this.#versionCache.version = Promise.resolve(version);
+      return version;
+    });
+  }
+
+  /**
+   * INS 02: the address of account N (key path m/44'/12586'/N'/0/0). With `display: true` the device shows it and
+   * waits for the user's approval (P1 = 0); otherwise it is read silently (P1 = 1, app ≥ 1.4.1).
+   *
+   * @param account - the unhardened index N, 0 ≤ N < 2^31.
+   * @example
+   * ```ts
+   * const address = await app.getAddress(0, { display: true }); // 'B62q…', confirmed on the device
+   * ```
+   * @throws `LedgerInputError` (bad account), `LedgerAppVersionError` (a silent read on an app < 1.4.1),
+   *   `LedgerUserRejectedError` (rejected on the device), and the device-state errors of `getAppVersion`.
+   */
+  async getAddress(account: number, options: GetAddressOptions = {}): Promise<string> {
+    const request = encodeGetAddress(account, options.display === true);
+    return this.#command(options, async (device) => {
+      // Apps older than 1.4.1 ignore P1 and always ask the user: refuse a "silent" call rather than surprise them.
+      if (!options.display) await device.#require('silentAddress', options);
+      return decodeAddressReply(await device.#exchange(request, options));
+    });
+  }
+
+  /**
+   * INS 03: a payment or a stake delegation, reviewed in clear on the device (amount, fee, receiver or delegate,
+   * memo). The result is mina-signer's `{ field, scalar }` (decimal strings).
+   *
+   * @example
+   * ```ts
+   * const signature = await app.signTransaction({ txType: 'payment', account: 0, from, to, amount: 1_000_000_000n,
+   *   fee: 10_000_000n, nonce: 0, memo: 'hi', networkId: 1 });
+   * ```
+   * @throws `LedgerInputError` naming the bad field (nothing is sent), `LedgerUserRejectedError`,
+   *   `LedgerInvalidDataError` (the app refused the data), and the device-state errors of `getAppVersion`.
+   */
+  async signTransaction(tx: PaymentOrDelegation, options: SendOptions = {}): Promise<MinaSignature> {
+    const request = encodeSignTransaction(tx);
+    return this.#command(options, async (device) => decodeSignatureReply(await device.#exchange(request, options)));
+  }
+
+  /**
+   * INS 05 (≥ 1.4.0): a legacy message signature. `signedMessage` is the text the device actually signed, which is
+   * what a verifier must check: `"Message : " + message` on 1.4.2, 1.4.3 and ≥ 1.4.5, the raw message on 1.4.0,
+   * 1.4.1 and 1.4.4.
+   *
+   * @param message - 1–65 printable ASCII bytes (CR and LF allowed).
+   * @example
+   * ```ts
+   * const { field, scalar, signedMessage } = await app.signMessage(0, 'Hello Mina!', 0);
+   * ```
+   * @throws `LedgerInputError` (message, account, network), `LedgerAppVersionError` (app < 1.4.0),
+   *   `LedgerUserRejectedError`, `LedgerReplyError` (the device echoed another text).
+   */
+  async signMessage(
+    account: number,
+    message: string,
+    networkId: NetworkId,
+    options: SendOptions = {},
+  ): Promise<MinaSignature & { signedMessage: string }> {
+    const request = encodeSignMessage(account, message, networkId);
+    return this.#command(options, async (device) => {
+      const version = await device.#require('signMessage', options);
+      const signedText = signedMessageText(version, message);
+      const reply = await device.#exchange(request, options);
+      return decodeSignMessageReply(reply, signedText, supports(version, 'echoedMessage'));
+    });
+  }
+
+  /**
+   * INS 06 (≥ 1.6.0): a Schnorr signature (kimchi Poseidon) over one field element, e.g. a zkApp commitment. Blind
+   * signing: the device shows only the value. Needs "Blind signing" enabled in the app; with it off the device
+   * answers as a rejection.
+   *
+   * @param field - a canonical Pallas field element, 0 ≤ x < p.
+   * @example
+   * ```ts
+   * const signature = await app.signFieldElement(0, fullCommitment, 1);
+   * ```
+   * @throws `LedgerInputError` (x ≥ p, account, network), `LedgerAppVersionError` (app < 1.6.0),
+   *   `LedgerUserRejectedError` (rejected, or Blind signing off), `LedgerReplyError` (a different value echoed).
+   */
+  async signFieldElement(account: number, field: bigint, networkId: NetworkId, options: SendOptions = {}): Promise<MinaSignature> {
+    const request = encodeSignFieldElement(account, field, networkId);
+    return this.#command(options, async (device) => {
+      await device.#require('signFieldElement', options);
+      return decodeSignFieldReply(await device.#exchange(request, options), field);
+    });
+  }
+
+  /**
+   * The chain-ledger protocol extension (docs/apdu-extensions.md): what it supports, or null when the app does not
+   * have it (it answers 0x6D00; no user interaction either way).
+   *
+   * @example
+   * ```ts
+   * const extension = await app.getCapabilities(); // null on the released Mina app
+   * ```
+   * @throws the device-state errors of `getAppVersion`; `LedgerReplyError` for a malformed answer.
+   */
+  async getCapabilities(options: SendOptions = {}): Promise<ExtensionCapabilities | null> {
+    try {
+      return decodeCapabilities(await this.#command(options, (device) => device.#exchange(encodeGetCapabilities(), options)));
+    } catch (error) {
+      if (isLedgerError(error, 'LedgerUnsupportedInstructionError')) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Extension SIGN_FIELDS: a kimchi Schnorr signature over 2–64 field elements, with the testnet domain (what o1js
+   * `Signature.verify` and mina-attestations check, on every network) or the mainnet one. The whole chunked request
+   * holds the device: concurrent callers never interleave their chunks.
+   *
+   * @example
+   * ```ts
+   * const signature = await app.signFields(0, prepared.messageFields.map(BigInt)); // testnet domain
+   * ```
+   * @throws `LedgerInputError` (fields, domain, account), `LedgerUnsupportedInstructionError` (no extension),
+   *   `LedgerUserRejectedError`.
+   */
+  async signFields(
+    account: number,
+    fields: bigint[],
+    domain: SignatureDomain = 'testnet',
+    options: SendOptions = {},
+  ): Promise<MinaSignature> {
+    const requests = encodeSignFields(account, fields, domain);
+    return decodeSignatureReply(await this.#command(options, (device) => device.#exchangeChunks(requests, options)));
+  }
+
+  /**
+   * Extension CREATE_NULLIFIER: the device computes H = hashToGroup(fields ‖ pk), the nullifier sk·H, and the proof
+   * values c and s. The caller must check the result (see src/nullifier): the client only checks ranges.
+   *
+   * @example
+   * ```ts
+   * const { nullifier, c, s } = await app.createNullifier(0, [1n, 2n]);
+   * ```
+   * @throws `LedgerInputError` (fields, account), `LedgerUnsupportedInstructionError` (no extension),
+   *   `LedgerUserRejectedError`.
+   */
+  async createNullifier(account: number, fields: bigint[], options: SendOptions = {}): Promise<DeviceNullifier> {
+    const requests = encodeCreateNullifier(account, fields);
+    return decodeNullifierReply(await this.#command(options, (device) => device.#exchangeChunks(requests, options)));
+  }
+
+  /** The app version, read once per client (INS 01). */
+  version(options: SendOptions = {}): Promise<AppVersion> {
+    const cache = this.#versionCache;
+    if (!cache.version) {
+      const reading = this.getAppVersion(options);
+      cache.version = reading;
+      // A failed read (device locked, app closed) must not be remembered.
+      reading.catch(() => {
+        if (cache.version === reading) cache.version = undefined;
+      });
+    }
+    return cache.version;
+  }
+
+  /** Runs one command holding the device (or inside the command that already holds it). */
+  #command<T>(options: SendOptions, task: (device: MinaLedgerApp) => Promise<T>): Promise<T> {
+    return this.exclusive(task, options);
+  }
+
+  async #require(feature: Feature, options: SendOptions): Promise<AppVersion> {
+    const version = await this.version(options);
+    if (!supports(version, feature)) throw new LedgerAppVersionError(feature, FEATURES[feature], version.version);
+    return version;
+  }
+
+  /**
+   * Sends a chunked request; every chunk but the last must answer 0x9000 with no data. The command holds the device
+   * for all its chunks, so no other caller's chunk lands in between; a cancelled call stops between chunks and the
+   * device discards the partial request when the next first chunk arrives.
+   */
+  async #exchangeChunks(requests: ApduRequest[], options: SendOptions): Promise<Uint8Array> {
+    let reply: Uint8Array = new Uint8Array(0);
+    for (const [i, request] of requests.entries()) {
+      reply = await this.#exchange(request, options);
+      if (i < requests.length - 1 && reply.length !== 0) throw new LedgerReplyError('the device answered a middle chunk with data');
+    }
+    return reply;
+  }
+
+  /** Sends one request on the held device and returns the reply data; the only place status words are read. */
+  async #exchange(request: ApduRequest, options: SendOptions): Promise<Uint8Array> {
+    const device = this.#session;
+    if (!device) throw new Error('MinaLedgerApp: an exchange outside a command (a bug in this class)');
+    let reply: Uint8Array;
+    try {
+      reply = await device.send(CLA, request.ins, request.p1, request.p2, request.data, [SW_OK], options);
+    } catch (error) {
+      throw toLedgerError(error, request.ins);
+    }
+    // A structural transport may ignore statusList; check the status word again.
+    const { data, statusCode } = splitReply(reply);
+    if (statusCode !== SW_OK) throw statusToError(statusCode, request.ins);
+    return data;
+  }
+}

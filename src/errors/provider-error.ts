@@ -1,0 +1,71 @@
+/**
+ * `ProviderError`: what every `window.chain` promise rejects with. Codes and messages are those existing Mina
+ * wallets use (Auro's `dappError.ts`), so dapps that branch on `.code` work unchanged; `data` says why, in words a
+ * developer can act on.
+ *
+ * A leaf module at the bottom of the library (it imports nothing), so the domain modules below the provider can
+ * throw it without importing the provider; `toProviderError` (src/provider/errors.ts) maps every other failure to it
+ * in one place.
+ *
+ * It is a plain class, not an `Error` subclass, on purpose: `structuredClone` (postMessage between a page and a
+ * wallet frame or extension) keeps only `name`, `message` and `stack` of an `Error`, and would drop `code` and `data`.
+ */
+export const ErrorCode = {
+  NotConnected: 1001,
+  UserRejected: 1002,
+  InvalidParams: 20003,
+  MethodNotSupported: 20006,
+  /** The node or the local chain refused a broadcast (Auro's code for transaction failures). */
+  TransactionError: 21001,
+  Internal: 22001,
+  OriginMismatch: 23001,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Exact messages: dapps and tests compare them. */
+export const ERROR_MESSAGES: Record<ErrorCode, string> = {
+  1001: 'User disconnect, please connect first.',
+  1002: 'User rejected the request.',
+  20003: 'Invalid method parameter(s).',
+  20006: 'Method not supported.',
+  21001: 'Transaction error.',
+  22001: 'Unspecified error message. This is a bug, please report it.',
+  23001: 'Origin dismatch.',
+};
+
+export interface ProviderErrorData {
+  /** Why, for a developer. */
+  reason: string;
+  /** The invalid argument, as a path (`feePayer.fee`, `message[3]`). */
+  field?: string;
+  /** The device's status word, as 0x-hex, when the device answered one. */
+  statusWord?: string;
+}
+
+export class ProviderError {
+  readonly name = 'ProviderError';
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly data?: ProviderErrorData;
+
+  constructor(code: ErrorCode, data?: ProviderErrorData) {
+    this.code = code;
+    this.message = ERROR_MESSAGES[code];
+    if (data !== undefined) this.data = data;
+  }
+
+  toString(): string {
+    return `ProviderError ${this.code}: ${this.message}${this.data ? ` (${this.data.reason})` : ''}`;
+  }
+}
+
+export function isProviderError(value: unknown): value is ProviderError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { name?: unknown }).name === 'ProviderError' &&
+    typeof (value as { code?: unknown }).code === 'number'
+  );
+}
+
+export const invalidParams = (field: string, reason: string) => new ProviderError(ErrorCode.InvalidParams, { field, reason });

@@ -1,0 +1,104 @@
+/**
+ * The layers of src/, as docs/architecture.md draws them: every import (static, dynamic or type-only) between two
+ * folders of src/ must be an edge of the graph below, which points one way (lower layers never import higher ones),
+ * so there are no cycles. Files at the top of src/ are package entry points and build tools: they may import any
+ * folder, and no folder may import them. A new edge is a decision: add it here and to docs/architecture.md.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../src');
+
+/** folder → the folders it may import. Listed bottom-up: a folder only names folders listed before it. */
+const ALLOWED: Record<string, readonly string[]> = {
+  util: [],
+  errors: [],
+  apdu: [],
+  crypto: [],
+  transport: ['apdu', 'util'],
+  device: ['apdu', 'transport'],
+  emulator: ['apdu', 'crypto', 'transport'],
+  nullifier: ['apdu', 'crypto', 'errors'],
+  zkapp: ['apdu', 'crypto', 'device', 'errors'],
+  credentials: ['apdu', 'crypto', 'device', 'errors', 'util'],
+  payments: ['apdu', 'device', 'errors', 'zkapp'],
+  provider: ['apdu', 'credentials', 'crypto', 'device', 'errors', 'nullifier', 'payments', 'transport', 'util', 'zkapp'],
+  fallback: ['errors', 'provider'],
+  cli: ['credentials', 'emulator', 'errors', 'provider', 'transport'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Relative specifiers of every import, export-from, dynamic import() and import type in a file. */
+function relativeImports(text: string): string[] {
+  const found = [
+    ...text.matchAll(/\b(?:import|export)\s[^'";]*?\sfrom\s+['"](\.{1,2}\/[^'"]+)['"]/g),
+    ...text.matchAll(/\bimport\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g),
+    ...text.matchAll(/^\s*import\s+['"](\.{1,2}\/[^'"]+)['"]/gm),
+  ];
+  return found.map((m) => m[1]!);
+}
+
+/** The folder of src/ a file is in, or undefined for a top-level file. */
+function folderOf(file: string): string | undefined {
+  const parts = relative(SRC, file).split(sep);
+  return parts.length > 1 ? parts[0] : undefined;
+}
+
+interface Edge {
+  from: string;
+  to: string;
+  file: string;
+  specifier: string;
+}
+
+function edges(): Edge[] {
+  const result: Edge[] = [];
+  for (const file of sourceFiles(SRC)) {
+    const from = folderOf(file);
+    for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
+      const target = resolve(dirname(file), specifier);
+      const to = target.startsWith(SRC + sep) ? folderOf(target) : '(outside src)';
+      if (from === undefined || from === to) continue;
+      result.push({ from, to: to ?? '(an entry point)', file: relative(SRC, file), specifier });
+    }
+  }
+  return result;
+}
+
+describe('architecture: imports point one way', () => {
+  const all = edges();
+
+  it('finds the imports it checks (the parser still works)', () => {
+    expect(all.length).toBeGreaterThan(40);
+    expect(all).toContainEqual(expect.objectContaining({ from: 'device', to: 'transport' }));
+    expect(relativeImports("const m = await import('../credentials/node.js');")).toEqual(['../credentials/node.js']);
+    expect(relativeImports("import type { A } from './a.js';\nexport { b } from '../b/c.js';")).toEqual(['./a.js', '../b/c.js']);
+  });
+
+  it('every folder of src/ is a known layer', () => {
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(folders.filter((f) => !(f in ALLOWED))).toEqual([]);
+  });
+
+  it('the allowed graph itself points one way: each folder names only folders listed before it', () => {
+    const order = Object.keys(ALLOWED);
+    for (const [folder, deps] of Object.entries(ALLOWED)) {
+      for (const dep of deps) expect(order.indexOf(dep), `${folder} → ${dep}`).toBeLessThan(order.indexOf(folder));
+    }
+  });
+
+  it('no import goes up, sideways outside the graph, to an entry point, or out of src/', () => {
+    const bad = all.filter((e) => !(ALLOWED[e.from] ?? []).includes(e.to)).map((e) => `${e.file}: ${e.from} → ${e.to} (${e.specifier})`);
+    expect(bad).toEqual([]);
+  });
+});
