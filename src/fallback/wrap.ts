@@ -5,21 +5,32 @@
  * `whenUnsupported: 'delegate'`. Nothing else is ever delegated: a rejection on the device, invalid parameters or a
  * wrong origin stay errors, and no software key signs unless the transport *is* the software Ledger.
  */
-import { ErrorCode, invalidParams, isProviderError } from '../provider/errors.js';
-import {
-  LedgerProvider,
-  type LedgerProviderOptions,
-  type RequestContext,
-  type WalletMethod,
-} from '../provider/provider.js';
+import { ErrorCode, invalidParams, isProviderError, toProviderError } from '../provider/errors.js';
+import { LedgerProvider, type LedgerProviderOptions, type ProviderEventMap, type RequestContext } from '../provider/provider.js';
+import type {
+  CreateNullifierArgs,
+  RequestArguments,
+  RequestPresentationArgs,
+  RpcResult,
+  SendPaymentArgs,
+  SendStakeDelegationArgs,
+  SendTransactionArgs,
+  SignFieldsArgs,
+  SignJsonMessageArgs,
+  StorePrivateCredentialArgs,
+  VerifyFieldsArgs,
+  VerifyMessageArgs,
+  WalletMethod,
+} from '../provider/rpc.js';
 
 /** The parts of an existing `window.chain` we may call: its direct methods or its `request`. */
 export interface ChainProvider {
-  request?(args: { method: string; params?: unknown }): Promise<unknown>;
-  sendTransaction?(args: unknown): Promise<unknown>;
-  requestPresentation?(args: unknown): Promise<unknown>;
-  createNullifier?(args: unknown): Promise<unknown>;
-  storePrivateCredential?(args: unknown): Promise<unknown>;
+  /** `context.origin` is the caller's origin, checked against the bound one before anything is delegated. */
+  request?(args: { method: string; params?: unknown }, context?: { origin: string }): Promise<unknown>;
+  sendTransaction?(args: unknown, context?: { origin: string }): Promise<unknown>;
+  requestPresentation?(args: unknown, context?: { origin: string }): Promise<unknown>;
+  createNullifier?(args: unknown, context?: { origin: string }): Promise<unknown>;
+  storePrivateCredential?(args: unknown, context?: { origin: string }): Promise<unknown>;
   [key: string]: unknown;
 }
 
@@ -28,12 +39,24 @@ export interface WrapProviderOptions extends LedgerProviderOptions {
   whenUnsupported: 'refuse' | 'delegate';
 }
 
-type DeviceMethod = 'sendTransaction' | 'requestPresentation' | 'createNullifier' | 'storePrivateCredential';
+type DeviceMethod =
+  | 'sendTransaction'
+  | 'requestPresentation'
+  | 'createNullifier'
+  | 'storePrivateCredential'
+  | 'sendPayment'
+  | 'sendStakeDelegation'
+  | 'signFields'
+  | 'signJsonMessage';
 const WALLET_NAME: Record<DeviceMethod, WalletMethod> = {
   sendTransaction: 'chain_sendTransaction',
   requestPresentation: 'chain_requestPresentation',
   createNullifier: 'chain_createNullifier',
   storePrivateCredential: 'chain_storePrivateCredential',
+  sendPayment: 'chain_sendPayment',
+  sendStakeDelegation: 'chain_sendStakeDelegation',
+  signFields: 'chain_signFields',
+  signJsonMessage: 'chain_sign_JsonMessage',
 };
 
 export class FallbackProvider {
@@ -53,35 +76,78 @@ export class FallbackProvider {
   requestAccounts = (context?: RequestContext) => this.ledger.requestAccounts(context);
   getAccounts = (context?: RequestContext) => this.ledger.getAccounts(context);
   disconnect = () => this.ledger.disconnect();
-  on: LedgerProvider['on'] = (event, listener) => this.ledger.on(event, listener);
-  off: LedgerProvider['off'] = (event, listener) => this.ledger.off(event, listener);
+  requestNetwork = (context?: RequestContext) => this.ledger.requestNetwork(context);
+  verifyMessage = (args: VerifyMessageArgs, context?: RequestContext) => this.ledger.verifyMessage(args, context);
+  verifyJsonMessage = (args: VerifyMessageArgs, context?: RequestContext) => this.ledger.verifyJsonMessage(args, context);
+  verifyFields = (args: VerifyFieldsArgs, context?: RequestContext) => this.ledger.verifyFields(args, context);
+  on = <E extends keyof ProviderEventMap>(event: E, listener: (...args: ProviderEventMap[E]) => void): this => {
+    this.ledger.on(event, listener);
+    return this;
+  };
+  off = <E extends keyof ProviderEventMap>(event: E, listener: (...args: ProviderEventMap[E]) => void): this => {
+    this.ledger.off(event, listener);
+    return this;
+  };
+  removeListener = this.off;
+  removeAllListeners = (event?: keyof ProviderEventMap): this => {
+    this.ledger.removeAllListeners(event);
+    return this;
+  };
 
-  sendTransaction = (args: unknown, options?: RequestContext) => this.#call('sendTransaction', args, options);
-  requestPresentation = (args: unknown, options?: RequestContext) => this.#call('requestPresentation', args, options);
-  createNullifier = (args: unknown, options?: RequestContext) => this.#call('createNullifier', args, options);
-  storePrivateCredential = (args: unknown, options?: RequestContext) => this.#call('storePrivateCredential', args, options);
+  sendTransaction = (args: SendTransactionArgs, options?: RequestContext) => this.#call('sendTransaction', args, options);
+  requestPresentation = (args: RequestPresentationArgs, options?: RequestContext) => this.#call('requestPresentation', args, options);
+  createNullifier = (args: CreateNullifierArgs, options?: RequestContext) => this.#call('createNullifier', args, options);
+  storePrivateCredential = (args: StorePrivateCredentialArgs, options?: RequestContext) =>
+    this.#call('storePrivateCredential', args, options);
+  sendPayment = (args: SendPaymentArgs, options?: RequestContext) => this.#call('sendPayment', args, options);
+  sendStakeDelegation = (args: SendStakeDelegationArgs, options?: RequestContext) => this.#call('sendStakeDelegation', args, options);
+  signFields = (args: SignFieldsArgs, options?: RequestContext) => this.#call('signFields', args, options);
+  signJsonMessage = (args: SignJsonMessageArgs, options?: RequestContext) => this.#call('signJsonMessage', args, options);
 
+  /**
+   * `request` as the Ledger provider types it for its own methods; any other method name is accepted too, since it
+   * may be delegated to the original provider (which answers for itself).
+   */
+  request<M extends WalletMethod>(args: RequestArguments<M>, context?: RequestContext): Promise<RpcResult<M>>;
+  request(args: { method: string; params?: unknown }, context?: RequestContext): Promise<unknown>;
   async request(args: { method: string; params?: unknown }, context?: RequestContext): Promise<unknown> {
     try {
-      return await this.ledger.request(args, context);
+      return await this.ledger.request(args as RequestArguments, context);
     } catch (error) {
       if (!this.#delegates(error)) throw error;
       // The original provider's own errors pass through as it gave them.
       if (typeof this.original.request !== 'function') throw error;
-      return this.original.request(args);
+      return this.original.request(args, this.#checkedCaller(context));
     }
   }
 
   async #call(method: DeviceMethod, args: unknown, options?: RequestContext): Promise<unknown> {
     try {
-      return await this.ledger[method](args, options);
+      // Validated at run time by the method itself.
+      const run = this.ledger[method] as (args: unknown, options?: RequestContext) => Promise<unknown>;
+      return await run.call(this.ledger, args, options);
     } catch (error) {
       if (!this.#delegates(error)) throw error;
       const direct = this.original[method];
-      if (typeof direct === 'function') return direct.call(this.original, args);
-      if (typeof this.original.request === 'function') return this.original.request({ method: WALLET_NAME[method], params: args });
+      if (typeof direct === 'function') return direct.call(this.original, args, this.#checkedCaller(options));
+      if (typeof this.original.request === 'function') {
+        return this.original.request({ method: WALLET_NAME[method], params: args }, this.#checkedCaller(options));
+      }
       throw error;
     }
+  }
+
+  /**
+   * Before anything is delegated: the call must come from the bound origin (23001) on a connected provider (1001).
+   * The original receives the checked origin, so it can apply its own per-origin rules.
+   */
+  #checkedCaller(context?: RequestContext): { origin: string } {
+    try {
+      this.ledger.assertCaller(context);
+    } catch (error) {
+      throw toProviderError(error);
+    }
+    return { origin: this.ledger.origin };
   }
 
   #delegates(error: unknown): boolean {
@@ -89,7 +155,24 @@ export class FallbackProvider {
   }
 }
 
+/**
+ * A Ledger provider in front of an existing `window.chain`: the Ledger does what the device can; what it cannot
+ * (20006) is refused, or handed to `original` with `whenUnsupported: 'delegate'`. Nothing else is ever delegated.
+ *
+ * @param original - The wallet already on the page (Auro's `window.mina`, another `window.chain`): its direct
+ *   methods or its `request`.
+ * @param options - `createLedgerProvider`'s options, plus `whenUnsupported: 'refuse' | 'delegate'`.
+ * @returns A provider with the `LedgerProvider` methods; its promises reject only with `ProviderError`.
+ * @throws `ProviderError` 20003 naming the bad option (`whenUnsupported`, or one of `createLedgerProvider`'s).
+ * @example
+ * ```ts
+ * import { install, wrapProvider } from 'chain-ledger';
+ * import { openWebHid } from 'chain-ledger/transport';
+ *
+ * const chain = wrapProvider(window.mina, { transport: await openWebHid({ request: true }), network: 'mainnet', whenUnsupported: 'delegate' });
+ * install(chain);
+ * ```
+ */
 export function wrapProvider(original: ChainProvider, options: WrapProviderOptions): FallbackProvider {
   return new FallbackProvider(original, options);
 }
-

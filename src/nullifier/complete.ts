@@ -11,7 +11,7 @@
  */
 import type { DeviceNullifier } from '../apdu/extension.js';
 import { loadO1js } from '../crypto/o1js.js';
-import { ErrorCode, ProviderError } from '../provider/errors.js';
+import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 
 type Point = { x: string; y: string };
 

@@ -1,88 +1,54 @@
 /**
- * `ProviderError`: what every `window.chain` promise rejects with. Codes and messages are those existing Mina
- * wallets use (Auro's `dappError.ts`), so dapps that branch on `.code` work unchanged; `data` says why, in words a
- * developer can act on.
- *
- * It is a plain class, not an `Error` subclass, on purpose: `structuredClone` (postMessage between a page and a
- * wallet frame or extension) keeps only `name`, `message` and `stack` of an `Error`, and would drop `code` and `data`.
+ * `toProviderError`: any failure → the `ProviderError` a page receives, in one place. The error class itself is the
+ * leaf module src/errors/provider-error.ts (re-exported here), so that the domain modules below the provider can
+ * throw it without importing the provider.
  */
 import { isLedgerError, type LedgerError } from '../apdu/errors.js';
 import { isCredentialStoreError } from '../credentials/store.js';
+import { ErrorCode, ProviderError, isProviderError } from '../errors/provider-error.js';
+import { isMinaNodeError } from '../zkapp/graphql.js';
 
-export const ErrorCode = {
-  NotConnected: 1001,
-  UserRejected: 1002,
-  InvalidParams: 20003,
-  MethodNotSupported: 20006,
-  /** The node or the local chain refused a broadcast (Auro's code for transaction failures). */
-  TransactionError: 21001,
-  Internal: 22001,
-  OriginMismatch: 23001,
-} as const;
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+export {
+  ErrorCode,
+  ERROR_MESSAGES,
+  ProviderError,
+  invalidParams,
+  isProviderError,
+  type ProviderErrorData,
+} from '../errors/provider-error.js';
 
-/** Exact messages: dapps and tests compare them. */
-export const ERROR_MESSAGES: Record<ErrorCode, string> = {
-  1001: 'User disconnect, please connect first.',
-  1002: 'User rejected the request.',
-  20003: 'Invalid method parameter(s).',
-  20006: 'Method not supported.',
-  21001: 'Transaction error.',
-  22001: 'Unspecified error message. This is a bug, please report it.',
-  23001: 'Origin dismatch.',
-};
-
-export interface ProviderErrorData {
-  /** Why, for a developer. */
-  reason: string;
-  /** The invalid argument, as a path (`feePayer.fee`, `message[3]`). */
-  field?: string;
-  /** The device's status word, as 0x-hex, when the device answered one. */
-  statusWord?: string;
+/**
+ * What the host's log should get for a failure whose page-facing reason is generic (credential-store I/O or damage):
+ * the full detail; undefined for every other failure.
+ */
+export function hostDetail(error: unknown): string | undefined {
+  if (isCredentialStoreError(error) && (error.kind === 'io' || error.kind === 'corrupt')) return `credential store: ${error.message}`;
+  return undefined;
 }
-
-export class ProviderError {
-  readonly name = 'ProviderError';
-  readonly code: ErrorCode;
-  readonly message: string;
-  readonly data?: ProviderErrorData;
-
-  constructor(code: ErrorCode, data?: ProviderErrorData) {
-    this.code = code;
-    this.message = ERROR_MESSAGES[code];
-    if (data !== undefined) this.data = data;
-  }
-
-  toString(): string {
-    return `ProviderError ${this.code}: ${this.message}${this.data ? ` (${this.data.reason})` : ''}`;
-  }
-}
-
-export function isProviderError(value: unknown): value is ProviderError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { name?: unknown }).name === 'ProviderError' &&
-    typeof (value as { code?: unknown }).code === 'number'
-  );
-}
-
-export const invalidParams = (field: string, reason: string) => new ProviderError(ErrorCode.InvalidParams, { field, reason });
 
 const statusWord = (e: LedgerError) =>
   e.statusCode === undefined ? {} : { statusWord: `0x${e.statusCode.toString(16).padStart(4, '0')}` };
 
 /**
- * Any failure → `ProviderError`, in one place. Device errors are matched by name (see src/apdu/errors.ts); an
- * abort by the caller becomes 1002 with the reason "cancelled"; anything unexpected becomes 22001, never a raw throw.
+ * Any failure → `ProviderError`, in one place. Device errors are matched by name (see src/apdu/errors.ts); the
+ * node's and the local chain's refusals are 21001; an abort by the caller becomes 1002 with the reason "cancelled";
+ * anything unexpected becomes 22001, never a raw throw.
  */
 export function toProviderError(error: unknown): ProviderError {
   if (isProviderError(error)) return error;
   if (isLedgerError(error)) return fromLedgerError(error);
   const e = error as { name?: unknown; message?: unknown } | undefined;
+  if (isMinaNodeError(error) || e?.name === 'LocalChainRejection') {
+    return new ProviderError(ErrorCode.TransactionError, { reason: String(e?.message) });
+  }
   if (isCredentialStoreError(error)) {
-    const reason =
-      error.kind === 'wrong-key' ? `the credential store was written with another Ledger or account: ${error.message}` : error.message;
+    // Pages get a generic reason: the detail names local paths (with the OS user name); the host logs it.
+    const reason = {
+      'wrong-key': 'the credential store was written with another Ledger or account',
+      io: "the credential store could not be read or written (the host's log has the details)",
+      corrupt: "the credential store is damaged or was tampered with (the host's log has the details)",
+      invalid: error.message,
+    }[error.kind];
     return new ProviderError(error.kind === 'invalid' ? ErrorCode.InvalidParams : ErrorCode.Internal, { reason });
   }
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {

@@ -21,14 +21,72 @@ export function checkSecureOrigin(origin: unknown): string {
   return origin;
 }
 
-/** The page's origin now, in a browser; undefined elsewhere. */
+/**
+ * The page's origin now, in a browser page (http(s), or "null" for an opaque origin: a sandboxed iframe, a data: or
+ * file: page); undefined outside web pages (Node, and an extension's own pages and background, whose callers are
+ * the pages it serves: those are bridges).
+ */
 export function browserOrigin(): string | undefined {
   const location = (globalThis as { location?: { origin?: unknown } }).location;
-  return typeof location?.origin === 'string' && location.origin !== 'null' ? location.origin : undefined;
+  if (typeof location?.origin !== 'string') return undefined;
+  return EXTENSION_SCHEMES.some((scheme) => (location.origin as string).startsWith(scheme)) ? undefined : location.origin;
+}
+
+const EXTENSION_SCHEMES = ['chrome-extension:', 'moz-extension:', 'safari-web-extension:', 'ms-browser-extension:'];
+
+/**
+ * Chooses the origin a provider is bound to:
+ * - in a web page, `location.origin`, full stop: another `origin` option is refused, and so is an opaque origin;
+ * - a bridge (an extension's background, a local server) names the origin it serves; a web page cannot be a bridge;
+ * - elsewhere (Node), the `origin` option is required.
+ */
+export function bindOrigin(option: unknown, bridge: boolean): string {
+  const page = browserOrigin();
+  if (bridge) {
+    if (page !== undefined) throw invalidParams('bridge', `a web page (${page}) cannot be a bridge: its origin is its own`);
+    return checkSecureOrigin(option);
+  }
+  if (page === undefined) return checkSecureOrigin(option);
+  if (page === 'null') throw invalidParams('origin', 'an opaque origin (sandboxed iframe, data: or file: page) cannot use the wallet');
+  if (option !== undefined && option !== page) {
+    throw invalidParams('origin', `in a browser the origin is the page's own (${page}); another one cannot be chosen`);
+  }
+  return checkSecureOrigin(page);
+}
+
+/**
+ * The origin a call comes from: in a web page `location.origin` now (a `context.origin` that differs from it is
+ * refused); for a bridge, `context.origin`, which its trusted messaging layer must supply (none → 23001); in Node
+ * without a bridge, `context.origin`, else the bound origin (the host calls for itself).
+ */
+export function callerOrigin(bound: string, bridge: boolean, claimed: unknown): string {
+  if (bridge) {
+    if (claimed === undefined) {
+      throw new ProviderError(ErrorCode.OriginMismatch, {
+        reason: 'a bridge must pass the origin of every call (request(args, { origin }))',
+      });
+    }
+    return claimed as string;
+  }
+  const page = browserOrigin();
+  if (page !== undefined) {
+    if (claimed !== undefined && claimed !== page) {
+      throw new ProviderError(ErrorCode.OriginMismatch, {
+        reason: `request from ${shown(claimed)}, but this page is ${page}: a page cannot claim another origin`,
+      });
+    }
+    return page;
+  }
+  return claimed === undefined ? bound : (claimed as string);
 }
 
 export function assertSameOrigin(bound: string, actual: string): void {
   if (actual !== bound) {
-    throw new ProviderError(ErrorCode.OriginMismatch, { reason: `request from ${actual}, but this provider serves ${bound}` });
+    throw new ProviderError(ErrorCode.OriginMismatch, { reason: `request from ${shown(actual)}, but this provider serves ${bound}` });
   }
+}
+
+/** An origin as given, for a reason: quoted (control characters visible) and cut at 100 characters. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value.slice(0, 100)) : typeof value;
 }

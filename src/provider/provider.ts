@@ -2,35 +2,52 @@
  * The `window.chain` provider backed by a Ledger. Every call goes through the same pipeline, in this order:
  *
  *   origin check (23001) → connected? (1001) → arguments (zod, 20003) → device capability (20006)
- *     → the device's method lock (one call at a time per device, cancellable) → device work → verification
+ *     → the device, held for the whole call (one call at a time per device, cancellable) → device work → verification
  *
  * so a request from the wrong origin, with bad arguments, or for an instruction the app lacks never reaches the
  * device. Every promise rejects with a `ProviderError`, never anything else.
  */
-import type Client from 'mina-signer';
-import { MinaLedgerApp } from '../apdu/client.js';
+import { MinaLedgerApp } from '../device/client.js';
 import type { NetworkId } from '../apdu/codec.js';
-import type { ExtensionCapabilities } from '../apdu/extension.js';
-import { supports, type AppVersion } from '../apdu/version.js';
-import { completeNullifier, type NullifierJson } from '../nullifier/complete.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { fromHex } from '../apdu/bytes.js';
-import { signatureToRawHex } from '../apdu/signature.js';
-import { requestPresentation, type SelectCredentials } from '../credentials/presentation.js';
-import { storePrivateCredential } from '../credentials/store-credential.js';
-import type { CredentialStore } from '../credentials/store.js';
-import { ExclusiveTransport } from '../transport/exclusive.js';
-import { FifoLock } from '../transport/lock.js';
-import type { ApduTransport } from '../transport/types.js';
-import type { Era } from '../crypto/mina-signer-internals.js';
+import { supports } from '../apdu/version.js';
+import { STORE_KEY_MESSAGE } from '../apdu/store-key.js';
+import { accountMessageVerifier, defaultCredentialStore, deriveStoreSecret } from '../credentials/store-key.js';
+import { completeNullifier } from '../nullifier/complete.js';
+import { requestPresentation } from '../credentials/presentation.js';
+import { deleteCredential, storePrivateCredential } from '../credentials/store-credential.js';
+import type { CredentialEntry, CredentialStore } from '../credentials/store.js';
 import { createLocalChain, type LocalChain } from '../zkapp/local-chain.js';
 import { NonceTracker } from '../zkapp/nonces.js';
 import { sendTransaction, type SendTransactionResult } from '../zkapp/send-transaction.js';
-import { ErrorCode, ProviderError, invalidParams, toProviderError } from './errors.js';
-import { assertSameOrigin, browserOrigin, checkSecureOrigin } from './origin.js';
+import { sendLegacyCommand } from '../payments/send-payment.js';
+import { ErrorCode, ProviderError, hostDetail, invalidParams, toProviderError } from './errors.js';
+import type {
+  CreateNullifierArgs,
+  NullifierResult,
+  RequestArguments,
+  RequestPresentationArgs,
+  RpcResult,
+  SendPaymentArgs,
+  SendStakeDelegationArgs,
+  SendTransactionArgs,
+  SignedMessage,
+  SignFieldsArgs,
+  SignJsonMessageArgs,
+  SignMessageArgs,
+  StorePrivateCredentialArgs,
+  SwitchChainArgs,
+  VerifyFieldsArgs,
+  VerifyMessageArgs,
+  WalletMethod,
+} from './rpc.js';
+import { assertSameOrigin, bindOrigin, callerOrigin } from './origin.js';
+import { PendingCalls } from './pending.js';
+import { capabilitiesOf, type Capabilities } from './capabilities.js';
+import { positionalParams } from './positional-params.js';
+import { ProviderEvents, type EventName, type Listener, type ProviderEventMap } from './events.js';
+import { checkProviderOptions, type DeviceAction, type LedgerProviderOptions, type Network } from './options.js';
 import {
   createNullifierParams,
-  parseMina,
   parseParams,
   requestPresentationParams,
   sendTransactionParams,
@@ -38,43 +55,25 @@ import {
   emptyParams,
   signMessageParams,
   storePrivateCredentialParams,
+  switchChainParams,
+  sendPaymentParams,
+  sendStakeDelegationParams,
 } from './schemas.js';
+import {
+  jsonMessageText,
+  signFieldsOnLedger,
+  signMessageOnLedger,
+  signFieldsParams,
+  signJsonMessageParams,
+  verifyFields,
+  verifyFieldsParams,
+  verifyMessage,
+  verifyMessageParams,
+  type SignedFields,
+} from './messages.js';
 
-export type Network = 'mainnet' | 'devnet' | 'local';
-
-/** Told to the page so it can say "Confirm on your Ledger…" while the device waits for the user. */
-export interface DeviceAction {
-  method: string;
-  status: 'confirm' | 'done';
-  /** What the user should do now, e.g. "Confirm the address on your Ledger". */
-  prompt: string;
-}
-
-export interface LedgerProviderOptions {
-  /** Any structural transport: a WebHID / node-hid / Speculos transport, or a `SoftwareLedger`. */
-  transport: ApduTransport;
-  network: Network;
-  /** The origin this provider serves. Default in browsers: `window.location.origin`; required elsewhere. */
-  origin?: string;
-  /** Account N of m/44'/12586'/N'/0/0 (default 0). */
-  accountIndex?: number;
-  /** Mina daemon GraphQL endpoint, for nonces and broadcast (mainnet, devnet). */
-  graphqlUrl?: string;
-  /** The protocol era the network runs; a zkApp command of the other layout is refused. Default: follow the command. */
-  era?: Era;
-  /** Largest fee accepted for a zkApp command, in MINA (default 10, as Auro). */
-  feeCap?: number | string;
-  /** For `network: 'local'`: the in-process chain to use (default: a new o1js LocalBlockchain on first use). */
-  localChain?: LocalChain;
-  /**
-   * Where private credentials live, encrypted with a key only the Ledger can re-derive. Default: files under
-   * `$XDG_DATA_HOME/chain-ledger/credentials` (else `~/.local/share/…`) in Node, IndexedDB in browsers.
-   */
-  credentialStore?: CredentialStore;
-  /** Chooses among stored credentials when several fit a presentation request (default: the newest). */
-  selectCredentials?: SelectCredentials;
-  onDeviceAction?: (action: DeviceAction) => void;
-}
+/** Defined beside the provider (options.ts, capabilities.ts, events.ts); exported from here, where they always were. */
+export type { Capabilities, DeviceAction, LedgerProviderOptions, Network, ProviderEventMap };
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -85,64 +84,31 @@ export interface RequestContext extends CallOptions {
   origin?: string;
 }
 
-export interface Capabilities {
-  appVersion: AppVersion;
-  silentAddress: boolean;
-  signMessage: boolean;
-  /** INS 06: zkApp commitments (blind signing). */
-  signFieldElement: boolean;
-  /**
-   * The chain-ledger protocol extension (nullifiers, multi-field signing, docs/apdu-extensions.md), probed at
-   * connect; null when the app lacks it (every released Mina app today).
-   */
-  extension: ExtensionCapabilities | null;
-}
-
-export interface SignedMessage {
-  publicKey: string;
-  /** The text the device signed (verify with mina-signer `verifyMessage` on the provider's network). */
-  data: string;
-  signature: { field: string; scalar: string };
-}
-
-interface EventMap {
-  accountsChanged: [accounts: string[]];
-  disconnect: [error: ProviderError];
-  chainChanged: [chainId: string];
-}
-type EventName = keyof EventMap;
-type Listener<E extends EventName> = (...args: EventMap[E]) => void;
-type AnyListener = (...args: any[]) => void;
-
-/** Wallet-side method names accepted by `request`. */
+/** Wallet-side method names accepted by `request`, and the provider method each one runs. */
 export const METHODS = {
   chain_requestAccounts: 'requestAccounts',
   chain_accounts: 'getAccounts',
+  chain_requestNetwork: 'requestNetwork',
+  chain_sendPayment: 'sendPayment',
+  chain_sendStakeDelegation: 'sendStakeDelegation',
+  chain_signFields: 'signFields',
+  chain_verifyFields: 'verifyFields',
+  chain_verifyMessage: 'verifyMessage',
+  chain_sign_JsonMessage: 'signJsonMessage',
+  chain_verify_JsonMessage: 'verifyJsonMessage',
   chain_sendTransaction: 'sendTransaction',
   chain_requestPresentation: 'requestPresentation',
   chain_createNullifier: 'createNullifier',
   chain_storePrivateCredential: 'storePrivateCredential',
   chain_signMessage: 'signMessage',
   chain_switchChain: 'switchChain',
-  chain_listCredentials: 'listCredentials',
-  chain_deleteCredential: 'deleteCredential',
-} as const;
-export type WalletMethod = keyof typeof METHODS;
+} as const satisfies Record<WalletMethod, keyof LedgerProvider>;
 
-const methodLocks = new WeakMap<ExclusiveTransport, FifoLock>();
-/**
- * mina-signer's message verifiers, loaded on first use: importing the provider does not load mina-signer
- * (bench/import-cost.ts, test/package.test.ts).
- */
-let verifiersLoading: Promise<Record<'mainnet' | 'testnet', Client>> | undefined;
-function messageVerifiers(): Promise<Record<'mainnet' | 'testnet', Client>> {
-  verifiersLoading ??= import('mina-signer').then(({ default: Signer }) => ({
-    mainnet: new Signer({ network: 'mainnet' }),
-    testnet: new Signer({ network: 'testnet' }),
-  }));
-  verifiersLoading.catch(() => (verifiersLoading = undefined));
-  return verifiersLoading;
-}
+/** Set by LedgerProvider's static block: the host-side credential methods (./credential-manager.ts). */
+export let hostCredentialAccess: {
+  list(provider: LedgerProvider, options: CallOptions): Promise<CredentialEntry[]>;
+  delete(provider: LedgerProvider, id: unknown, options: CallOptions): Promise<boolean>;
+};
 
 export class LedgerProvider {
   #network: Network;
@@ -151,6 +117,8 @@ export class LedgerProvider {
   /** True when the transport is the software Ledger (a software key): never hardware. */
   readonly isSoftwareLedger: boolean;
   readonly #options: LedgerProviderOptions;
+  readonly #bridge: boolean;
+  readonly #pending: PendingCalls;
   readonly #feeCap: bigint;
   readonly #nonces = new NonceTracker();
   #localChain: Promise<LocalChain> | undefined;
@@ -158,32 +126,19 @@ export class LedgerProvider {
   #connection: { address: string; capabilities: Capabilities; storeSecret?: Uint8Array } | undefined;
   #credentialStore: Promise<CredentialStore> | undefined;
   #connectedBefore = false;
-  #listeners = new Map<EventName, Set<AnyListener>>();
+  readonly #events = new ProviderEvents();
   #onTransportDisconnect = () => this.#drop(new ProviderError(ErrorCode.NotConnected, { reason: 'the Ledger was disconnected' }));
 
+  /** @throws `ProviderError` 20003 naming the bad option (see createLedgerProvider). */
   constructor(options: LedgerProviderOptions) {
-    if (typeof options !== 'object' || options === null) throw invalidParams('options', 'must be an object');
-    if (typeof options.transport?.send !== 'function') throw invalidParams('transport', 'must have a send() method');
-    if (!['mainnet', 'devnet', 'local'].includes(options.network)) {
-      throw invalidParams('network', 'must be "mainnet", "devnet" or "local"');
-    }
-    const accountIndex = options.accountIndex ?? 0;
-    if (!Number.isInteger(accountIndex) || accountIndex < 0 || accountIndex > 0x7fffffff) {
-      throw invalidParams('accountIndex', 'must be an integer from 0 to 2^31 - 1');
-    }
-    this.origin = checkSecureOrigin(options.origin ?? browserOrigin());
-    this.#network = options.network;
-    this.accountIndex = accountIndex;
+    const checked = checkProviderOptions(options);
+    this.#bridge = checked.bridge;
+    this.origin = bindOrigin(options.origin, this.#bridge);
+    this.#pending = new PendingCalls(checked.maxPendingCalls, checked.maxRequestsPerMinute);
+    this.#network = checked.network;
+    this.accountIndex = checked.accountIndex;
     this.isSoftwareLedger = (options.transport as { isSoftwareLedger?: unknown }).isSoftwareLedger === true;
-    const feeCap = parseMina(options.feeCap ?? 10);
-    if (feeCap === undefined || feeCap <= 0n) throw invalidParams('feeCap', 'must be a positive amount of MINA');
-    this.#feeCap = feeCap;
-    if (options.era !== undefined && options.era !== 'berkeley' && options.era !== 'mesa') {
-      throw invalidParams('era', 'must be "berkeley" or "mesa"');
-    }
-    if (options.graphqlUrl !== undefined && !/^https?:\/\//.test(String(options.graphqlUrl))) {
-      throw invalidParams('graphqlUrl', 'must be an http(s) URL');
-    }
+    this.#feeCap = checked.feeCap;
     this.#options = options;
   }
 
@@ -210,34 +165,43 @@ export class LedgerProvider {
   /**
    * Connects: reads the app version and the account's address. The first connect shows the address on the device
    * for the user to confirm; later connects read it silently (app ≥ 1.4.1).
+   *
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns The connected account's address, in a one-element array.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 1002 when the user rejects on the Ledger
+   *   (or `rejectPending()`, the signal), 22001 when the device fails or its reply is malformed (the status word in
+   *   `data.statusWord`).
+   * @example
+   * ```ts
+   * const [address] = await chain.requestAccounts();
+   * ```
    */
   async requestAccounts(context: RequestContext = {}): Promise<string[]> {
     return this.#guard(async () => {
       this.#checkOrigin(context);
       if (this.#connection) return [this.#connection.address];
-      return this.#device('requestAccounts', context, async (app) => {
+      return this.#device('requestAccounts', context, async (app, signal) => {
         if (this.#connection) return [this.#connection.address];
-        const appVersion = await app.getAppVersion(context);
-        const extension = await app.getCapabilities(context);
+        const appVersion = await app.getAppVersion({ signal });
+        const extension = await app.getCapabilities({ signal });
         const display = !this.#connectedBefore || !supports(appVersion, 'silentAddress');
         if (display) this.#action('requestAccounts', 'confirm', 'Confirm the address on your Ledger');
-        const address = await app.getAddress(this.accountIndex, { display, signal: context.signal });
-        const capabilities: Capabilities = {
-          appVersion,
-          silentAddress: supports(appVersion, 'silentAddress'),
-          signMessage: supports(appVersion, 'signMessage'),
-          signFieldElement: supports(appVersion, 'signFieldElement'),
-          extension,
-        };
-        this.#connection = { address, capabilities };
+        const address = await app.getAddress(this.accountIndex, { display, signal });
+        this.#connection = { address, capabilities: capabilitiesOf(appVersion, extension) };
         this.#connectedBefore = true;
-        this.#emit('accountsChanged', [address]);
+        this.#events.emit('accountsChanged', [address]);
         return [address];
       });
     });
   }
 
-  /** The connected account, or [] (never touches the device). */
+  /**
+   * The connected account, or [] (never touches the device).
+   *
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `[address]` when connected, else `[]`.
+   * @throws `ProviderError` 23001 when the call comes from another origin.
+   */
   async getAccounts(context: RequestContext = {}): Promise<string[]> {
     return this.#guard(async () => {
       this.#checkOrigin(context);
@@ -245,6 +209,11 @@ export class LedgerProvider {
     });
   }
 
+  /**
+   * Forgets the connection: emits `disconnect` (1001) and `accountsChanged` with `[]`. The next call needs
+   * `requestAccounts()` again.
+   * @returns Nothing; it never rejects.
+   */
   async disconnect(): Promise<void> {
     this.#drop(new ProviderError(ErrorCode.NotConnected, { reason: 'disconnected by the page' }));
   }
@@ -252,59 +221,143 @@ export class LedgerProvider {
   /**
    * Switches the network (`{ networkID: 'mina:mainnet' | 'mina:devnet' | 'mina:local' }`) and emits `chainChanged`.
    * The key is the same on every network; signatures differ by network id.
+   *
+   * @param args - `{ networkID: 'mina:mainnet' | 'mina:devnet' | 'mina:local' }`.
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns The network now in use, `{ networkID }`.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 20003 for an unknown network id, 1002 when
+   *   `confirmSwitchChain` refuses.
+   * @example
+   * ```ts
+   * await chain.switchChain({ networkID: 'mina:devnet' });
+   * ```
    */
-  async switchChain(args: unknown, context: RequestContext = {}): Promise<{ networkID: string }> {
+  async switchChain(args: SwitchChainArgs, context: RequestContext = {}): Promise<{ networkID: string }> {
     return this.#guard(async () => {
       this.#checkOrigin(context);
-      const networkID = (args as { networkID?: unknown } | null)?.networkID;
-      const network = typeof networkID === 'string' ? /^mina:(mainnet|devnet|local)$/.exec(networkID)?.[1] : undefined;
-      if (!network) throw invalidParams('networkID', 'must be "mina:mainnet", "mina:devnet" or "mina:local"');
+      const network = parseParams(switchChainParams, args ?? {}).networkID.slice('mina:'.length);
       if (network !== this.#network) {
+        const to = `mina:${network}`;
+        const confirm = this.#options.confirmSwitchChain;
+        if (confirm) {
+          let approved = false;
+          try {
+            approved = (await confirm({ from: this.chainId, to, origin: this.origin })) === true;
+          } catch {
+            approved = false;
+          }
+          if (!approved) throw new ProviderError(ErrorCode.UserRejected, { reason: `switching to ${to} was not approved` });
+        }
         this.#network = network as Network;
-        this.#emit('chainChanged', this.chainId);
+        this.#events.emit('chainChanged', { networkID: this.chainId });
       }
       return { networkID: this.chainId };
     });
   }
 
-  on<E extends EventName>(event: E, listener: Listener<E>): void {
-    if (!this.#listeners.has(event)) this.#listeners.set(event, new Set());
-    this.#listeners.get(event)!.add(listener as AnyListener);
+  /**
+   * Rejects every call of this provider that waits for or runs on the Ledger (each → 1002 at once; a prompt already
+   * on the device stays until the user answers there, and its answer is discarded). Returns how many were rejected.
+   *
+   * @returns How many calls were rejected.
+   */
+  rejectPending(): number {
+    return this.#pending.rejectAll();
   }
 
-  off<E extends EventName>(event: E, listener: Listener<E>): void {
-    this.#listeners.get(event)?.delete(listener as AnyListener);
-  }
-
-  // ---- methods ----
-
-  /** Legacy message signing (INS 05). The signature is verified on the host before it is returned. */
-  async signMessage(args: unknown, options: RequestContext = {}): Promise<SignedMessage> {
-    return this.#method('signMessage', args, options, signMessageParams, async (params, app, address) => {
-      if (params.message.startsWith('chain-ledger credential store')) {
-        throw invalidParams('message', 'reserved: this text keys the credential store and is never signed for a page');
-      }
-      this.#action('signMessage', 'confirm', 'Review the message on your Ledger and approve');
-      const signed = await app.signMessage(this.accountIndex, params.message, this.networkId, options);
-      const result = { publicKey: address, data: signed.signedMessage, signature: { field: signed.field, scalar: signed.scalar } };
-      const verifiers = await messageVerifiers();
-      const verifier = this.networkId === 1 ? verifiers.mainnet : verifiers.testnet;
-      if (!verifier.verifyMessage(result)) {
-        throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned a message signature that does not verify for this account' });
-      }
-      return result;
+  /**
+   * The current network, `{ networkID: 'mina:…' }`, as Auro answers it; never touches the device.
+   *
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `{ networkID: 'mina:mainnet' | 'mina:devnet' | 'mina:local' }`.
+   * @throws `ProviderError` 23001 when the call comes from another origin.
+   */
+  async requestNetwork(context: RequestContext = {}): Promise<{ networkID: string }> {
+    return this.#guard(async () => {
+      this.#checkOrigin(context);
+      return { networkID: this.chainId };
     });
   }
 
   /**
-   * A nullifier for `message` (1–64 field elements) and the connected account, made on the Ledger (extension
-   * CREATE_NULLIFIER), completed and verified on the host with o1js. `data` is the message as given.
+   * Listens to `accountsChanged` (the account list), `chainChanged` (`{ networkID }`) or `disconnect` (a
+   * `ProviderError`). Returns the provider, as Auro's EventEmitter does, so calls chain.
+   *
+   * @param event - `accountsChanged`, `chainChanged` or `disconnect`.
+   * @param listener - Called with the event's arguments; an error it throws is ignored.
+   * @example
+   * ```ts
+   * chain.on('accountsChanged', ([address]) => show(address ?? 'disconnected'));
+   * ```
    */
-  async createNullifier(args: unknown, options: RequestContext = {}): Promise<NullifierJson & { data: unknown[] }> {
-    return this.#method('createNullifier', args, options, createNullifierParams, async (params, app, address) => {
+  on<E extends EventName>(event: E, listener: Listener<E>): this {
+    this.#events.on(event, listener);
+    return this;
+  }
+
+  /** Removes `listener` from `event`. Returns the provider. */
+  off<E extends EventName>(event: E, listener: Listener<E>): this {
+    this.#events.off(event, listener);
+    return this;
+  }
+
+  /** EventEmitter name of `off`. */
+  removeListener<E extends EventName>(event: E, listener: Listener<E>): this {
+    return this.off(event, listener);
+  }
+
+  /** Removes every listener of `event`, or of every event. */
+  removeAllListeners(event?: EventName): this {
+    this.#events.clear(event);
+    return this;
+  }
+
+  // ---- methods ----
+
+  /**
+   * Legacy message signing (INS 05). The signature is verified on the host before it is returned.
+   *
+   * @param args - `{ message }`: 1–65 printable ASCII bytes (INS 05's limit).
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `{ publicKey, data, signature: { field, scalar } }`, as Auro returns it; `data` is the text the device
+   *   signed.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected, 20003 for a bad or
+   *   reserved message, 20006 when the app lacks INS 05 (before 1.4.0), 1002 when the user rejects on the Ledger, 22001
+   *   when the signature does not verify.
+   * @example
+   * ```ts
+   * const { signature } = await chain.signMessage({ message: 'Sign in to example.com' });
+   * ```
+   */
+  async signMessage(args: SignMessageArgs, context: RequestContext = {}): Promise<SignedMessage> {
+    return this.#method('signMessage', args, context, signMessageParams, async (params, app, address, context) =>
+      signMessageOnLedger(app, this.accountIndex, address, this.#connection!.capabilities, this.networkId, params.message, {
+        signal: context.signal,
+        onConfirm: (prompt) => this.#action('signMessage', 'confirm', prompt),
+      }),
+    );
+  }
+
+  /**
+   * A nullifier for `message` (0–64 field elements) and the connected account, made on the Ledger (extension
+   * CREATE_NULLIFIER), completed and verified on the host with o1js. `data` is the message as given.
+   *
+   * @param args - `{ message }`: 0–64 field elements (decimal or `0x` hex strings, or integral numbers).
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns The nullifier as `Nullifier.fromJSON` reads it, with `data` the message as given.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected, 20003 for a bad
+   *   field, 20006 when the app lacks the extension's CREATE_NULLIFIER (every released Mina app), 1002 when the user
+   *   rejects, 22001 when the nullifier does not verify.
+   * @example
+   * ```ts
+   * const nullifier = await chain.createNullifier({ message: ['1', '2'] });
+   * ```
+   */
+  async createNullifier(args: CreateNullifierArgs, context: RequestContext = {}): Promise<NullifierResult> {
+    return this.#method('createNullifier', args, context, createNullifierParams, async (params, app, address, context) => {
       if (!this.#connection!.capabilities.extension?.createNullifier) throw this.#needsExtension('nullifier', 'CREATE_NULLIFIER');
       this.#action('createNullifier', 'confirm', 'Review the nullifier request on your Ledger and approve');
-      const device = await app.createNullifier(this.accountIndex, params.message, options);
+      const device = await app.createNullifier(this.accountIndex, params.message, context);
       const nullifier = await completeNullifier(address, params.message, device);
       return { ...nullifier, data: [...(args as { message: unknown[] }).message] };
     });
@@ -313,15 +366,26 @@ export class LedgerProvider {
   /**
    * A presentation of stored credentials for a verifier's request (mina-attestations): the owner signature is made
    * on the Ledger (extension SIGN_FIELDS), the proof on the host. Result `{ presentation }`, JSON text.
+   *
+   * @param args - `{ presentation: { presentationRequest } }`, the verifier's request (mina-attestations JSON).
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `{ presentation }`, the presentation as JSON text.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected, 20003 for a
+   *   malformed or oversized request, 20006 when the app lacks SIGN_FIELDS or is older than 1.4.5 (the store key), 1002
+   *   when the user rejects or no stored credential fits, 22001 when the store or the proof fails.
+   * @example
+   * ```ts
+   * const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest } });
+   * ```
    */
-  async requestPresentation(args: unknown, options: RequestContext = {}): Promise<{ presentation: string }> {
-    return this.#method('requestPresentation', args, options, requestPresentationParams, async (params, app, address) => {
+  async requestPresentation(args: RequestPresentationArgs, context: RequestContext = {}): Promise<{ presentation: string }> {
+    return this.#method('requestPresentation', args, context, requestPresentationParams, async (params, app, address, context) => {
       if (!this.#connection!.capabilities.extension?.signFields) {
         throw this.#needsExtension('multi-field signing (the presentation owner signature)', 'SIGN_FIELDS');
       }
-      const ctx = await this.#credentialContext('requestPresentation', app, address, options);
+      const ctx = await this.#credentialContext('requestPresentation', app, address, context);
       return requestPresentation(
-        { ...ctx, origin: this.origin, selectCredentials: this.#options.selectCredentials },
+        { ...ctx, origin: this.origin, selectCredentials: this.#options.selectCredentials, o1jsCacheBytes: this.#options.o1jsCacheBytes },
         params.presentation.presentationRequest,
       );
     });
@@ -330,9 +394,21 @@ export class LedgerProvider {
   /**
    * A zkApp command signed on the Ledger (INS 06, blind signing; the device shows only the commitment), verified on
    * the host, then broadcast (`{ hash }`) or returned (`onlySign: true` → `{ signedData }`). See docs/provider.md.
+   *
+   * @param args - `{ transaction, onlySign?, nonce?, feePayer?: { fee?, memo? } }`: the zkApp command (o1js `toJSON()`
+   *   or its JSON text), fee in MINA.
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `{ hash }` after the broadcast, or `{ signedData }` with `onlySign: true`.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected, 20003 for a bad
+   *   command or a fee over `feeCap`, 20006 when the app lacks INS 06 (before 1.6.0), 1002 when the user rejects, 21001
+   *   when the node or the local chain refuses it, 22001 when a signature does not verify.
+   * @example
+   * ```ts
+   * const { hash } = await chain.sendTransaction({ transaction: tx.toJSON(), feePayer: { fee: 0.1 } });
+   * ```
    */
-  async sendTransaction(args: unknown, options: RequestContext = {}): Promise<SendTransactionResult> {
-    return this.#method('sendTransaction', args, options, sendTransactionParams, async (params, app, address) => {
+  async sendTransaction(args: SendTransactionArgs, context: RequestContext = {}): Promise<SendTransactionResult> {
+    return this.#method('sendTransaction', args, context, sendTransactionParams, async (params, app, address, context) => {
       const version = this.#connection!.capabilities;
       if (!version.signFieldElement) {
         throw new ProviderError(ErrorCode.MethodNotSupported, {
@@ -348,18 +424,188 @@ export class LedgerProvider {
           era: this.#options.era,
           feeCap: this.#feeCap,
           graphqlUrl: this.#options.graphqlUrl,
+          graphqlHeaders: this.#options.graphqlHeaders,
           localChain: this.network === 'local' ? () => this.localChain() : undefined,
           nonces: this.#nonces,
-          signal: options.signal,
-          onConfirm: (i, n) =>
-            this.#action('sendTransaction', 'confirm', `Blind-sign the zkApp commitment on your Ledger (${i} of ${n})`),
+          signal: context.signal,
+          onConfirm: (i, n) => this.#action('sendTransaction', 'confirm', `Blind-sign the zkApp commitment on your Ledger (${i} of ${n})`),
         },
         params,
       );
     });
   }
 
-  /** The in-process chain of `network: 'local'` (created on first use). */
+  /**
+   * A payment signed on the Ledger with INS 03 (the device shows amount, fee, receiver, memo, nonce and network in
+   * clear), verified on the host and broadcast with the node's `sendPayment` → `{ hash }`. Amount and fee in MINA,
+   * as Auro takes them. `network: 'local'` → 20006 (the o1js LocalBlockchain has no signed payments).
+   *
+   * @param args - `{ to, amount, fee?, memo?, nonce? }`, amount and fee in MINA.
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `{ hash }` of the broadcast payment.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected, 20003 for a bad
+   *   argument or a fee over `feeCap`, 20006 on `network: 'local'`, 1002 when the user rejects, 21001 when the node
+   *   refuses it, 22001 when the signature does not verify.
+   * @example
+   * ```ts
+   * const { hash } = await chain.sendPayment({ to: 'B62q…', amount: 1.5, fee: 0.01, memo: 'rent' });
+   * ```
+   */
+  async sendPayment(args: SendPaymentArgs, context: RequestContext = {}): Promise<{ hash: string }> {
+    return this.#method('sendPayment', args, context, sendPaymentParams, async (params, app, address, context) =>
+      sendLegacyCommand('payment', this.#legacyContext('sendPayment', app, address, context), params),
+    );
+  }
+
+  /**
+   * A stake delegation to `to`, signed on the Ledger with INS 03 as `sendPayment`; result `{ hash }`.
+   *
+   * @param args - `{ to, fee?, memo?, nonce? }`: `to` is the block producer.
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `{ hash }` of the broadcast delegation.
+   * @throws `ProviderError` as `sendPayment`.
+   * @example
+   * ```ts
+   * const { hash } = await chain.sendStakeDelegation({ to: 'B62q…' });
+   * ```
+   */
+  async sendStakeDelegation(args: SendStakeDelegationArgs, context: RequestContext = {}): Promise<{ hash: string }> {
+    return this.#method('sendStakeDelegation', args, context, sendStakeDelegationParams, async (params, app, address, context) =>
+      sendLegacyCommand('delegation', this.#legacyContext('sendStakeDelegation', app, address, context), params),
+    );
+  }
+
+  #legacyContext(method: string, app: MinaLedgerApp, address: string, context: RequestContext) {
+    return {
+      app,
+      address,
+      accountIndex: this.accountIndex,
+      network: this.network,
+      feeCap: this.#feeCap,
+      graphqlUrl: this.#options.graphqlUrl,
+      graphqlHeaders: this.#options.graphqlHeaders,
+      nonces: this.#nonces,
+      signal: context.signal,
+      onConfirm: () => this.#action(method, 'confirm', 'Review the amount, fee and receiver on your Ledger and approve'),
+    };
+  }
+
+  /**
+   * Auro's `signFields`: `{ message: fields }` → `{ data, publicKey, signature }` (base58), mina-signer's scheme.
+   * One field: INS 06 (app ≥ 1.6.0, blind signing); several: extension SIGN_FIELDS; else 20006 with the reason.
+   *
+   * @param args - `{ message }`: 1–64 field elements (decimal or `0x` hex strings, or integral numbers).
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `{ data, publicKey, signature }`, the signature in base58 as mina-signer's `signFields`.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected, 20003 for a bad
+   *   field, 20006 when the app cannot sign that many fields (the reason says why), 1002 when the user rejects, 22001
+   *   when the signature does not verify.
+   * @example
+   * ```ts
+   * const { signature } = await chain.signFields({ message: ['1', '2', '3'] });
+   * ```
+   */
+  async signFields(args: SignFieldsArgs, context: RequestContext = {}): Promise<SignedFields> {
+    return this.#method('signFields', args, context, signFieldsParams, async (params, app, address, context) =>
+      signFieldsOnLedger(
+        app,
+        this.accountIndex,
+        address,
+        this.#connection!.capabilities,
+        params.message,
+        (args as { message: (string | number)[] }).message,
+        {
+          signal: context.signal,
+          onConfirm: (prompt) => this.#action('signFields', 'confirm', prompt),
+        },
+      ),
+    );
+  }
+
+  /**
+   * mina-signer `verifyFields` on the host (no device, no connection needed): true or false.
+   *
+   * @param args - `{ publicKey, data, signature }` as `signFields` returns it.
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns Whether the signature verifies.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 20003 for a malformed argument (a signature
+   *   that is merely wrong is `false`).
+   * @example
+   * ```ts
+   * const ok = await chain.verifyFields(await chain.signFields({ message: ['1', '2'] }));
+   * ```
+   */
+  async verifyFields(args: VerifyFieldsArgs, context: RequestContext = {}): Promise<boolean> {
+    return this.#guard(async () => {
+      this.#checkOrigin(context);
+      return verifyFields(parseParams(verifyFieldsParams, args));
+    });
+  }
+
+  /**
+   * mina-signer `verifyMessage` on the provider's network, on the host: true or false.
+   *
+   * @param args - `{ publicKey, data, signature: { field, scalar } }` as `signMessage` returns it.
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns Whether the signature verifies on the provider's network.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 20003 for a malformed argument.
+   * @example
+   * ```ts
+   * const ok = await chain.verifyMessage(await chain.signMessage({ message: 'hello' }));
+   * ```
+   */
+  async verifyMessage(args: VerifyMessageArgs, context: RequestContext = {}): Promise<boolean> {
+    return this.#guard(async () => {
+      this.#checkOrigin(context);
+      return verifyMessage(parseParams(verifyMessageParams, args), this.networkId === 1);
+    });
+  }
+
+  /**
+   * Auro's `signJsonMessage`: `{ message: [{ label, value }, …] }`, signed as its JSON text with INS 05, whose limit
+   * is 65 printable ASCII bytes (a longer text → 20003 naming the limit). Result as `signMessage`.
+   *
+   * @param args - `{ message: [{ label, value }, …] }`.
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @throws `ProviderError` as `signMessage`; 20003 when the JSON text is over 65 bytes.
+   * @example
+   * ```ts
+   * await chain.signJsonMessage({ message: [{ label: 'action', value: 'login' }] });
+   * ```
+   */
+  async signJsonMessage(args: SignJsonMessageArgs, context: RequestContext = {}): Promise<SignedMessage> {
+    return this.#guard(async () => {
+      this.#checkOrigin(context);
+      if (!this.#connection) throw new ProviderError(ErrorCode.NotConnected, { reason: 'not connected: call requestAccounts() first' });
+      const { message } = parseParams(signJsonMessageParams, args);
+      const text = jsonMessageText(message);
+      if (text.length > 65) {
+        throw invalidParams(
+          'message',
+          `the Ledger signs messages of at most 65 printable ASCII bytes (INS 05); this JSON text is ${text.length}`,
+        );
+      }
+      return this.signMessage({ message: text }, context);
+    });
+  }
+
+  /**
+   * `verifyMessage` for a `signJsonMessage` result.
+   *
+   * @param args - A `signJsonMessage` result.
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns Whether the signature verifies.
+   * @throws `ProviderError` as `verifyMessage`.
+   */
+  async verifyJsonMessage(args: VerifyMessageArgs, context: RequestContext = {}): Promise<boolean> {
+    return this.verifyMessage(args, context);
+  }
+
+  /**
+   * The in-process chain of `network: 'local'` (created on first use).
+   *
+   * @throws `ProviderError` 20003 (as a rejected promise) when the provider's network is not `local`.
+   */
   localChain(): Promise<LocalChain> {
     if (this.network !== 'local') return Promise.reject(invalidParams('network', 'only a "local" provider has a local chain'));
     this.#localChain ??= this.#options.localChain ? Promise.resolve(this.#options.localChain) : createLocalChain();
@@ -369,30 +615,49 @@ export class LedgerProvider {
   /**
    * Validates a private credential (mina-attestations), checks that it belongs to the connected account, asks the
    * user to approve it on the Ledger, and stores it encrypted. Result `{ credential }`, JSON text.
+   *
+   * @param args - `{ credential }`: a mina-attestations stored credential (object or JSON text).
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `{ credential }`: the stored credential, JSON text.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected, 20003 for an
+   *   invalid credential or one of another account, 20006 on a Mina app older than 1.4.5, 1002 when the user rejects on
+   *   the Ledger, 22001 when the store fails (details to `onHostLog`).
+   * @example
+   * ```ts
+   * await chain.storePrivateCredential({ credential: Credential.toJSON(stored) });
+   * ```
    */
-  async storePrivateCredential(args: unknown, options: RequestContext = {}): Promise<{ credential: string }> {
-    return this.#method('storePrivateCredential', args, options, storePrivateCredentialParams, async (params, app, address) =>
-      storePrivateCredential(await this.#credentialContext('storePrivateCredential', app, address, options), params.credential),
+  async storePrivateCredential(args: StorePrivateCredentialArgs, context: RequestContext = {}): Promise<{ credential: string }> {
+    return this.#method('storePrivateCredential', args, context, storePrivateCredentialParams, async (params, app, address, context) =>
+      storePrivateCredential(await this.#credentialContext('storePrivateCredential', app, address, context), params.credential),
     );
   }
 
-  /** The credentials stored for the connected account (the store key is derived on the device once per connection). */
-  async listCredentials(args: unknown = {}, options: RequestContext = {}) {
-    return this.#method('listCredentials', args, options, emptyParams, async (_params, app, address) => {
-      const ctx = await this.#credentialContext('listCredentials', app, address, options);
+  /**
+   * Host-side only (never a page method, never served by `request()`): reached through `credentialManager(provider)`
+   * in ./credential-manager.ts, which the host application (the CLI, a wallet UI) holds and a page does not.
+   */
+  static {
+    hostCredentialAccess = {
+      list: (provider, context) => provider.#listCredentials(context),
+      delete: (provider, id, context) => provider.#deleteCredential(id, context),
+    };
+  }
+
+  async #listCredentials(context: CallOptions): Promise<CredentialEntry[]> {
+    return this.#method('listCredentials', {}, context, emptyParams, async (_params, app, address, context) => {
+      const ctx = await this.#credentialContext('listCredentials', app, address, context);
       return ctx.store.list(address, await ctx.storeSecret());
     });
   }
 
-  /** Deletes a stored credential of the connected account by id; false if it was not there. */
-  async deleteCredential(args: unknown, options: RequestContext = {}) {
-    return this.#method('deleteCredential', args, options, deleteCredentialParams, async (params, app, address) => {
-      const ctx = await this.#credentialContext('deleteCredential', app, address, options);
-      return ctx.store.remove(address, await ctx.storeSecret(), params.id);
-    });
+  async #deleteCredential(id: unknown, context: CallOptions): Promise<boolean> {
+    return this.#method('deleteCredential', { id }, context, deleteCredentialParams, async (params, app, address, context) =>
+      deleteCredential(await this.#credentialContext('deleteCredential', app, address, context), params.id),
+    );
   }
 
-  async #credentialContext(method: string, app: MinaLedgerApp, address: string, options: RequestContext) {
+  async #credentialContext(method: string, app: MinaLedgerApp, address: string, context: RequestContext) {
     const connection = this.#connection!;
     const { appVersion } = connection.capabilities;
     // The store key comes from a deterministic INS 05 signature; 1.4.0–1.4.4 sign other texts than later apps.
@@ -401,27 +666,20 @@ export class LedgerProvider {
         reason: `the credential store needs Mina app 1.4.5 or newer (its key comes from a signed message); the device runs ${appVersion.version}`,
       });
     }
-    const verifiers = await messageVerifiers();
-    const verifier = this.networkId === 1 ? verifiers.mainnet : verifiers.testnet;
+    const verifyMessage = await accountMessageVerifier(address, this.networkId);
     return {
       app,
       address,
       accountIndex: this.accountIndex,
       networkId: this.networkId,
       store: await this.#store(),
-      signal: options.signal,
+      signal: context.signal,
       onConfirm: (prompt: string) => this.#action(method, 'confirm', prompt),
-      verifyMessage: (signed: { field: string; scalar: string; signedMessage: string }) =>
-        verifier.verifyMessage({ data: signed.signedMessage, publicKey: address, signature: { field: signed.field, scalar: signed.scalar } }),
+      verifyMessage,
       storeSecret: async () => {
         if (!connection.storeSecret) {
           this.#action(method, 'confirm', `Approve "${STORE_KEY_MESSAGE}" on your Ledger to unlock your credentials`);
-          const signed = await app.signMessage(this.accountIndex, STORE_KEY_MESSAGE, 1, { signal: options.signal });
-          const signature = { field: signed.field, scalar: signed.scalar };
-          if (!verifiers.mainnet.verifyMessage({ data: signed.signedMessage, publicKey: address, signature })) {
-            throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned a store-key signature that does not verify' });
-          }
-          connection.storeSecret = sha256(fromHex(signatureToRawHex(signature)));
+          connection.storeSecret = await deriveStoreSecret(app, this.accountIndex, address, { signal: context.signal });
         }
         return connection.storeSecret;
       },
@@ -433,9 +691,26 @@ export class LedgerProvider {
     return this.#credentialStore;
   }
 
-  /** The wallet-side entry point: `{ method: 'chain_…', params }`, params as an object or a one-element array. */
-  async request(args: { method: string; params?: unknown }, context: RequestContext = {}): Promise<unknown> {
-    return this.#guard(async () => {
+  /**
+   * The wallet-side entry point: `{ method: 'chain_…', params }`, params as an object or a one-element array. Typed
+   * per method (`ChainRpcSchema`): the params a method takes and the result it resolves; the arguments are still
+   * validated at run time exactly as the direct methods validate them.
+   *
+   * @param args - `{ method, params }`; `params` as the method of the same name takes them (see each method).
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns What the method resolves, typed by `method`.
+   * @throws `ProviderError`: 23001 another origin, 20003 without `{ method }`, 20006 an unknown method, and each
+   *   method's own errors.
+   * @example
+   * ```ts
+   * const [address] = await chain.request({ method: 'chain_requestAccounts' });
+   * const result = await chain.request({ method: 'chain_sendTransaction', params: { transaction, onlySign: true } });
+   * ```
+   */
+  async request<M extends WalletMethod>(args: RequestArguments<M>, context: RequestContext = {}): Promise<RpcResult<M>> {
+    return this.#guard(async (): Promise<RpcResult<M>> => {
+      // The origin first, for every method (known or not): nothing from another origin is even looked at.
+      this.#checkOrigin(context);
       if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
         throw invalidParams('method', 'request needs { method, params }');
       }
@@ -443,8 +718,11 @@ export class LedgerProvider {
         throw new ProviderError(ErrorCode.MethodNotSupported, { reason: `unknown method ${JSON.stringify(args.method.slice(0, 64))}` });
       }
       const name = METHODS[args.method as WalletMethod];
-      if (name === 'requestAccounts' || name === 'getAccounts') return this[name](context);
-      return this[name](unwrapParams(args.params), context);
+      if (name === 'requestAccounts' || name === 'getAccounts' || name === 'requestNetwork')
+        return this[name](context) as Promise<RpcResult<M>>;
+      // Runtime validation is each method's own: the params are unknown until its schema has parsed them.
+      const run = this[name] as (params: unknown, context: RequestContext) => Promise<unknown>;
+      return run.call(this, positionalParams(name, args.params), context) as Promise<RpcResult<M>>;
     });
   }
 
@@ -453,37 +731,48 @@ export class LedgerProvider {
   async #method<S extends Parameters<typeof parseParams>[0], T>(
     method: string,
     args: unknown,
-    options: RequestContext,
+    context: RequestContext,
     schema: S,
-    body: (params: ReturnType<typeof parseParams<S>>, app: MinaLedgerApp, address: string) => Promise<T>,
+    body: (params: ReturnType<typeof parseParams<S>>, app: MinaLedgerApp, address: string, context: RequestContext) => Promise<T>,
   ): Promise<T> {
     return this.#guard(async () => {
-      this.#checkOrigin(options);
+      this.#checkOrigin(context);
       const connection = this.#connection;
       if (!connection) throw new ProviderError(ErrorCode.NotConnected, { reason: 'not connected: call requestAccounts() first' });
       const params = parseParams(schema, args);
-      return this.#device(method, options, async (app) => {
+      return this.#device(method, context, async (app, signal) => {
         // The connection may have gone (an unplug, disconnect()) while this call waited for the device.
         if (this.#connection !== connection) {
           throw new ProviderError(ErrorCode.NotConnected, { reason: 'the Ledger was disconnected while this call waited: connect again' });
         }
-        return body(params, app, connection.address);
+        return body(params, app, connection.address, { ...context, signal });
       });
     });
   }
 
-  /** Runs device work holding the device's method lock; reports to `onDeviceAction` when it ends. */
-  async #device<T>(method: string, options: CallOptions, work: (app: MinaLedgerApp) => Promise<T>): Promise<T> {
-    const app = this.#client();
-    let lock = methodLocks.get(app.transport);
-    if (!lock) methodLocks.set(app.transport, (lock = new FifoLock()));
-    return lock.run(async () => {
-      try {
-        return await work(app);
-      } finally {
-        this.#action(method, 'done', '');
-      }
-    }, options.signal);
+  /**
+   * Runs device work holding the device for the whole method (the transport's queue, shared by every client and
+   * provider of that device, so the prompts of one call never interleave with another's); reports to
+   * `onDeviceAction` when it ends. The call counts as pending (bounded, rejectable with `rejectPending()`) until it
+   * settles; `work` gets the signal to pass on to the device.
+   */
+  async #device<T>(method: string, context: CallOptions, work: (app: MinaLedgerApp, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const pending = this.#pending.enter(context?.signal);
+    try {
+      return await this.#client().exclusive(
+        async (app) => {
+          try {
+            pending.signal.throwIfAborted();
+            return await work(app, pending.signal);
+          } finally {
+            this.#action(method, 'done', '');
+          }
+        },
+        { ...context, signal: pending.signal },
+      );
+    } finally {
+      pending.leave();
+    }
   }
 
   /** The device client; a new one after the transport reported a disconnect (a replugged device). */
@@ -497,7 +786,19 @@ export class LedgerProvider {
   }
 
   #checkOrigin(context: RequestContext): void {
-    assertSameOrigin(this.origin, context.origin ?? browserOrigin() ?? this.origin);
+    assertSameOrigin(this.origin, callerOrigin(this.origin, this.#bridge, context?.origin));
+  }
+
+  /**
+   * For wrappers (wrapProvider): 23001 unless the call comes from the bound origin, 1001 unless connected. Checked
+   * before anything is handed to another provider.
+   *
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected.
+   */
+  assertCaller(context: RequestContext = {}): void {
+    this.#checkOrigin(context);
+    if (!this.#connection) throw new ProviderError(ErrorCode.NotConnected, { reason: 'not connected: call requestAccounts() first' });
   }
 
   #needsExtension(what: string, instruction: string): ProviderError {
@@ -511,15 +812,25 @@ export class LedgerProvider {
     try {
       return await run();
     } catch (error) {
+      const detail = hostDetail(error);
+      if (detail !== undefined) this.#hostLog(detail);
       throw toProviderError(error);
+    }
+  }
+
+  #hostLog(message: string): void {
+    try {
+      (this.#options.onHostLog ?? console.warn)(`chain-ledger: ${message}`);
+    } catch {
+      // A failing log hook must not break the call.
     }
   }
 
   #drop(reason: ProviderError): void {
     if (!this.#connection) return;
     this.#connection = undefined;
-    this.#emit('disconnect', reason);
-    this.#emit('accountsChanged', []);
+    this.#events.emit('disconnect', reason);
+    this.#events.emit('accountsChanged', []);
   }
 
   #action(method: string, status: DeviceAction['status'], prompt: string): void {
@@ -529,44 +840,32 @@ export class LedgerProvider {
       // A failing UI hook must not break the call.
     }
   }
-
-  #emit<E extends EventName>(event: E, ...args: EventMap[E]): void {
-    for (const listener of [...(this.#listeners.get(event) ?? [])]) {
-      try {
-        listener(...args);
-      } catch {
-        // A page's listener error is the page's; it must not break the provider.
-      }
-    }
-  }
 }
 
-function unwrapParams(params: unknown): unknown {
-  if (!Array.isArray(params)) return params;
-  if (params.length !== 1) throw invalidParams('params', 'must be an object, or an array holding exactly one object');
-  return params[0];
-}
+/** Re-exported where it always was; defined with the reserved-text rules in apdu/store-key.ts. */
+export { STORE_KEY_MESSAGE };
 
 /**
- * The message whose (deterministic) Ledger signature keys the credential store, on network id 1 whatever the
- * provider's network, so one key serves every network. `signMessage` refuses to sign it for a page.
+ * A `window.chain` provider backed by a Ledger (or the software Ledger). Nothing touches the device until
+ * `requestAccounts()`.
+ *
+ * @param options - The transport and the network (required); the origin it serves (required outside a web page,
+ *   where it is `location.origin`); `bridge`, `accountIndex`, the GraphQL endpoint and headers, `era`, `feeCap`, the
+ *   credential store and the host hooks (`onDeviceAction`, `confirmSwitchChain`, `onHostLog`): see
+ *   `LedgerProviderOptions`.
+ * @returns The provider; every method's promise rejects only with `ProviderError`.
+ * @throws `ProviderError` 20003 naming the bad option in `data.field` (`options`, `transport`, `network`,
+ *   `accountIndex`, `bridge`, `maxPendingCalls`, `feeCap`, `era`, `graphqlUrl`, `graphqlHeaders`, `origin`).
+ * @example
+ * ```ts
+ * import { createLedgerProvider, install } from 'chain-ledger';
+ * import { openWebHid } from 'chain-ledger/transport';
+ *
+ * const chain = createLedgerProvider({ transport: await openWebHid({ request: true }), network: 'mainnet' });
+ * install(chain);
+ * const [address] = await chain.requestAccounts(); // the Ledger shows the address to confirm
+ * ```
  */
-export const STORE_KEY_MESSAGE = 'chain-ledger credential store key v1';
-
-async function defaultCredentialStore(): Promise<CredentialStore> {
-  if (typeof indexedDB !== 'undefined' && typeof process === 'undefined') {
-    const { IndexedDbCredentialStore } = await import('../credentials/index.js');
-    return new IndexedDbCredentialStore();
-  }
-  const [{ FileCredentialStore }, { homedir }, { join }] = await Promise.all([
-    import('../credentials/node.js'),
-    import('node:os'),
-    import('node:path'),
-  ]);
-  const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
-  return new FileCredentialStore(join(base, 'chain-ledger', 'credentials'));
-}
-
 export function createLedgerProvider(options: LedgerProviderOptions): LedgerProvider {
   return new LedgerProvider(options);
 }

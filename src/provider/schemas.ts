@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { PALLAS_P } from '../apdu/constants.js';
+import { decodeAddress } from '../apdu/address.js';
 import { utf8 } from '../apdu/bytes.js';
 import { invalidParams } from './errors.js';
 
@@ -49,6 +50,15 @@ export function jsonProblem(value: unknown, depth: number, values: number): stri
   return undefined;
 }
 
+/**
+ * Declares the input type of a schema that parses `unknown` (for the types dapps see: `z.input`); what it accepts at
+ * run time is the schema's own business, unchanged.
+ */
+const accepting =
+  <In>() =>
+  <S extends z.ZodType>(schema: S) =>
+    schema as unknown as z.ZodType<z.output<S>, In>;
+
 const jsonObject = (what: keyof typeof LIMITS) => {
   const { chars, depth, values } = LIMITS[what];
   // z.custom keeps the caller's object as it is: a copy by assignment would turn an own "__proto__" key into a
@@ -56,37 +66,31 @@ const jsonObject = (what: keyof typeof LIMITS) => {
   const plainObject = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
     message: `${what} must be a JSON object or JSON text of one`,
   });
-  return z.union([z.string(), plainObject]).transform((value, ctx) => {
-    const issue = (message: string) => {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    };
-    if (typeof value === 'string' && value.length > chars) return issue(`at most ${chars} characters of JSON`);
-    let parsed: unknown = value;
-    if (typeof value === 'string') {
-      try {
-        parsed = JSON.parse(value);
-      } catch {
-        return issue(`${what} must be a JSON object or JSON text of one`);
+  // Typed as what dapps hand over (o1js's `tx.toJSON()` is an object type without an index signature).
+  return accepting<string | object>()(
+    z.union([z.string(), plainObject]).transform((value, ctx) => {
+      const issue = (message: string) => {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      };
+      if (typeof value === 'string' && value.length > chars) return issue(`at most ${chars} characters of JSON`);
+      let parsed: unknown = value;
+      if (typeof value === 'string') {
+        try {
+          parsed = JSON.parse(value);
+        } catch {
+          return issue(`${what} must be a JSON object or JSON text of one`);
+        }
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+          return issue(`${what} must be a JSON object or JSON text of one`);
       }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return issue(`${what} must be a JSON object or JSON text of one`);
-    }
-    const problem = jsonProblem(parsed, depth, values);
-    if (problem) return issue(problem);
-    if (typeof value !== 'string' && JSON.stringify(value).length > chars) return issue(`at most ${chars} characters of JSON`);
-    return parsed as Record<string, unknown>;
-  });
+      const problem = jsonProblem(parsed, depth, values);
+      if (problem) return issue(problem);
+      if (typeof value !== 'string' && JSON.stringify(value).length > chars) return issue(`at most ${chars} characters of JSON`);
+      return parsed as Record<string, unknown>;
+    }),
+  );
 };
-
-/** A MINA amount: a positive number or decimal string with at most 9 decimals, converted exactly to nanomina. */
-export const minaAmount = z.union([z.number(), z.string().max(64)]).transform((value, ctx) => {
-  const nanomina = parseMina(value);
-  if (nanomina === undefined || nanomina <= 0n) {
-    ctx.addIssue({ code: 'custom', message: 'must be a positive amount of MINA with at most 9 decimals' });
-    return z.NEVER;
-  }
-  return nanomina;
-});
 
 /** Exact decimal → nanomina (never through floating point arithmetic); undefined if not a plain decimal. */
 export function parseMina(value: number | string): bigint | undefined {
@@ -112,25 +116,109 @@ const nonce = z.union([
 
 const memo = z.string().refine((m) => utf8.encode(m).length <= 32, 'must be at most 32 UTF-8 bytes');
 
+/**
+ * What dapps send for an optional value they leave empty: Auro's documentation passes `fee: ''`, its test dapp
+ * `parseFloat('')` / `parseInt('')` (NaN) from empty inputs, others `null`. Auro reads all of them as "not given".
+ */
+export function isEmptyOptional(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (typeof value === 'number' && Number.isNaN(value));
+}
+
+/** An optional value: empty (see `isEmptyOptional`) → undefined, else `schema`. */
+const emptyMeansAbsent = <T extends z.ZodType>(schema: T) =>
+  z.unknown().transform((value, ctx): z.output<T> | undefined => {
+    if (isEmptyOptional(value)) return undefined;
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return z.NEVER;
+  });
+
+/**
+ * MINA → nanomina, rounded to 9 decimals (half up) as Auro rounds: `0.1 + 0.2` is 0.3 MINA. Numbers are read
+ * through `toFixed(9)` (exact decimal rounding of the binary value); text must be a plain non-negative decimal.
+ * Undefined when the value is no such amount.
+ */
+export function roundMina(value: number | string): bigint | undefined {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value < 0 || value >= 1e21) return undefined;
+    text = value.toFixed(9);
+  } else text = value.trim();
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return undefined;
+  const decimals = m[2] ?? '';
+  let nanomina = BigInt(m[1]!) * 1_000_000_000n + BigInt(decimals.slice(0, 9).padEnd(9, '0'));
+  if (decimals.length > 9 && decimals[9]! >= '5') nanomina += 1n;
+  return nanomina;
+}
+
+/**
+ * An optional fee in MINA (number or decimal text): empty or zero means "not given" (the wallet picks it, as Auro
+ * does); negative, non-numeric or below 1 nanomina after rounding is 20003. The cap is checked on the fee chosen.
+ */
+export const optionalFee = accepting<number | string | null | undefined>()(
+  z.unknown().transform((value, ctx): bigint | undefined => {
+    if (isEmptyOptional(value)) return undefined;
+    const nanomina = typeof value === 'number' || (typeof value === 'string' && value.length <= 64) ? roundMina(value) : undefined;
+    if (nanomina === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'must be an amount of MINA: a non-negative number or decimal text' });
+      return z.NEVER;
+    }
+    if (nanomina === 0n) {
+      if (Number(value) === 0) return undefined; // 0, '0', '0.0': "not given", as Auro reads a zero fee
+      ctx.addIssue({ code: 'custom', message: 'must be at least 1 nanomina (0.000000001 MINA)' });
+      return z.NEVER;
+    }
+    return nanomina;
+  }),
+).optional();
+
+/** An amount to send in MINA (number or decimal text, rounded to 9 decimals); 0 is a valid payment amount. */
+export const minaAmountRounded = z.union([z.number(), z.string().max(64)]).transform((value, ctx) => {
+  const nanomina = roundMina(value);
+  if (nanomina === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'must be an amount of MINA: a non-negative number or decimal text' });
+    return z.NEVER;
+  }
+  return nanomina;
+});
+
+export const optionalNonce = accepting<number | string | null | undefined>()(emptyMeansAbsent(nonce)).optional();
+/** Null and '' mean "not given": the command's own memo is kept (a deliberate difference from Auro, docs/provider.md). */
+export const optionalMemo = accepting<string | null | undefined>()(emptyMeansAbsent(memo)).optional();
+
 export const sendTransactionParams = z.object({
   transaction: jsonObject('transaction'),
   onlySign: z.boolean().optional(),
-  nonce: nonce.optional(),
-  feePayer: z.object({ fee: minaAmount.optional(), memo: memo.optional() }).optional(),
+  nonce: optionalNonce,
+  feePayer: z
+    .object({ fee: optionalFee, memo: optionalMemo })
+    .nullish()
+    .transform((fp) => fp ?? undefined),
 });
 
-/** A field element given as a decimal string or a safe integer: canonical, 0 ≤ x < p. */
-export const fieldElement = z.union([z.string().max(80), z.number()]).transform((value, ctx) => {
-  const text = typeof value === 'number' ? (Number.isSafeInteger(value) ? String(value) : '') : value;
-  if (!/^(0|[1-9]\d*)$/.test(text) || BigInt(text) >= PALLAS_P) {
-    ctx.addIssue({ code: 'custom', message: 'must be a field element: an integer 0 ≤ x < p, as a decimal string or a safe integer' });
+/**
+ * A message field as Auro accepts it (it calls `BigInt(value)`): decimal text with or without leading zeros, `0x`
+ * hex text, or an integral number; it must be within the field (0 ≤ x < p), where Auro would reduce silently.
+ */
+export const messageField = z.union([z.string().max(80), z.number()]).transform((value, ctx) => {
+  let field: bigint | undefined;
+  if (typeof value === 'number') field = Number.isInteger(value) && value >= 0 ? BigInt(value) : undefined;
+  else if (/^(\d+|0[xX][0-9a-fA-F]+)$/.test(value)) field = BigInt(value);
+  if (field === undefined || field >= PALLAS_P) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be a field element 0 ≤ x < p: decimal text (leading zeros allowed), 0x-hex text, or an integral number',
+    });
     return z.NEVER;
   }
-  return BigInt(text);
+  return field;
 });
 
+/** `message: []` is a valid nullifier message (a voting dapp sends it): H = hashToGroup(pk). */
 export const createNullifierParams = z.object({
-  message: z.array(fieldElement).min(1).max(MAX_NULLIFIER_FIELDS),
+  message: z.array(messageField).max(MAX_NULLIFIER_FIELDS),
 });
 
 export const storePrivateCredentialParams = z.object({ credential: jsonObject('credential') });
@@ -143,6 +231,12 @@ export const requestPresentationParams = z.object({
 });
 
 export const signMessageParams = z.object({ message: z.string() });
+
+const NETWORK_IDS = ['mina:mainnet', 'mina:devnet', 'mina:local'] as const;
+/** `switchChain`: one of the networks this provider knows. */
+export const switchChainParams = z.object({
+  networkID: z.enum(NETWORK_IDS, { error: 'must be "mina:mainnet", "mina:devnet" or "mina:local"' }),
+});
 
 export const emptyParams = z.object({});
 
@@ -159,3 +253,29 @@ export function parseParams<T extends z.ZodType>(schema: T, value: unknown): z.o
   );
   throw invalidParams(field || 'params', issue.message);
 }
+
+/** A Mina address, checked the way the device would check it (base58check, version, curve point). */
+const minaAddress = z
+  .string()
+  .max(64)
+  .superRefine((value, ctx) => {
+    const decoded = decodeAddress(value);
+    if (typeof decoded === 'string') ctx.addIssue({ code: 'custom', message: `not a Mina address (${decoded})` });
+  });
+
+/** Auro's `sendPayment` arguments: amount and fee in MINA; empty fee, memo or nonce mean "not given". */
+export const sendPaymentParams = z.object({
+  to: minaAddress,
+  amount: minaAmountRounded,
+  fee: optionalFee,
+  memo: optionalMemo,
+  nonce: optionalNonce,
+});
+
+/** Auro's `sendStakeDelegation` arguments: `to` is the block producer to delegate to. */
+export const sendStakeDelegationParams = z.object({
+  to: minaAddress,
+  fee: optionalFee,
+  memo: optionalMemo,
+  nonce: optionalNonce,
+});

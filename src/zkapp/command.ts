@@ -3,14 +3,19 @@
  * Ledger account must sign.
  */
 import { decodeAddress } from '../apdu/address.js';
-import { invalidParams } from '../provider/errors.js';
+import { invalidParams } from '../errors/provider-error.js';
 import type { Era, Layout, MinaSignerInternals, SignerNetwork } from '../crypto/mina-signer-internals.js';
 
 /** The public key of the all-zero secret: dapps put it in `feePayer.body.publicKey` to mean "the wallet pays". */
 export const EMPTY_PUBLIC_KEY = 'B62qiTKpEPjGTSHZrtM8uXiKgn8So916pLmNJKDhKeyBQL9TDb3nvBG';
 
-/** More account updates than this is no transaction a node would take; refusing early bounds the work. */
-export const MAX_ACCOUNT_UPDATES = 1024;
+/**
+ * The most account updates a node accepts in one zkApp command: the daemon's cost limit (o1js TransactionCost, as
+ * `verifyTransactionLimits` checks it) is 10.26·proofs + 10.08·signed pairs + 9.14·signed singles < 69.45, counting
+ * the fee payer; the cheapest layout (everything in signed pairs) fits 12 parties, the fee payer and 11 updates.
+ * Refusing more before any hashing bounds the host's work (28 ms of blocking hashing per update; 1,024 took 45 s).
+ */
+export const MAX_ACCOUNT_UPDATES = 11;
 
 const APP_STATE_LENGTH: Record<Era, number> = { berkeley: 8, mesa: 32 };
 
@@ -107,12 +112,10 @@ const AUTH_REQUIRED = new Set(['None', 'Proof', 'Signature', 'Either', 'Impossib
 
 /** Checks a JSON value against a layout node; throws 20003 naming the first path that does not fit. */
 function checkLayout(value: unknown, layout: Layout, path: string): void {
-  const fail = (reason: string): never => {
-    throw invalidParams(path, reason);
-  };
+  const fail = (reason: string) => invalidParams(path, reason);
   switch (layout.type) {
     case 'object': {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('must be an object');
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('must be an object');
       const keys = layout.keys ?? [];
       // Own keys only: JSON.parse makes "__proto__" an own key, which must count as unknown like any other.
       for (const key of Object.keys(value)) if (!keys.includes(key)) throw invalidParams(`${path}.${key}`, 'unknown field');
@@ -125,35 +128,36 @@ function checkLayout(value: unknown, layout: Layout, path: string): void {
       return;
     }
     case 'array':
-      if (!Array.isArray(value)) return fail('must be an array');
+      if (!Array.isArray(value)) throw fail('must be an array');
       if (typeof layout.staticLength === 'number' && value.length !== layout.staticLength) {
-        return fail(`must have ${layout.staticLength} entries, has ${value.length}`);
+        throw fail(`must have ${layout.staticLength} entries, has ${value.length}`);
       }
-      value.forEach((item, i) => checkLayout(item, layout.inner!, `${path}[${i}]`));
+      for (const [i, item] of value.entries()) checkLayout(item, layout.inner!, `${path}[${i}]`);
       return;
     case 'option':
-      if (value === null || value === undefined) return;
-      return checkLayout(value, layout.inner!, path);
+      if (value !== null && value !== undefined) checkLayout(value, layout.inner!, path);
+      return;
     case 'Bool':
-      if (typeof value !== 'boolean') fail('must be true or false');
+      if (typeof value !== 'boolean') throw fail('must be true or false');
       return;
     case 'number':
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_ACCOUNT_UPDATES) fail('must be a small non-negative integer');
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_ACCOUNT_UPDATES)
+        throw fail('must be a small non-negative integer');
       return;
     case 'UInt64':
     case 'UInt32':
     case 'Field':
-      if (typeof value !== 'string' || !DECIMAL.test(value)) fail('must be a decimal string');
+      if (typeof value !== 'string' || !DECIMAL.test(value)) throw fail('must be a decimal string');
       return;
     case 'Sign':
-      if (value !== 'Positive' && value !== 'Negative') fail('must be "Positive" or "Negative"');
+      if (value !== 'Positive' && value !== 'Negative') throw fail('must be "Positive" or "Negative"');
       return;
     case 'AuthRequired':
-      if (typeof value !== 'string' || !AUTH_REQUIRED.has(value)) fail('must be None, Proof, Signature, Either or Impossible');
+      if (typeof value !== 'string' || !AUTH_REQUIRED.has(value)) throw fail('must be None, Proof, Signature, Either or Impossible');
       return;
     default:
       // PublicKey, TokenId, string: text the library parses (and refuses) itself.
-      if (typeof value !== 'string') fail('must be a string');
+      if (typeof value !== 'string') throw fail('must be a string');
   }
 }
 

@@ -12,16 +12,14 @@
 
 /** Nonce lookup. `inferredNonce` counts the sender's transactions still in the mempool; `account` is null when the
  * account does not exist yet. */
-export const ACCOUNT_NONCE_QUERY =
-  'query accountNonce($publicKey: PublicKey!) { account(publicKey: $publicKey) { nonce inferredNonce } }';
+export const ACCOUNT_NONCE_QUERY = 'query accountNonce($publicKey: PublicKey!) { account(publicKey: $publicKey) { nonce inferredNonce } }';
 
 /** zkApp broadcast; the variable is the signed zkApp command as JSON (o1js `tx.toJSON()`). */
 export const SEND_ZKAPP_MUTATION =
   'mutation sendZkapp($zkappCommandInput: ZkappCommandInput!) { sendZkapp(input: { zkappCommand: $zkappCommandInput }) { zkapp { hash id } } }';
 
 /** Status of a broadcast zkApp command, by the `id` `sendZkapp` returned: `INCLUDED`, `PENDING` or `UNKNOWN`. */
-export const TRANSACTION_STATUS_QUERY =
-  'query transactionStatus($id: ID!) { transactionStatus(zkappTransaction: $id) }';
+export const TRANSACTION_STATUS_QUERY = 'query transactionStatus($id: ID!) { transactionStatus(zkappTransaction: $id) }';
 
 /** Default time limit of one request, body included. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -55,9 +53,9 @@ export class MinaNodeError extends Error {
   readonly graphqlErrors?: string[];
 
   constructor(kind: MinaNodeErrorKind, url: string, detail: string, context: MinaNodeErrorContext = {}) {
-    super(`Mina node at ${url}: ${detail}`, context.cause === undefined ? undefined : { cause: context.cause });
+    super(`Mina node at ${redactUrl(url)}: ${detail}`, context.cause === undefined ? undefined : { cause: context.cause });
     this.kind = kind;
-    this.url = url;
+    this.url = redactUrl(url);
     if (context.status !== undefined) this.status = context.status;
     if (context.graphqlErrors !== undefined) this.graphqlErrors = context.graphqlErrors;
   }
@@ -76,6 +74,22 @@ export interface GraphqlRequestOptions {
   fetch?: typeof fetch;
   /** Time limit of the whole request, body included; default 30 s. Exceeding it is a `network` error. */
   timeoutMs?: number;
+  /** Extra request headers, e.g. `authorization` for a node behind a proxy (never put credentials in the URL). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * A URL fit for messages and logs: no user name or password, no query string or fragment (where API keys live);
+ * scheme, host, port and path are kept. Text that is not a URL is replaced entirely.
+ */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const hidden = u.username !== '' || u.password !== '' || u.search !== '' || u.hash !== '';
+    return `${u.protocol}//${u.host}${u.pathname}${hidden ? ' (credentials and query redacted)' : ''}`;
+  } catch {
+    return '(an invalid URL)';
+  }
 }
 
 const excerpt = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
@@ -84,12 +98,7 @@ const excerpt = (text: string, max: number) => (text.length > max ? `${text.slic
  * POSTs one GraphQL operation and returns its `data`. Any `errors` in the answer fail the call, even with partial
  * data: the operations here are single-field, so partial data is no data.
  */
-export async function graphqlRequest<T>(
-  url: string,
-  query: string,
-  variables: object,
-  options: GraphqlRequestOptions = {},
-): Promise<T> {
+export async function graphqlRequest<T>(url: string, query: string, variables: object, options: GraphqlRequestOptions = {}): Promise<T> {
   const callerSignal = options.signal;
   callerSignal?.throwIfAborted();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -111,7 +120,7 @@ export async function graphqlRequest<T>(
   try {
     response = await doFetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      headers: { ...options.headers, 'content-type': 'application/json', accept: 'application/json' },
       body,
       signal,
     });

@@ -11,14 +11,22 @@
  *     the host before it is inserted;
  *  5. `onlySign` → `{ signedData }`; otherwise the local chain or the node's GraphQL `sendZkapp` → `{ hash }`.
  */
-import type { MinaLedgerApp } from '../apdu/client.js';
+import type { MinaLedgerApp } from '../device/client.js';
 import type { NetworkId } from '../apdu/codec.js';
 import { signatureToBase58 } from '../apdu/signature.js';
 import { minaSignerInternals, type Era, type SignerNetwork } from '../crypto/mina-signer-internals.js';
-import { ErrorCode, ProviderError, invalidParams } from '../provider/errors.js';
-import { EMPTY_PUBLIC_KEY, checkShape, checkWithLibrary, commitmentsOf, detectEra, signingSlots, type ZkappCommandJson } from './command.js';
-import { fetchAccountNonce, isMinaNodeError, sendZkapp } from './graphql.js';
-import { LocalChainRejection, type LocalChain } from './local-chain.js';
+import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
+import {
+  EMPTY_PUBLIC_KEY,
+  checkShape,
+  checkWithLibrary,
+  commitmentsOf,
+  detectEra,
+  signingSlots,
+  type ZkappCommandJson,
+} from './command.js';
+import { fetchAccountNonce, sendZkapp } from './graphql.js';
+import type { LocalChain } from './local-chain.js';
 import type { NonceTracker } from './nonces.js';
 
 /** Default fee when neither the dapp nor the command gives one: Auro's built-in "medium" plus its per-update fee. */
@@ -42,6 +50,8 @@ export interface SendTransactionContext {
   /** Largest fee the wallet accepts, nanomina. */
   feeCap: bigint;
   graphqlUrl?: string;
+  /** Extra headers for `graphqlUrl` (credentials go here, never in the URL). */
+  graphqlHeaders?: Record<string, string>;
   localChain?: () => Promise<LocalChain>;
   nonces: NonceTracker;
   signal?: AbortSignal;
@@ -56,7 +66,10 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   const fallbackEra: Era = ctx.era ?? (ctx.network === 'local' ? 'berkeley' : 'mesa');
   const era = detectEra(command, fallbackEra);
   if (ctx.era && era !== ctx.era) {
-    throw invalidParams('transaction', `the command has the ${era} layout, but this network runs ${ctx.era}: rebuild it with a matching o1js`);
+    throw invalidParams(
+      'transaction',
+      `the command has the ${era} layout, but this network runs ${ctx.era}: rebuild it with a matching o1js`,
+    );
   }
   const internals = await minaSignerInternals(era);
   const network: SignerNetwork = ctx.network === 'mainnet' ? 'mainnet' : 'devnet';
@@ -72,7 +85,7 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
     const nonce = params.nonce ?? (await inferNonce(ctx)) ?? Number(feePayer.nonce);
     feePayer.fee = fee.toString();
     feePayer.nonce = String(nonce);
-    // Keep the dapp's memo unless feePayer.memo replaces it (mina-signer's helper would drop it).
+    // Keep the dapp's memo unless a non-empty feePayer.memo replaces it (mina-signer's helper would drop it).
     if (params.feePayer?.memo !== undefined) command.memo = internals.Memo.toBase58(internals.Memo.fromString(params.feePayer.memo));
   } else if (!params.onlySign) {
     throw invalidParams('onlySign', 'another account pays the fee: the Ledger can only sign its account updates (use onlySign: true)');
@@ -95,7 +108,10 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
     ctx.onConfirm?.(i + 1, distinct.length);
     const signature = await ctx.app.signFieldElement(ctx.accountIndex, value, networkId, { signal: ctx.signal });
     const ok = internals.verifyFieldElement({ r: BigInt(signature.field), s: BigInt(signature.scalar) }, value, publicKey, network);
-    if (!ok) throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned a signature that does not verify for this account and network' });
+    if (!ok)
+      throw new ProviderError(ErrorCode.Internal, {
+        reason: 'the Ledger returned a signature that does not verify for this account and network',
+      });
     signatures.set(value, signatureToBase58(signature));
   }
   for (const slot of slots) {
@@ -113,14 +129,21 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   return broadcast(ctx, command);
 }
 
-function chooseFee(params: SendTransactionParams, command: ZkappCommandJson, cap: bigint): bigint {
+/**
+ * Auro 2.5.1's order: the command's own fee payer fee when it is positive (nanomina: dapps build the command with
+ * `Mina.transaction({ sender, fee })` and often pass the same value again, in nanomina, as `feePayer.fee`), else
+ * `feePayer.fee` (MINA), else the default. Whatever is chosen is capped by `feeCap`.
+ */
+export function chooseFee(params: SendTransactionParams, command: ZkappCommandJson, cap: bigint): bigint {
   const given = params.feePayer?.fee;
   const inCommand = BigInt(command.feePayer.body.fee);
-  const fee =
-    given ?? (inCommand > 0n ? inCommand : DEFAULT_BASE_FEE + DEFAULT_FEE_PER_ACCOUNT_UPDATE * BigInt(command.accountUpdates.length));
-  if (fee > cap) {
-    throw invalidParams(given === undefined ? 'transaction.feePayer.body.fee' : 'feePayer.fee', `fee ${fee} nanomina is above the cap of ${cap}`);
-  }
+  const [fee, field] =
+    inCommand > 0n
+      ? [inCommand, 'transaction.feePayer.body.fee']
+      : given !== undefined
+        ? [given, 'feePayer.fee']
+        : [DEFAULT_BASE_FEE + DEFAULT_FEE_PER_ACCOUNT_UPDATE * BigInt(command.accountUpdates.length), 'transaction.feePayer.body.fee'];
+  if (fee > cap) throw invalidParams(field, `fee ${fee} nanomina is above the cap of ${cap}`);
   return fee;
 }
 
@@ -129,11 +152,9 @@ async function inferNonce(ctx: SendTransactionContext): Promise<number | undefin
   let inferred: number | undefined;
   if (ctx.network === 'local' && ctx.localChain) inferred = (await (await ctx.localChain()).nonceOf(ctx.address)) ?? 0;
   else if (ctx.graphqlUrl) {
-    try {
-      inferred = (await fetchAccountNonce(ctx.graphqlUrl, ctx.address, { signal: ctx.signal }))?.inferredNonce ?? 0;
-    } catch (error) {
-      throw nodeError(error);
-    }
+    // A node failure is a MinaNodeError, which the provider reports as 21001 (src/provider/errors.ts).
+    inferred =
+      (await fetchAccountNonce(ctx.graphqlUrl, ctx.address, { signal: ctx.signal, headers: ctx.graphqlHeaders }))?.inferredNonce ?? 0;
   } else return undefined;
   return ctx.nonces.next(ctx.address, inferred);
 }
@@ -143,37 +164,28 @@ function signedData(command: ZkappCommandJson, memo: { fromBase58(b: string): st
   const body = command.feePayer.body;
   return {
     zkappCommand: command,
-    feePayer: { feePayer: body.publicKey, fee: body.fee, nonce: body.nonce, memo: memo.toString(memo.fromBase58(command.memo)), validUntil: body.validUntil },
+    feePayer: {
+      feePayer: body.publicKey,
+      fee: body.fee,
+      nonce: body.nonce,
+      memo: memo.toString(memo.fromBase58(command.memo)),
+      validUntil: body.validUntil,
+    },
   };
 }
 
 async function broadcast(ctx: SendTransactionContext, command: ZkappCommandJson): Promise<SendTransactionResult> {
   const nonce = Number(command.feePayer.body.nonce);
+  // Refusals (LocalChainRejection, MinaNodeError) reach the page as 21001 through toProviderError.
   if (ctx.network === 'local' && ctx.localChain) {
-    try {
-      const result = await (await ctx.localChain()).send(command);
-      ctx.nonces.used(ctx.address, nonce);
-      return result;
-    } catch (error) {
-      if ((error as { name?: unknown }).name === 'LocalChainRejection') {
-        throw new ProviderError(ErrorCode.TransactionError, { reason: (error as LocalChainRejection).message });
-      }
-      throw error;
-    }
+    const result = await (await ctx.localChain()).send(command);
+    ctx.nonces.used(ctx.address, nonce);
+    return result;
   }
   if (!ctx.graphqlUrl) {
     throw invalidParams('onlySign', 'this provider has no graphqlUrl to broadcast with: configure one, or pass onlySign: true');
   }
-  try {
-    const { hash, id } = await sendZkapp(ctx.graphqlUrl, command, { signal: ctx.signal });
-    ctx.nonces.used(ctx.address, nonce);
-    return { hash, paymentId: id };
-  } catch (error) {
-    throw nodeError(error);
-  }
-}
-
-function nodeError(error: unknown): unknown {
-  if (!isMinaNodeError(error)) return error;
-  return new ProviderError(ErrorCode.TransactionError, { reason: error.message });
+  const { hash, id } = await sendZkapp(ctx.graphqlUrl, command, { signal: ctx.signal, headers: ctx.graphqlHeaders });
+  ctx.nonces.used(ctx.address, nonce);
+  return { hash, paymentId: id };
 }

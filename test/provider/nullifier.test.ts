@@ -4,16 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { SoftwareLedger } from '../../src/emulator/index.js';
 import { createLedgerProvider, type ProviderError } from '../../src/index.js';
 import type { ApduTransport } from '../../src/transport/index.js';
-import { addressOf, vectors } from '../support/vectors.js';
-
-const ORIGIN = 'https://dapp.example';
+import { addressOf } from '../support/vectors.js';
+import { ORIGIN, quietLedger } from '../support/rig.js';
 
 async function connected(transport: ApduTransport) {
   const chain = createLedgerProvider({ transport, network: 'mainnet', origin: ORIGIN });
   await chain.requestAccounts();
   return chain;
 }
-const ledger = () => SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+const ledger = () => quietLedger({ extensions: true });
 
 describe('chain_createNullifier', () => {
   it('returns the nullifier JSON with the message as given, and it verifies independently', async () => {
@@ -31,7 +30,7 @@ describe('chain_createNullifier', () => {
   });
 
   it('rejection on the device → 1002', async () => {
-    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, approve: (r) => r.kind === 'address' });
+    const device = quietLedger({ extensions: true, approve: (r) => r.kind === 'address' });
     const chain = await connected(device);
     await expect(chain.createNullifier({ message: ['1'] })).rejects.toMatchObject({ code: 1002, data: { statusWord: '0x6985' } });
   });
@@ -39,7 +38,7 @@ describe('chain_createNullifier', () => {
   it('a device that returns a nullifier of another key → 22001, nothing returned', async () => {
     // The first device connects (account 0); a second one with another seed answers the nullifier request.
     const honest = ledger();
-    const other = SoftwareLedger.fromMnemonic('abandon '.repeat(11) + 'about', { warn: () => {} });
+    const other = SoftwareLedger.fromMnemonic(`${'abandon '.repeat(11)}about`, { extensions: true, warn: () => {} });
     let current: ApduTransport = honest;
     const chain = await connected({ send: (...args) => current.send(...args) });
     current = other;

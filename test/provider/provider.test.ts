@@ -1,41 +1,24 @@
 /** The window.chain provider over the software Ledger: connection, origin binding, every error code for its real cause. */
 import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
-import { PALLAS_P } from '../../src/apdu/index.js';
-import { SoftwareLedger, type Review, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
-import { createLedgerProvider, ProviderError, type DeviceAction, type LedgerProviderOptions } from '../../src/index.js';
+import { PALLAS_P } from '../../src/apdu/constants.js';
+import { SoftwareLedger, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import { createLedgerProvider, ProviderError, type LedgerProviderOptions } from '../../src/index.js';
 import type { ApduTransport } from '../../src/transport/index.js';
-import { addressOf, vectors } from '../support/vectors.js';
+import { providerFailure } from '../support/provider-failure.js';
+import { addressOf } from '../support/vectors.js';
+import { ORIGIN, providerRig, quietLedger } from '../support/rig.js';
 
-const ORIGIN = 'https://dapp.example';
 const testnet = new Client({ network: 'testnet' });
 
-function setup(device: SoftwareLedgerOptions = {}, provider: Partial<LedgerProviderOptions> = {}) {
-  const reviews: Review[] = [];
-  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, {
-    warn: () => {},
-    approve: (r) => (reviews.push(r), true),
-    ...device,
-  });
-  const actions: DeviceAction[] = [];
-  const chain = createLedgerProvider({
-    transport: ledger,
-    network: 'devnet',
-    origin: ORIGIN,
-    onDeviceAction: (a) => actions.push(a),
-    ...provider,
-  });
-  return { ledger, chain, reviews, actions };
-}
+const setup = (device: SoftwareLedgerOptions = {}, provider: Partial<LedgerProviderOptions> = {}) =>
+  providerRig({ extensions: true, ...device }, provider);
 
+/** A ProviderError, and our own class here (dapps match on name/code). */
 async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
-  expect(outcome.error).toBeInstanceOf(ProviderError); // our own class here; dapps match on name/code
-  return outcome.error as ProviderError;
+  const error = await providerFailure(promise);
+  expect(error).toBeInstanceOf(ProviderError);
+  return error;
 }
 
 describe('creation', () => {
@@ -45,7 +28,7 @@ describe('creation', () => {
     ['https://dapp.example/path', /bare origin/],
     ['not a url', /not an origin/],
   ])('refuses origin %s', (origin, reason) => {
-    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    const ledger = quietLedger({ extensions: true });
     let error: unknown;
     try {
       createLedgerProvider({ transport: ledger, network: 'devnet', ...(origin === undefined ? {} : { origin }) });
@@ -56,12 +39,12 @@ describe('creation', () => {
   });
 
   it.each(['https://dapp.example', 'http://localhost:5173', 'http://127.0.0.1:8080'])('accepts %s', (origin) => {
-    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    const ledger = quietLedger({ extensions: true });
     expect(createLedgerProvider({ transport: ledger, network: 'devnet', origin }).origin).toBe(origin);
   });
 
   it('refuses an unknown network and a bad account index', () => {
-    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    const ledger = quietLedger({ extensions: true });
     expect(() => createLedgerProvider({ transport: ledger, network: 'zeko' as 'devnet', origin: ORIGIN })).toThrow(
       expect.objectContaining({ code: 20003, data: expect.objectContaining({ field: 'network' }) }),
     );
@@ -138,12 +121,18 @@ describe('every error code for its real cause', () => {
 
   it('1001 device locked', async () => {
     const { chain } = setup({ locked: true });
-    expect(await failure(chain.requestAccounts())).toMatchObject({ code: 1001, data: { reason: expect.stringMatching(/locked/), statusWord: '0x5515' } });
+    expect(await failure(chain.requestAccounts())).toMatchObject({
+      code: 1001,
+      data: { reason: expect.stringMatching(/locked/), statusWord: '0x5515' },
+    });
   });
 
   it('1001 Mina app not open', async () => {
     const { chain } = setup({ appOpen: false });
-    expect(await failure(chain.requestAccounts())).toMatchObject({ code: 1001, data: { reason: expect.stringMatching(/open the Mina app/) } });
+    expect(await failure(chain.requestAccounts())).toMatchObject({
+      code: 1001,
+      data: { reason: expect.stringMatching(/open the Mina app/) },
+    });
   });
 
   it('1001 unplugged during a call: disconnect is emitted, and after plugging back in the next call works', async () => {
@@ -156,7 +145,10 @@ describe('every error code for its real cause', () => {
       ledger.unplug();
       return new Promise<boolean>(() => {});
     };
-    expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({ code: 1001, data: { reason: expect.stringMatching(/disconnected/) } });
+    expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({
+      code: 1001,
+      data: { reason: expect.stringMatching(/disconnected/) },
+    });
     expect(events).toEqual(['disconnect 1001', 'accounts 0']);
     expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({ code: 1001 });
     ledger.plug();
@@ -179,29 +171,41 @@ describe('every error code for its real cause', () => {
 
   describe('20003 bad parameters name the field, and nothing reaches the device', () => {
     const cases: [string, (c: ReturnType<typeof setup>['chain']) => Promise<unknown>, string][] = [
-      ['sendTransaction without transaction', (c) => c.sendTransaction({}), 'transaction'],
+      ['sendTransaction without transaction', (c) => c.sendTransaction({} as never), 'transaction'],
       ['sendTransaction with non-JSON text', (c) => c.sendTransaction({ transaction: '{nope' }), 'transaction'],
       ['sendTransaction with a JSON array', (c) => c.sendTransaction({ transaction: '[]' }), 'transaction'],
-      ['sendTransaction fee with 10 decimals', (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: '0.0000000001' } }), 'feePayer.fee'],
-      ['sendTransaction fee 0', (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: 0 } }), 'feePayer.fee'],
+      [
+        'sendTransaction fee with 10 decimals',
+        (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: '0.0000000001' } }),
+        'feePayer.fee',
+      ],
+      ['sendTransaction fee -1', (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: -1 } }), 'feePayer.fee'],
+      ['sendTransaction fee "abc"', (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: 'abc' } }), 'feePayer.fee'],
       ['sendTransaction fee 1e-10', (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: 1e-10 } }), 'feePayer.fee'],
-      ['sendTransaction memo of 33 bytes', (c) => c.sendTransaction({ transaction: {}, feePayer: { memo: 'é'.repeat(17) } }), 'feePayer.memo'],
+      [
+        'sendTransaction memo of 33 bytes',
+        (c) => c.sendTransaction({ transaction: {}, feePayer: { memo: 'é'.repeat(17) } }),
+        'feePayer.memo',
+      ],
       ['sendTransaction negative nonce', (c) => c.sendTransaction({ transaction: {}, nonce: -1 }), 'nonce'],
       ['sendTransaction nonce "1.5"', (c) => c.sendTransaction({ transaction: {}, nonce: '1.5' }), 'nonce'],
-      ['sendTransaction onlySign "yes"', (c) => c.sendTransaction({ transaction: {}, onlySign: 'yes' }), 'onlySign'],
-      ['createNullifier without message', (c) => c.createNullifier({}), 'message'],
-      ['createNullifier empty message', (c) => c.createNullifier({ message: [] }), 'message'],
+      ['sendTransaction onlySign "yes"', (c) => c.sendTransaction({ transaction: {}, onlySign: 'yes' } as never), 'onlySign'],
+      ['createNullifier without message', (c) => c.createNullifier({} as never), 'message'],
       ['createNullifier field = p', (c) => c.createNullifier({ message: ['1', PALLAS_P.toString()] }), 'message[1]'],
       ['createNullifier fraction', (c) => c.createNullifier({ message: [1.5] }), 'message[0]'],
       ['createNullifier negative', (c) => c.createNullifier({ message: ['-1'] }), 'message[0]'],
-      ['createNullifier non-canonical "01"', (c) => c.createNullifier({ message: ['01'] }), 'message[0]'],
-      ['createNullifier unsafe integer', (c) => c.createNullifier({ message: [2 ** 60] }), 'message[0]'],
+      ['createNullifier text that is no number', (c) => c.createNullifier({ message: ['1e3'] }), 'message[0]'],
+      ['createNullifier hex = p', (c) => c.createNullifier({ message: [`0x${PALLAS_P.toString(16)}`] }), 'message[0]'],
       ['createNullifier 65 fields', (c) => c.createNullifier({ message: Array(65).fill('1') }), 'message'],
       ['storePrivateCredential non-JSON', (c) => c.storePrivateCredential({ credential: 'x' }), 'credential'],
-      ['requestPresentation without request', (c) => c.requestPresentation({ presentation: {} }), 'presentation.presentationRequest'],
+      [
+        'requestPresentation without request',
+        (c) => c.requestPresentation({ presentation: {} } as never),
+        'presentation.presentationRequest',
+      ],
       ['signMessage non-ASCII', (c) => c.signMessage({ message: 'héllo' }), 'message'],
       ['signMessage 66 bytes', (c) => c.signMessage({ message: 'a'.repeat(66) }), 'message'],
-      ['params not an object', (c) => c.createNullifier(42), 'params'],
+      ['params not an object', (c) => c.createNullifier(42 as never), 'params'],
     ];
     it.each(cases)('%s', async (_name, call, field) => {
       const { chain, ledger } = setup();
@@ -217,9 +221,13 @@ describe('every error code for its real cause', () => {
     const { chain, ledger } = setup();
     await chain.requestAccounts();
     const before = ledger.exchanges.length;
-    const error = await failure(chain.request({ method: 'chain_signMessage', params: { message: 'hi' } }, { origin: 'https://evil.example' }));
+    const error = await failure(
+      chain.request({ method: 'chain_signMessage', params: { message: 'hi' } }, { origin: 'https://evil.example' }),
+    );
     expect(error).toMatchObject({ code: 23001, message: 'Origin dismatch.', data: { reason: expect.stringMatching(/evil\.example/) } });
-    expect(await failure(chain.request({ method: 'chain_requestAccounts' }, { origin: 'https://evil.example' }))).toMatchObject({ code: 23001 });
+    expect(await failure(chain.request({ method: 'chain_requestAccounts' }, { origin: 'https://evil.example' }))).toMatchObject({
+      code: 23001,
+    });
     expect(ledger.exchanges.length).toBe(before);
   });
 
@@ -240,11 +248,11 @@ describe('every error code for its real cause', () => {
 
   it('20006 unknown method', async () => {
     const { chain } = setup();
-    expect(await failure(chain.request({ method: 'chain_signFields', params: {} }))).toMatchObject({
+    expect(await failure(chain.request({ method: 'chain_addChain', params: {} } as never))).toMatchObject({
       code: 20006,
       message: 'Method not supported.',
     });
-    expect(await failure(chain.request({ method: 'toString' }))).toMatchObject({ code: 20006 });
+    expect(await failure(chain.request({ method: 'toString' } as never))).toMatchObject({ code: 20006 });
   });
 
   it('20006 an instruction the app lacks: nullifiers and multi-field signing on the real app 1.6.0', async () => {
@@ -266,14 +274,17 @@ describe('every error code for its real cause', () => {
   it('20006 message signing on app 1.3.2 (no INS 05), refused before sending it', async () => {
     const { chain, ledger } = setup({ version: '1.3.2' });
     await chain.requestAccounts();
-    expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({ code: 20006, data: { reason: expect.stringMatching(/1\.4\.0/) } });
+    expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({
+      code: 20006,
+      data: { reason: expect.stringMatching(/1\.4\.0/) },
+    });
     expect(ledger.exchanges.map((e) => e.request.slice(0, 4))).not.toContain('e005');
   });
 
   it('22001 a device signature that does not verify for the connected account is never returned', async () => {
     // A transport that switches devices behind the provider's back (another seed answers after connect).
-    const first = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
-    const other = SoftwareLedger.fromMnemonic('abandon '.repeat(11) + 'about', { warn: () => {} });
+    const first = quietLedger({ extensions: true });
+    const other = SoftwareLedger.fromMnemonic(`${'abandon '.repeat(11)}about`, { extensions: true, warn: () => {} });
     let current: ApduTransport = first;
     const switching: ApduTransport = { send: (...args) => current.send(...args) };
     const chain = createLedgerProvider({ transport: switching, network: 'devnet', origin: ORIGIN });
@@ -293,7 +304,9 @@ describe('request()', () => {
     const a = (await chain.request({ method: 'chain_signMessage', params: { message: 'one' } })) as { data: string };
     const b = (await chain.request({ method: 'chain_signMessage', params: [{ message: 'two' }] })) as { data: string };
     expect([a.data, b.data]).toEqual(['Message : one', 'Message : two']);
-    expect(await failure(chain.request({ method: 'chain_signMessage', params: [{ message: 'a' }, { message: 'b' }] }))).toMatchObject({
+    expect(
+      await failure(chain.request({ method: 'chain_signMessage', params: [{ message: 'a' }, { message: 'b' }] } as never)),
+    ).toMatchObject({
       code: 20003,
       data: { field: 'params' },
     });
@@ -319,7 +332,9 @@ describe('approval and concurrency', () => {
       expect(r.data).toBe(`Message : ${messages[i]}`);
       expect(testnet.verifyMessage(r)).toBe(true);
     });
-    const signed = ledger.exchanges.filter((e) => e.request.startsWith('e005')).map((e) => Buffer.from(e.request.slice(20), 'hex').toString());
+    const signed = ledger.exchanges
+      .filter((e) => e.request.startsWith('e005'))
+      .map((e) => Buffer.from(e.request.slice(20), 'hex').toString());
     expect(signed).toEqual(messages);
   });
 
@@ -340,12 +355,14 @@ describe('approval and concurrency', () => {
     answers.shift()!(true);
     expect((await first).data).toBe('Message : first');
     expect((await third).data).toBe('Message : third');
-    const sent = ledger.exchanges.filter((e) => e.request.startsWith('e005')).map((e) => Buffer.from(e.request.slice(20), 'hex').toString());
+    const sent = ledger.exchanges
+      .filter((e) => e.request.startsWith('e005'))
+      .map((e) => Buffer.from(e.request.slice(20), 'hex').toString());
     expect(sent).toEqual(['first', 'third']);
   });
 
   it('two providers on one device are serialised too', async () => {
-    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, latencyMs: 1 });
+    const ledger = quietLedger({ extensions: true, latencyMs: 1 });
     const a = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN });
     const b = createLedgerProvider({ transport: ledger, network: 'mainnet', origin: 'https://other.example', accountIndex: 1 });
     await Promise.all([a.requestAccounts(), b.requestAccounts()]);
@@ -369,14 +386,19 @@ describe('switchChain', () => {
   it('changes the network id used for signing and emits chainChanged once per change', async () => {
     const { chain } = setup();
     await chain.requestAccounts();
-    const changes: string[] = [];
+    const changes: { networkID: string }[] = [];
     chain.on('chainChanged', (id) => changes.push(id));
-    expect(await chain.request({ method: 'chain_switchChain', params: { networkID: 'mina:mainnet' } })).toEqual({ networkID: 'mina:mainnet' });
+    expect(await chain.request({ method: 'chain_switchChain', params: { networkID: 'mina:mainnet' } })).toEqual({
+      networkID: 'mina:mainnet',
+    });
     await chain.switchChain({ networkID: 'mina:mainnet' });
     const signed = await chain.signMessage({ message: 'hi' });
     expect(new Client({ network: 'mainnet' }).verifyMessage(signed)).toBe(true);
     expect(testnet.verifyMessage(signed)).toBe(false);
-    expect(changes).toEqual(['mina:mainnet']);
-    expect(await failure(chain.switchChain({ networkID: 'zeko:mainnet' }))).toMatchObject({ code: 20003, data: { field: 'networkID' } });
+    expect(changes).toEqual([{ networkID: 'mina:mainnet' }]);
+    expect(await failure(chain.switchChain({ networkID: 'zeko:mainnet' } as never))).toMatchObject({
+      code: 20003,
+      data: { field: 'networkID' },
+    });
   });
 });

@@ -1,10 +1,9 @@
 /** wrapProvider: what the Ledger cannot do is refused or delegated, and nothing else is ever delegated. */
 import { describe, expect, it } from 'vitest';
-import { SoftwareLedger } from '../../src/emulator/index.js';
-import { wrapProvider, type ChainProvider } from '../../src/index.js';
-import { addressOf, vectors } from '../support/vectors.js';
 
-const ORIGIN = 'https://dapp.example';
+import { wrapProvider, type ChainProvider } from '../../src/index.js';
+import { addressOf } from '../support/vectors.js';
+import { ORIGIN, quietLedger } from '../support/rig.js';
 
 /** A stand-in for an existing window.chain that records what it is asked. */
 function originalProvider() {
@@ -19,27 +18,33 @@ function originalProvider() {
 
 function setup(whenUnsupported: 'refuse' | 'delegate', approve = true) {
   // The real app 1.6.0: no extension instructions, so nullifiers and presentations are beyond the device.
-  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, approve: () => approve, extensions: false });
+  const ledger = quietLedger({ approve: () => approve, extensions: false });
   const { original, calls } = originalProvider();
   const chain = wrapProvider(original, { transport: ledger, network: 'devnet', origin: ORIGIN, whenUnsupported });
   return { chain, calls, ledger };
 }
 
-const reject = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+const reject = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 describe("whenUnsupported: 'delegate'", () => {
   it('delegates exactly the methods the device cannot do, with the arguments as given', async () => {
     const { chain, calls } = setup('delegate');
     expect(await chain.requestAccounts()).toEqual([addressOf(0)]);
     expect(await chain.createNullifier({ message: ['1', '2'] })).toEqual({ from: 'original', args: { message: ['1', '2'] } });
-    expect(await chain.requestPresentation({ presentation: { presentationRequest: { type: 'https' } } })).toEqual({ presentation: 'from original' });
+    expect(await chain.requestPresentation({ presentation: { presentationRequest: { type: 'https' } } })).toEqual({
+      presentation: 'from original',
+    });
     // Through request(): the wallet-side name goes to the original's request().
     await chain.request({ method: 'chain_createNullifier', params: [{ message: ['5'] }] });
     // The device can sign messages: that stays on the Ledger.
     const signed = (await chain.request({ method: 'chain_signMessage', params: { message: 'hi' } })) as { publicKey: string };
     expect(signed.publicKey).toBe(addressOf(0));
     // An unknown method is something the Ledger cannot do either.
-    await chain.request({ method: 'chain_signFields', params: { message: ['1'] } });
+    await chain.request({ method: 'chain_addChain', params: { url: 'https://node.example/graphql', name: 'x' } });
     expect(calls.map((c) => c.via)).toEqual(['createNullifier', 'requestPresentation', 'request', 'request']);
     expect(calls[2]!.args).toEqual({ method: 'chain_createNullifier', params: [{ message: ['5'] }] });
   });
@@ -51,7 +56,9 @@ describe("whenUnsupported: 'delegate'", () => {
     const { chain, calls, ledger } = setup('delegate');
     await chain.requestAccounts();
     expect(await reject(chain.createNullifier({ message: ['x'] }))).toMatchObject({ code: 20003, data: { field: 'message[0]' } });
-    expect(await reject(chain.request({ method: 'chain_createNullifier', params: { message: ['1'] } }, { origin: 'https://evil.example' }))).toMatchObject({
+    expect(
+      await reject(chain.request({ method: 'chain_createNullifier', params: { message: ['1'] } }, { origin: 'https://evil.example' })),
+    ).toMatchObject({
       code: 23001,
     });
     ledger.approve = () => false;
@@ -68,16 +75,35 @@ describe("whenUnsupported: 'refuse'", () => {
       code: 20006,
       data: { reason: expect.stringMatching(/no nullifier instruction/) },
     });
-    expect(await reject(chain.request({ method: 'chain_requestPresentation', params: { presentation: { presentationRequest: {} } } }))).toMatchObject({
+    expect(
+      await reject(chain.request({ method: 'chain_requestPresentation', params: { presentation: { presentationRequest: {} } } })),
+    ).toMatchObject({
       code: 20006,
     });
     expect(calls).toEqual([]);
   });
 
   it('requires a valid whenUnsupported', () => {
-    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+    const ledger = quietLedger({ extensions: true });
     expect(() => wrapProvider({}, { transport: ledger, network: 'devnet', origin: ORIGIN, whenUnsupported: 'maybe' as 'refuse' })).toThrow(
       expect.objectContaining({ code: 20003, data: expect.objectContaining({ field: 'whenUnsupported' }) }),
     );
+  });
+});
+
+describe('the rest of the window.mina surface through wrapProvider', () => {
+  it('several-field signFields (no SIGN_FIELDS on the real app) is delegated through request; requestNetwork and events stay on the Ledger provider; on() chains on the wrapper', async () => {
+    const { chain, calls } = setup('delegate');
+    await chain.requestAccounts();
+    expect(await chain.signFields({ message: ['1', '2'] })).toEqual({
+      from: 'original request',
+      args: { method: 'chain_signFields', params: { message: ['1', '2'] } },
+    });
+    expect(await chain.requestNetwork()).toEqual({ networkID: 'mina:devnet' });
+    const events: unknown[] = [];
+    expect(chain.on('chainChanged', (c) => events.push(c))).toBe(chain);
+    await chain.request({ method: 'chain_switchChain', params: { networkID: 'mina:mainnet' } });
+    expect(events).toEqual([{ networkID: 'mina:mainnet' }]);
+    expect(calls.map((c) => c.via)).toEqual(['request']);
   });
 });

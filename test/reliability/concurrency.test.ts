@@ -7,117 +7,27 @@
 import Client from 'mina-signer';
 import { Field, Nullifier, PublicKey } from 'o1js';
 import { describe, expect, it } from 'vitest';
-import { SoftwareLedger, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
-import { createLedgerProvider, type DeviceAction, type LedgerProvider, type ProviderError, type SignedMessage } from '../../src/index.js';
+import type { SoftwareLedger, SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import { createLedgerProvider, credentialManager, type DeviceAction, type LedgerProvider, type SignedMessage } from '../../src/index.js';
 import { ExclusiveTransport } from '../../src/transport/exclusive.js';
-import { addressOf, vectors } from '../support/vectors.js';
+import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand, verifySigned } from '../support/zkapp.js';
-import { settle } from './support.js';
+import { settle } from '../support/reliability.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
+import { ORIGIN, quietLedger } from '../support/rig.js';
 
-const ORIGIN = 'https://dapp.example';
-const clients = { devnet: new Client({ network: 'testnet' }), mainnet: new Client({ network: 'mainnet' }) };
-const never = () => new Promise<boolean>(() => {});
-
-interface Probe {
-  ledger: SoftwareLedger;
-  /** Exchanges on the device at the same moment, at most (must stay 1). */
-  maxInFlight(): number;
-  /** Errors the device itself threw (a TransportRaceCondition would land here). */
-  deviceErrors: string[];
-}
-
-/** A software Ledger whose raw exchanges are watched for overlap. */
-function watchedLedger(options: SoftwareLedgerOptions = {}): Probe {
-  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, blindSigning: true, ...options });
-  const exchange = ledger.exchange.bind(ledger);
-  let inFlight = 0;
-  let max = 0;
-  const deviceErrors: string[] = [];
-  ledger.exchange = async (apdu: Uint8Array) => {
-    inFlight++;
-    max = Math.max(max, inFlight);
-    try {
-      return await exchange(apdu);
-    } catch (error) {
-      deviceErrors.push((error as { name?: string }).name ?? String(error));
-      throw error;
-    } finally {
-      inFlight--;
-    }
-  };
-  return { ledger, maxInFlight: () => max, deviceErrors };
-}
-
-
-const INS = { signMessage: 'e005', createNullifier: 'e0a2', sendTransaction: 'e006' } as const;
-type Kind = keyof typeof INS;
-
-/** The device requests of these instructions, consecutive chunks of one request counted once. */
-function requestSequence(ledger: SoftwareLedger, from: number): string[] {
-  const out: string[] = [];
-  for (const e of ledger.exchanges.slice(from)) {
-    const ins = e.request.slice(0, 4);
-    if (!Object.values(INS).includes(ins as never)) continue;
-    // A continuation chunk of the extension (P1 = 0x80) belongs to the request before it.
-    if (ins === INS.createNullifier && e.request.slice(4, 6) === '80') continue;
-    out.push(ins);
-  }
-  return out;
-}
-const signedTexts = (ledger: SoftwareLedger, from: number) =>
-  ledger.exchanges
-    .slice(from)
-    .filter((e) => e.request.startsWith(INS.signMessage))
-    .map((e) => Buffer.from(e.request.slice(20), 'hex').toString());
-
-/** One call of `kind` numbered `i`, and the check of its own result. */
-function call(chain: LedgerProvider, kind: Kind, i: number, network: 'devnet' | 'mainnet', account: string) {
-  switch (kind) {
-    case 'signMessage':
-      return {
-        promise: chain.signMessage({ message: `call ${i}` }),
-        check(result: unknown) {
-          const r = result as SignedMessage;
-          expect(r.data).toBe(`Message : call ${i}`);
-          expect(r.publicKey).toBe(account);
-          expect(clients[network].verifyMessage(r)).toBe(true);
-        },
-      };
-    case 'createNullifier': {
-      const message = [String(1000 + i), String(i)];
-      return {
-        promise: chain.createNullifier({ message }),
-        check(result: unknown) {
-          const r = result as { data: string[] };
-          expect(r.data).toEqual(message);
-          const n = Nullifier.fromJSON(r as never);
-          expect(() => n.verify(message.map((m) => Field(BigInt(m))))).not.toThrow();
-          expect(PublicKey.fromGroup(n.publicKey).toBase58()).toBe(account);
-        },
-      };
-    }
-    case 'sendTransaction': {
-      const command = berkeleyCommand();
-      // The fixture's fee payer is account 0; another account pays only as the connected account.
-      command.feePayer.body.publicKey = account;
-      return {
-        promise: chain.sendTransaction({ transaction: command, onlySign: true, nonce: i }),
-        check(result: unknown) {
-          const { signedData } = result as { signedData: string };
-          expect(JSON.parse(signedData).feePayer).toMatchObject({ feePayer: account, nonce: String(i) });
-          expect(verifySigned('berkeley', network, signedData, account)).toBe(true);
-        },
-      };
-    }
-  }
-}
+// The tests come first; the rig and the oracles they use follow them, at the end of the file.
 
 describe('one page, 30 mixed calls at once', () => {
   it('are serialised in call order, and each caller gets its own verified result', async () => {
     const probe = watchedLedger({ latencyMs: 1 });
     const actions: DeviceAction[] = [];
-    const chain = createLedgerProvider({ transport: probe.ledger, network: 'devnet', origin: ORIGIN, onDeviceAction: (a) => actions.push(a) });
+    const chain = createLedgerProvider({
+      transport: probe.ledger,
+      network: 'devnet',
+      origin: ORIGIN,
+      onDeviceAction: (a) => actions.push(a),
+    });
     await chain.requestAccounts();
     const from = probe.ledger.exchanges.length;
     actions.length = 0;
@@ -165,7 +75,9 @@ describe('two providers on one device', () => {
     // Each request went to the device with its own provider's account and network (INS 05: account, network id).
     const messages = probe.ledger.exchanges.slice(from).filter((e) => e.request.startsWith(INS.signMessage));
     const expected = plan.map((p, i) => ({ ...p, i })).filter((p) => p.kind === 'signMessage');
-    expect(messages.map((e) => e.request.slice(10, 20))).toEqual(expected.map((p) => (p.network === 'devnet' ? '0000000000' : '0000000101')));
+    expect(messages.map((e) => e.request.slice(10, 20))).toEqual(
+      expected.map((p) => (p.network === 'devnet' ? '0000000000' : '0000000101')),
+    );
   });
 });
 
@@ -196,8 +108,16 @@ describe('cancellation with the per-call AbortSignal', () => {
     waiting.abort();
     onDevice.abort();
     const [cancelledOnDevice, cancelledWaiting] = await Promise.all([
-      settle(() => first, () => 0, 2_000),
-      settle(() => third, () => 0, 2_000),
+      settle(
+        () => first,
+        () => 0,
+        2_000,
+      ),
+      settle(
+        () => third,
+        () => 0,
+        2_000,
+      ),
     ]);
     for (const s of [cancelledOnDevice, cancelledWaiting]) {
       expect(s.ok).toBe(false);
@@ -261,19 +181,31 @@ describe('a fault in the middle of a queue', () => {
       probe.ledger.unplug();
       return never();
     };
-    const calls = Array.from({ length: 9 }, (_, i) => call(chain, i % 2 === 0 ? 'signMessage' : 'createNullifier', i, 'devnet', addressOf(0)));
-    const outcomes = await Promise.all(calls.map((c) => settle(() => c.promise, () => 0, 20_000)));
+    const calls = Array.from({ length: 9 }, (_, i) =>
+      call(chain, i % 2 === 0 ? 'signMessage' : 'createNullifier', i, 'devnet', addressOf(0)),
+    );
+    const outcomes = await Promise.all(
+      calls.map((c) =>
+        settle(
+          () => c.promise,
+          () => 0,
+          20_000,
+        ),
+      ),
+    );
     outcomes.forEach((o, i) => {
       if (i < 4) {
         expect(o.ok, `call ${i}: ${JSON.stringify(o.error)}`).toBe(true);
         calls[i]!.check(o.value);
       } else {
         expect(o.ok, `call ${i}`).toBe(false);
-        expect(o.error, `call ${i}: ${JSON.stringify(o.error)}`).toMatchObject({ name: "ProviderError", code: 1001 });
+        expect(o.error, `call ${i}: ${JSON.stringify(o.error)}`).toMatchObject({ name: 'ProviderError', code: 1001 });
       }
     });
     // Nothing behind the unplugged call reached the device.
-    expect(requestSequence(probe.ledger, from)).toEqual(calls.slice(0, 4).map((_, i) => INS[i % 2 === 0 ? 'signMessage' : 'createNullifier']));
+    expect(requestSequence(probe.ledger, from)).toEqual(
+      calls.slice(0, 4).map((_, i) => INS[i % 2 === 0 ? 'signMessage' : 'createNullifier']),
+    );
     expect(probe.maxInFlight()).toBe(1);
 
     probe.ledger.plug();
@@ -299,14 +231,22 @@ describe('a fault in the middle of a queue', () => {
       chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true }),
       chain.storePrivateCredential({ credential: { any: 'thing' } }),
       chain.requestPresentation({ presentation: { presentationRequest: { type: 'https' } } }),
-      chain.listCredentials(),
+      credentialManager(chain).list(),
     ];
     for (let i = 0; i < 400 && !answer; i++) await new Promise((r) => setTimeout(r, 5));
     const before = probe.ledger.exchanges.length;
     await chain.disconnect();
     answer(true);
     expect((await first).data).toBe('Message : first'); // already on the device when the page disconnected
-    const outcomes = await Promise.all(waiting.map((p) => settle(() => p, () => 0, 10_000)));
+    const outcomes = await Promise.all(
+      waiting.map((p) =>
+        settle(
+          () => p,
+          () => 0,
+          10_000,
+        ),
+      ),
+    );
     outcomes.forEach((o, i) => {
       expect(o.ok, `waiting call ${i}`).toBe(false);
       expect(o.error, `waiting call ${i}: ${JSON.stringify(o.error)}`).toMatchObject({ name: 'ProviderError', code: 1001 });
@@ -314,3 +254,101 @@ describe('a fault in the middle of a queue', () => {
     expect(probe.ledger.exchanges.length).toBe(before + 1); // only the first call's reply
   });
 });
+
+// ---- the rig and the oracles used above (module code: it runs before vitest collects the tests) ----
+
+const clients = { devnet: new Client({ network: 'testnet' }), mainnet: new Client({ network: 'mainnet' }) };
+const never = () => new Promise<boolean>(() => {});
+
+interface Probe {
+  ledger: SoftwareLedger;
+  /** Exchanges on the device at the same moment, at most (must stay 1). */
+  maxInFlight(): number;
+  /** Errors the device itself threw (a TransportRaceCondition would land here). */
+  deviceErrors: string[];
+}
+
+/** A software Ledger whose raw exchanges are watched for overlap. */
+function watchedLedger(options: SoftwareLedgerOptions = {}): Probe {
+  const ledger = quietLedger({ extensions: true, blindSigning: true, ...options });
+  const exchange = ledger.exchange.bind(ledger);
+  let inFlight = 0;
+  let max = 0;
+  const deviceErrors: string[] = [];
+  ledger.exchange = async (apdu: Uint8Array) => {
+    inFlight++;
+    max = Math.max(max, inFlight);
+    try {
+      return await exchange(apdu);
+    } catch (error) {
+      deviceErrors.push((error as { name?: string }).name ?? String(error));
+      throw error;
+    } finally {
+      inFlight--;
+    }
+  };
+  return { ledger, maxInFlight: () => max, deviceErrors };
+}
+
+const INS = { signMessage: 'e005', createNullifier: 'e0a2', sendTransaction: 'e006' } as const;
+type Kind = keyof typeof INS;
+
+/** The device requests of these instructions, consecutive chunks of one request counted once. */
+function requestSequence(ledger: SoftwareLedger, from: number): string[] {
+  const out: string[] = [];
+  for (const e of ledger.exchanges.slice(from)) {
+    const ins = e.request.slice(0, 4);
+    if (!Object.values(INS).includes(ins as never)) continue;
+    // A continuation chunk of the extension (P1 = 0x80) belongs to the request before it.
+    if (ins === INS.createNullifier && e.request.slice(4, 6) === '80') continue;
+    out.push(ins);
+  }
+  return out;
+}
+const signedTexts = (ledger: SoftwareLedger, from: number) =>
+  ledger.exchanges
+    .slice(from)
+    .filter((e) => e.request.startsWith(INS.signMessage))
+    .map((e) => Buffer.from(e.request.slice(20), 'hex').toString());
+
+/** One call of `kind` numbered `i`, and the check of its own result. */
+function call(chain: LedgerProvider, kind: Kind, i: number, network: 'devnet' | 'mainnet', account: string) {
+  switch (kind) {
+    case 'signMessage':
+      return {
+        promise: chain.signMessage({ message: `call ${i}` }),
+        check(result: unknown) {
+          const r = result as SignedMessage;
+          expect(r.data).toBe(`Message : call ${i}`);
+          expect(r.publicKey).toBe(account);
+          expect(clients[network].verifyMessage(r)).toBe(true);
+        },
+      };
+    case 'createNullifier': {
+      const message = [String(1000 + i), String(i)];
+      return {
+        promise: chain.createNullifier({ message }),
+        check(result: unknown) {
+          const r = result as { data: string[] };
+          expect(r.data).toEqual(message);
+          const n = Nullifier.fromJSON(r as never);
+          expect(() => n.verify(message.map((m) => Field(BigInt(m))))).not.toThrow();
+          expect(PublicKey.fromGroup(n.publicKey).toBase58()).toBe(account);
+        },
+      };
+    }
+    case 'sendTransaction': {
+      const command = berkeleyCommand();
+      // The fixture's fee payer is account 0; another account pays only as the connected account.
+      command.feePayer.body.publicKey = account;
+      return {
+        promise: chain.sendTransaction({ transaction: command, onlySign: true, nonce: i }),
+        check(result: unknown) {
+          const { signedData } = result as { signedData: string };
+          expect(JSON.parse(signedData).feePayer).toMatchObject({ feePayer: account, nonce: String(i) });
+          expect(verifySigned('berkeley', network, signedData, account)).toBe(true);
+        },
+      };
+    }
+  }
+}

@@ -9,64 +9,171 @@
  * the owner-signature review again (rejected there); one full presentation after a fault is proved and verified at
  * the end.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Client from 'mina-signer';
 import { AccountUpdate, Field, Mina, Nullifier, PrivateKey, PublicKey, UInt64 } from 'o1js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAttestations } from '../../src/credentials/attestations.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FileCredentialStore } from '../../src/credentials/node.js';
-import { SoftwareLedger, type Review, type ReviewKind, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
-import { createLedgerProvider, type DeviceAction, type LedgerProvider, type ProviderError } from '../../src/index.js';
-import { createLocalChain, type LocalChain } from '../../src/zkapp/local-chain.js';
-import { addressOf, vectors } from '../support/vectors.js';
+import type { SoftwareLedger, Review, ReviewKind, SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import { createLedgerProvider, credentialManager, type DeviceAction, type LedgerProvider } from '../../src/index.js';
+import type { LocalChain } from '../../src/zkapp/local-chain.js';
+import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
+import { fundedLocalChain } from '../support/local-chain.js';
+import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand, manyUpdates, verifySigned } from '../support/zkapp.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
+import { ORIGIN, quietLedger, tempDirs } from '../support/rig.js';
 
-const ORIGIN = 'https://dapp.example';
+// The tests come first; the rig and the oracles they use follow them, at the end of the file.
+
+describe('device faults × provider methods', () => {
+  it('covers every method with every fault that applies', () => {
+    // 5 methods × 9 faults (+ blind signing off for the 2 sendTransaction variants) + 4 presentation rows.
+    expect(MATRIX.length).toBe(5 * (FAULTS.length - 1) + 2 + PRESENTATION_FAULTS.length);
+  });
+
+  it.each(MATRIX)(
+    '%s × %s',
+    async (_m, _f, method, fault) => {
+      const r = await rig(method.network, fault.device);
+      await method.prepare?.(r);
+      const before = await method.snapshot(r);
+      const exchangesBefore = r.ledger.exchanges.length;
+      const actionsBefore = r.actions.length;
+      fault.inject(r, method);
+
+      if (fault.expected === 'ok') {
+        if (method.recoveryProbe) {
+          await method.recoveryProbe(r); // the slow device still reaches the review
+        } else {
+          await method.check(r, await method.call(r));
+        }
+        fault.recover(r);
+        return;
+      }
+
+      const error = await failure(method.call(r));
+      const { code, reason, statusWord } = fault.expected;
+      expect(error, JSON.stringify(error)).toMatchObject({ code, data: { ...(reason ? { reason: expect.stringMatching(reason) } : {}) } });
+      if (statusWord) expect(String(error.data?.statusWord).toLowerCase()).toBe(statusWord);
+      if (!fault.reachesDevice) expect(r.ledger.exchanges.length).toBe(exchangesBefore);
+      await method.unchanged(r, before);
+      // The page is never left showing "confirm on your Ledger": a call that asked ends with "done".
+      const actions = r.actions.slice(actionsBefore).filter((a) => a.method === r.actions.at(-1)?.method);
+      if (actions.some((a) => a.status === 'confirm')) expect(actions.at(-1)!.status).toBe('done');
+
+      // The user fixes the device; the next call works (reconnecting first if the provider dropped the connection).
+      fault.recover(r);
+      approveAll(r);
+      await r.chain.requestAccounts();
+      if (method.recoveryProbe) await method.recoveryProbe(r);
+      else await method.check(r, await method.call(r));
+      // For broadcast: the next command used the right nonce, so exactly one was applied.
+      if (method.network === 'local') expect(await localChain.nonceOf(ACCOUNT0)).toBe((before as { nonce: number }).nonce + 1);
+    },
+    60_000,
+  );
+});
+
+describe('each confirmation of a multi-step call', () => {
+  // manyUpdates(…, 4, 2): two updates on the partial commitment, the fee payer and two on the full: 2 INS 06 requests.
+  const twoCommitments = () => manyUpdates(berkeleyCommand(), 4, 2);
+  const ins06 = (r: Rig) => r.ledger.exchanges.filter((e) => e.request.startsWith('e006')).length;
+
+  it.each([
+    ['rejected', 1, 1002],
+    ['rejected', 2, 1002],
+    ['unplugged', 1, 1001],
+    ['unplugged', 2, 1001],
+  ] as const)(
+    'sendTransaction with two commitments: %s at confirmation %i of 2 → %i, no partially signed command',
+    async (what, at, code) => {
+      const r = await rig('devnet');
+      let seen = 0;
+      r.ledger.approve = (review) => {
+        if (review.kind !== 'field-element' || ++seen !== at) return true;
+        if (what === 'rejected') return false;
+        r.ledger.unplug();
+        return never();
+      };
+      const before = ins06(r);
+      expect(await failure(r.chain.sendTransaction({ transaction: twoCommitments(), onlySign: true }))).toMatchObject({ code });
+      expect(seen).toBe(at);
+      // Only the confirmations up to the fault were answered (an unplugged one never is).
+      expect(ins06(r) - before).toBe(what === 'rejected' ? at : at - 1);
+
+      r.ledger.plug();
+      approveAll(r);
+      await r.chain.requestAccounts();
+      const after = ins06(r);
+      const result = (await r.chain.sendTransaction({ transaction: twoCommitments(), onlySign: true })) as { signedData: string };
+      expect(ins06(r) - after).toBe(2);
+      expect(verifySigned('berkeley', 'devnet', result.signedData, ACCOUNT0)).toBe(true);
+    },
+  );
+
+  it.each([
+    ['rejected', 1],
+    ['rejected', 2],
+    ['unplugged', 2],
+  ] as const)(
+    'storePrivateCredential, first of the connection: %s at confirmation %i of 2 (approval, store key) → nothing stored',
+    async (what, at) => {
+      const r = await rig('devnet');
+      let seen = 0;
+      const texts: string[] = [];
+      r.ledger.approve = (review) => {
+        if (review.kind !== 'message') return true;
+        texts.push(review.screens.find((s) => s.title === 'Message')?.text ?? '');
+        if (++seen !== at) return true;
+        if (what === 'rejected') return false;
+        r.ledger.unplug();
+        return never();
+      };
+      const credential = issuer.issue(ACCOUNT0, 'Peru');
+      expect(await failure(r.chain.storePrivateCredential({ credential }))).toMatchObject({ code: what === 'rejected' ? 1002 : 1001 });
+      expect(texts[0]).toMatch(/^Store credential [0-9a-f]{8} from /);
+      if (at === 2) expect(texts[1]).toBe('chain-ledger credential store key v1');
+      expect(accountFiles(r.dir)).toEqual([]);
+
+      r.ledger.plug();
+      approveAll(r);
+      await r.chain.requestAccounts();
+      await r.chain.storePrivateCredential({ credential });
+      expect(await credentialManager(r.chain).list()).toHaveLength(1);
+    },
+  );
+});
+
+describe('a full presentation after a fault', () => {
+  it('unplugged at the owner signature, plugged back: the next presentation is proved and the verifier accepts it', async () => {
+    const r = await rig('devnet');
+    await r.chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });
+    unplugAt(r, 'sign-fields');
+    const { req, json } = issuer.presentationRequest();
+    expect(await failure(r.chain.requestPresentation({ presentation: { presentationRequest: json } }))).toMatchObject({ code: 1001 });
+    r.ledger.plug();
+    approveAll(r);
+    await r.chain.requestAccounts();
+    const { presentation } = await r.chain.requestPresentation({ presentation: { presentationRequest: json } });
+    expect(await verifiedOutput(issuer.A, req, presentation, ORIGIN)).toBe(issuerHash(issuer.A, issuer.key));
+  }, 300_000);
+});
+
+// ---- the rig and the oracles used above (module code: it runs before vitest collects the tests) ----
+
 const ACCOUNT0 = addressOf(0);
 const testnet = new Client({ network: 'testnet' });
 const never = () => new Promise<boolean>(() => {});
 
 let localChain: LocalChain;
-let A: Awaited<ReturnType<typeof loadAttestations>>;
-let issuerKey: any;
-let Nationality: any;
-const dirs: string[] = [];
+let issuer: Issuer;
+const tempDir = tempDirs('faults');
 
 beforeAll(async () => {
-  [localChain, A] = await Promise.all([createLocalChain(), loadAttestations()]);
-  await localChain.fund(ACCOUNT0, 100_000_000_000n);
-  issuerKey = A.o1js.PrivateKey.random();
-  Nationality = A.attestations.DynamicString({ maxLength: 50 });
+  [localChain, issuer] = await Promise.all([fundedLocalChain(), credentialIssuer()]);
 }, 120_000);
-
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A native credential issued to `owner`, as JSON text. */
-function issue(owner: string, nationality = 'Austria'): string {
-  const { UInt64: U, PublicKey: P } = A.o1js;
-  const data = { nationality: Nationality.from(nationality), age: U.from(30), expiresAt: U.from(Date.now() + 1e10) };
-  return A.attestations.Credential.toJSON(A.attestations.Credential.sign(issuerKey, { owner: P.fromBase58(owner), data }));
-}
-
-/** An https presentation request for one native credential (as in test/credentials/provider-credentials.test.ts). */
-function presentationRequest() {
-  const { UInt64: U } = A.o1js;
-  const { PresentationSpec, Claim, Operation, Credential, PresentationRequest } = A.attestations;
-  const spec = PresentationSpec(
-    { credential: Credential.Native({ nationality: Nationality, age: U, expiresAt: U }), createdAt: Claim(U) },
-    ({ credential, createdAt }: any) => ({
-      assert: [Operation.lessThanEq(createdAt, Operation.property(credential, 'expiresAt'))],
-      outputClaim: Operation.issuer(credential),
-    }),
-  );
-  const req = PresentationRequest.https(spec, { createdAt: U.from(Date.now()) }, { action: 'login' });
-  return { req, json: JSON.parse(PresentationRequest.toJSON(req)) };
-}
 
 interface Rig {
   ledger: SoftwareLedger;
@@ -81,9 +188,8 @@ interface Rig {
 const approveAll = (rig: Rig) => (rig.ledger.approve = (r) => (rig.reviews.push(r), true));
 
 async function rig(network: 'devnet' | 'local', device: SoftwareLedgerOptions = {}): Promise<Rig> {
-  const dir = mkdtempSync(join(tmpdir(), 'chain-ledger-faults-'));
-  dirs.push(dir);
-  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, blindSigning: true, ...device });
+  const dir = tempDir();
+  const ledger = quietLedger({ extensions: true, blindSigning: true, ...device });
   const actions: DeviceAction[] = [];
   const chain = createLedgerProvider({
     transport: ledger,
@@ -98,7 +204,6 @@ async function rig(network: 'devnet' | 'local', device: SoftwareLedgerOptions = 
   await chain.requestAccounts();
   return r;
 }
-
 
 const storedIds = (dir: string) =>
   (JSON.parse(readFileSync(join(dir, `${ACCOUNT0}.json`), 'utf8')) as { entries: { id: string }[] }).entries.map((e) => e.id);
@@ -196,9 +301,9 @@ const METHODS: Method[] = [
     name: 'storePrivateCredential',
     network: 'devnet',
     review: 'message', // the first message review of a store is its approval ("Store credential …")
-    call: (r) => r.chain.storePrivateCredential({ credential: issue(ACCOUNT0, 'Chile') }),
+    call: (r) => r.chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0, 'Chile') }),
     async check(r, result) {
-      const listed = await r.chain.listCredentials();
+      const listed = await credentialManager(r.chain).list();
       expect(listed.map((e) => e.credential)).toEqual([(result as { credential: string }).credential]);
     },
     snapshot: async () => undefined,
@@ -211,9 +316,10 @@ const METHODS: Method[] = [
     network: 'devnet',
     review: 'sign-fields',
     async prepare(r) {
-      await r.chain.storePrivateCredential({ credential: (presentationCredential ??= issue(ACCOUNT0)) });
+      await r.chain.storePrivateCredential({ credential: (presentationCredential ??= issuer.issue(ACCOUNT0)) });
     },
-    call: (r) => r.chain.requestPresentation({ presentation: { presentationRequest: (presentationJson ??= presentationRequest().json) } }),
+    call: (r) =>
+      r.chain.requestPresentation({ presentation: { presentationRequest: (presentationJson ??= issuer.presentationRequest().json) } }),
     async check() {
       throw new Error('not called: see recoveryProbe and the full presentation test');
     },
@@ -346,132 +452,6 @@ const FAULTS: Fault[] = [
 const PRESENTATION_FAULTS = ['unplugged before the call', 'device locked', 'Mina app closed (dashboard 0x6E01)', 'rejected on the device'];
 const applies = (method: Method, fault: Fault) =>
   (fault.applies?.(method) ?? true) && (method.name !== 'requestPresentation' || PRESENTATION_FAULTS.includes(fault.name));
-const MATRIX = METHODS.flatMap((method) => FAULTS.filter((f) => applies(method, f)).map((fault) => [method.name, fault.name, method, fault] as const));
-
-describe('device faults × provider methods', () => {
-  it('covers every method with every fault that applies', () => {
-    // 5 methods × 9 faults (+ blind signing off for the 2 sendTransaction variants) + 4 presentation rows.
-    expect(MATRIX.length).toBe(5 * (FAULTS.length - 1) + 2 + PRESENTATION_FAULTS.length);
-  });
-
-  it.each(MATRIX)('%s × %s', async (_m, _f, method, fault) => {
-    const r = await rig(method.network, fault.device);
-    await method.prepare?.(r);
-    const before = await method.snapshot(r);
-    const exchangesBefore = r.ledger.exchanges.length;
-    const actionsBefore = r.actions.length;
-    fault.inject(r, method);
-
-    if (fault.expected === 'ok') {
-      if (method.recoveryProbe) {
-        await method.recoveryProbe(r); // the slow device still reaches the review
-      } else {
-        await method.check(r, await method.call(r));
-      }
-      fault.recover(r);
-      return;
-    }
-
-    const error = await failure(method.call(r));
-    const { code, reason, statusWord } = fault.expected;
-    expect(error, JSON.stringify(error)).toMatchObject({ code, data: { ...(reason ? { reason: expect.stringMatching(reason) } : {}) } });
-    if (statusWord) expect(String(error.data?.statusWord).toLowerCase()).toBe(statusWord);
-    if (!fault.reachesDevice) expect(r.ledger.exchanges.length).toBe(exchangesBefore);
-    await method.unchanged(r, before);
-    // The page is never left showing "confirm on your Ledger": a call that asked ends with "done".
-    const actions = r.actions.slice(actionsBefore).filter((a) => a.method === r.actions.at(-1)?.method);
-    if (actions.some((a) => a.status === 'confirm')) expect(actions.at(-1)!.status).toBe('done');
-
-    // The user fixes the device; the next call works (reconnecting first if the provider dropped the connection).
-    fault.recover(r);
-    approveAll(r);
-    await r.chain.requestAccounts();
-    if (method.recoveryProbe) await method.recoveryProbe(r);
-    else await method.check(r, await method.call(r));
-    // For broadcast: the next command used the right nonce, so exactly one was applied.
-    if (method.network === 'local') expect(await localChain.nonceOf(ACCOUNT0)).toBe((before as { nonce: number }).nonce + 1);
-  }, 60_000);
-});
-
-describe('each confirmation of a multi-step call', () => {
-  // manyUpdates(…, 4, 2): two updates on the partial commitment, the fee payer and two on the full: 2 INS 06 requests.
-  const twoCommitments = () => manyUpdates(berkeleyCommand(), 4, 2);
-  const ins06 = (r: Rig) => r.ledger.exchanges.filter((e) => e.request.startsWith('e006')).length;
-
-  it.each([
-    ['rejected', 1, 1002],
-    ['rejected', 2, 1002],
-    ['unplugged', 1, 1001],
-    ['unplugged', 2, 1001],
-  ] as const)('sendTransaction with two commitments: %s at confirmation %i of 2 → %i, no partially signed command', async (what, at, code) => {
-    const r = await rig('devnet');
-    let seen = 0;
-    r.ledger.approve = (review) => {
-      if (review.kind !== 'field-element' || ++seen !== at) return true;
-      if (what === 'rejected') return false;
-      r.ledger.unplug();
-      return never();
-    };
-    const before = ins06(r);
-    expect(await failure(r.chain.sendTransaction({ transaction: twoCommitments(), onlySign: true }))).toMatchObject({ code });
-    expect(seen).toBe(at);
-    // Only the confirmations up to the fault were answered (an unplugged one never is).
-    expect(ins06(r) - before).toBe(what === 'rejected' ? at : at - 1);
-
-    r.ledger.plug();
-    approveAll(r);
-    await r.chain.requestAccounts();
-    const after = ins06(r);
-    const result = (await r.chain.sendTransaction({ transaction: twoCommitments(), onlySign: true })) as { signedData: string };
-    expect(ins06(r) - after).toBe(2);
-    expect(verifySigned('berkeley', 'devnet', result.signedData, ACCOUNT0)).toBe(true);
-  });
-
-  it.each([
-    ['rejected', 1],
-    ['rejected', 2],
-    ['unplugged', 2],
-  ] as const)('storePrivateCredential, first of the connection: %s at confirmation %i of 2 (approval, store key) → nothing stored', async (what, at) => {
-    const r = await rig('devnet');
-    let seen = 0;
-    const texts: string[] = [];
-    r.ledger.approve = (review) => {
-      if (review.kind !== 'message') return true;
-      texts.push(review.screens.find((s) => s.title === 'Message')?.text ?? '');
-      if (++seen !== at) return true;
-      if (what === 'rejected') return false;
-      r.ledger.unplug();
-      return never();
-    };
-    const credential = issue(ACCOUNT0, 'Peru');
-    expect(await failure(r.chain.storePrivateCredential({ credential }))).toMatchObject({ code: what === 'rejected' ? 1002 : 1001 });
-    expect(texts[0]).toMatch(/^Store credential [0-9a-f]{8} from /);
-    if (at === 2) expect(texts[1]).toBe('chain-ledger credential store key v1');
-    expect(accountFiles(r.dir)).toEqual([]);
-
-    r.ledger.plug();
-    approveAll(r);
-    await r.chain.requestAccounts();
-    await r.chain.storePrivateCredential({ credential });
-    expect(await r.chain.listCredentials()).toHaveLength(1);
-  });
-});
-
-describe('a full presentation after a fault', () => {
-  it('unplugged at the owner signature, plugged back: the next presentation is proved and the verifier accepts it', async () => {
-    const r = await rig('devnet');
-    await r.chain.storePrivateCredential({ credential: issue(ACCOUNT0) });
-    unplugAt(r, 'sign-fields');
-    const { req, json } = presentationRequest();
-    expect(await failure(r.chain.requestPresentation({ presentation: { presentationRequest: json } }))).toMatchObject({ code: 1001 });
-    r.ledger.plug();
-    approveAll(r);
-    await r.chain.requestAccounts();
-    const { presentation } = await r.chain.requestPresentation({ presentation: { presentationRequest: json } });
-    const { Presentation } = A.attestations;
-    const output = (await Presentation.verify(await Presentation.compile(req), Presentation.fromJSON(presentation), { verifierIdentity: ORIGIN })) as {
-      toString(): string;
-    };
-    expect(output.toString()).toBe(A.o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuerKey.toPublicKey().toFields()).toString());
-  }, 300_000);
-});
+const MATRIX = METHODS.flatMap((method) =>
+  FAULTS.filter((f) => applies(method, f)).map((fault) => [method.name, fault.name, method, fault] as const),
+);

@@ -1,79 +1,14 @@
-/**
- * Regression tests for src bugs found by the reliability properties (bad-input.property.test.ts), each reduced to a
- * minimal input. Each states the documented behaviour; nothing here is skipped.
- *
- *   BUG 1–6 were found against e7a4821 (1–3, 5, 6 fixed in 99ea64f); BUG 7–10 against 99ea64f (7 and 9 came with
- *   it); BUG 11 against f617efa. Each test failed on the commit its bug was found on, and passes once the bug is fixed.
- *
- * docs/provider.md, "Order of checks": origin → connected → arguments (20003) → capability → lock → device work;
- * "A request from the wrong origin, with bad arguments, or for an instruction the app lacks never reaches the
- * device"; for sendTransaction "the zkApp command itself is checked strictly"; 22001 is "anything unexpected …
- * This is a bug, please report it", not an answer to an invalid argument.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAttestations, type AttestationsModules } from '../../src/credentials/attestations.js';
 import { FileCredentialStore } from '../../src/credentials/node.js';
-import { SoftwareLedger } from '../../src/emulator/index.js';
+import type { SoftwareLedger } from '../../src/emulator/index.js';
 import { createLedgerProvider, type LedgerProviderOptions } from '../../src/index.js';
-import { addressOf, vectors } from '../support/vectors.js';
+import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand } from '../support/zkapp.js';
-import { dagValue, deepValue } from './support.js';
+import { dagValue, deepValue } from '../support/reliability.js';
+import { ORIGIN, connectedProvider, quietLedger, tempDirs } from '../support/rig.js';
 
-const ORIGIN = 'https://dapp.example';
-let dir: string;
-let A: AttestationsModules;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'chain-ledger-known-bugs-'));
-  A = await loadAttestations();
-}, 60_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A connected provider on the software Ledger (blind signing on), devnet, no graphqlUrl, a file store in a temp dir. */
-async function connected(options: Partial<LedgerProviderOptions> = {}) {
-  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, blindSigning: true });
-  const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, credentialStore: new FileCredentialStore(dir), ...options });
-  await chain.requestAccounts();
-  return { ledger, chain };
-}
-
-/** Runs a call; returns what it settled with, the APDUs (first 2 bytes) that reached the device meanwhile, and how long it took. */
-async function outcome(ledger: SoftwareLedger, call: () => Promise<unknown>) {
-  const before = ledger.exchanges.length;
-  const start = performance.now();
-  const settled = await call().then(
-    (value) => ({ value, error: undefined as any }),
-    (error: any) => ({ value: undefined, error }),
-  );
-  return { ...settled, sent: ledger.exchanges.slice(before).map((e) => e.request.slice(0, 4)), ms: performance.now() - start };
-}
-
-function credential(): Record<string, unknown> {
-  const { UInt64, PublicKey, PrivateKey } = A.o1js;
-  const Nationality = A.attestations.DynamicString({ maxLength: 50 });
-  const signed = A.attestations.Credential.sign(PrivateKey.random(), {
-    owner: PublicKey.fromBase58(addressOf(0)),
-    data: { nationality: Nationality.from('Austria'), age: UInt64.from(30) },
-  });
-  return JSON.parse(A.attestations.Credential.toJSON(signed));
-}
-
-function presentationRequest(): Record<string, any> {
-  const { UInt64 } = A.o1js;
-  const { Credential, DynamicString, PresentationSpec, Claim, Operation, PresentationRequest } = A.attestations;
-  const spec = PresentationSpec(
-    { credential: Credential.Native({ nationality: DynamicString({ maxLength: 50 }), age: UInt64 }), createdAt: Claim(UInt64) },
-    ({ credential, createdAt }) => ({
-      assert: [Operation.lessThanEq(createdAt, Operation.property(credential, 'age'))],
-      outputClaim: Operation.issuer(credential),
-    }),
-  );
-  return JSON.parse(PresentationRequest.toJSON(PresentationRequest.https(spec, { createdAt: UInt64.from(1) }, { action: 'login' })));
-}
-
+// The tests come first; the rig and the oracles they use follow them, at the end of the file.
 
 describe('BUG 1: a sendTransaction that cannot be broadcast was blind-signed on the Ledger before it was refused', () => {
   // Minimal input: the committed zkApp command without onlySign, on a devnet provider with no graphqlUrl.
@@ -106,7 +41,11 @@ describe('BUG 2: an own "__proto__" key in the zkApp command passed the strict c
     const text = JSON.stringify(berkeleyCommand()).replace('"useFullCommitment"', '"__proto__":{},"useFullCommitment"');
     const r = await outcome(ledger, () => chain.sendTransaction({ transaction: JSON.parse(text), onlySign: true }));
     expect(r.value).toBeUndefined();
-    expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: expect.stringMatching(/^transaction\.accountUpdates\[0\]\.body/) } });
+    expect(r.error).toMatchObject({
+      name: 'ProviderError',
+      code: 20003,
+      data: { field: expect.stringMatching(/^transaction\.accountUpdates\[0\]\.body/) },
+    });
     expect(r.sent).toEqual([]);
   });
 });
@@ -117,10 +56,26 @@ describe('BUG 3: the boolean fields of a zkApp command were not type-checked', (
   it.each<[string, (c: any) => void, string]>([
     ['incrementNonce: 0', (c) => (c.accountUpdates[0].body.incrementNonce = 0), 'transaction.accountUpdates[0].body.incrementNonce'],
     ['incrementNonce: "0"', (c) => (c.accountUpdates[0].body.incrementNonce = '0'), 'transaction.accountUpdates[0].body.incrementNonce'],
-    ['useFullCommitment: "yes"', (c) => (c.accountUpdates[1].body.useFullCommitment = 'yes'), 'transaction.accountUpdates[1].body.useFullCommitment'],
-    ['isSigned: 1', (c) => (c.accountUpdates[1].body.authorizationKind.isSigned = 1), 'transaction.accountUpdates[1].body.authorizationKind.isSigned'],
-    ['mayUseToken.inheritFromParent: null', (c) => (c.accountUpdates[2].body.mayUseToken.inheritFromParent = null), 'transaction.accountUpdates[2].body.mayUseToken.inheritFromParent'],
-    ['isProved: " "', (c) => (c.accountUpdates[0].body.authorizationKind.isProved = ' '), 'transaction.accountUpdates[0].body.authorizationKind.isProved'],
+    [
+      'useFullCommitment: "yes"',
+      (c) => (c.accountUpdates[1].body.useFullCommitment = 'yes'),
+      'transaction.accountUpdates[1].body.useFullCommitment',
+    ],
+    [
+      'isSigned: 1',
+      (c) => (c.accountUpdates[1].body.authorizationKind.isSigned = 1),
+      'transaction.accountUpdates[1].body.authorizationKind.isSigned',
+    ],
+    [
+      'mayUseToken.inheritFromParent: null',
+      (c) => (c.accountUpdates[2].body.mayUseToken.inheritFromParent = null),
+      'transaction.accountUpdates[2].body.mayUseToken.inheritFromParent',
+    ],
+    [
+      'isProved: " "',
+      (c) => (c.accountUpdates[0].body.authorizationKind.isProved = ' '),
+      'transaction.accountUpdates[0].body.authorizationKind.isProved',
+    ],
   ])('%s → 20003 naming the field, nothing signed', async (_name, change, field) => {
     const { ledger, chain } = await connected();
     const command = berkeleyCommand();
@@ -174,7 +129,7 @@ describe('BUG 6: untrusted credentials and presentation requests reached mina-at
     const r = await outcome(ledger, () => chain.storePrivateCredential({ credential: deep }));
     if (r.error) expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003 });
     if (r.error) expect(r.sent).toEqual([]);
-      }, 30_000);
+  }, 30_000);
 
   it('a presentation request nested 300 levels under spec is refused with 20003 before the device', async () => {
     const { ledger, chain } = await connected();
@@ -183,7 +138,7 @@ describe('BUG 6: untrusted credentials and presentation requests reached mina-at
     const r = await outcome(ledger, () => chain.requestPresentation({ presentation: { presentationRequest: request } }));
     expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003 });
     expect(r.sent).toEqual([]);
-      }, 30_000);
+  }, 30_000);
 });
 
 describe('BUG 7 (since 99ea64f): a BigInt anywhere in an object argument fails with 22001 instead of 20003', () => {
@@ -193,7 +148,10 @@ describe('BUG 7 (since 99ea64f): a BigInt anywhere in an object argument fails w
   it.each<[string, (chain: ReturnType<typeof createLedgerProvider>) => Promise<unknown>]>([
     ['sendTransaction({ transaction: { a: 1n } })', (chain) => chain.sendTransaction({ transaction: { a: 1n }, onlySign: true })],
     ['storePrivateCredential({ credential: { a: 1n } })', (chain) => chain.storePrivateCredential({ credential: { a: 1n } })],
-    ['requestPresentation({ presentation: { presentationRequest: { a: 1n } } })', (chain) => chain.requestPresentation({ presentation: { presentationRequest: { a: 1n } } })],
+    [
+      'requestPresentation({ presentation: { presentationRequest: { a: 1n } } })',
+      (chain) => chain.requestPresentation({ presentation: { presentationRequest: { a: 1n } } }),
+    ],
   ])('%s → 20003', async (_name, call) => {
     const { ledger, chain } = await connected();
     const r = await outcome(ledger, () => call(chain));
@@ -211,7 +169,11 @@ describe('BUG 8: an account update both signed and proved fails with 22001 inste
     const command = berkeleyCommand() as any;
     command.accountUpdates[0].body.authorizationKind.isProved = true;
     const r = await outcome(ledger, () => chain.sendTransaction({ transaction: command, onlySign: true }));
-    expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: expect.stringMatching(/^transaction\.accountUpdates\[0\]/) } });
+    expect(r.error).toMatchObject({
+      name: 'ProviderError',
+      code: 20003,
+      data: { field: expect.stringMatching(/^transaction\.accountUpdates\[0\]/) },
+    });
     expect(r.sent).toEqual([]);
   });
 });
@@ -222,14 +184,18 @@ describe('BUG 9 (since 99ea64f): an object argument with shared subtrees costs t
   // expands it too: ≈ 7.6 s of synchronous CPU on 2 cores for any of the three methods below, doubling per level
   // (30 levels ≈ 8 min) before the 20003. The depth limits (32 / 24 / 48) do not bound it.
   it.each<[string, (chain: ReturnType<typeof createLedgerProvider>) => Promise<unknown>]>([
-    ['sendTransaction', (chain) => chain.sendTransaction({ transaction: dagValue(24), onlySign: true })],
-    ['requestPresentation', (chain) => chain.requestPresentation({ presentation: { presentationRequest: dagValue(24) } })],
-  ])('%s with a 24-level shared-subtree object is refused with 20003', async (_name, call) => {
-    const { ledger, chain } = await connected();
-    const r = await outcome(ledger, () => call(chain));
-    expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003 });
-    expect(r.sent).toEqual([]);
-  }, 30_000);
+    ['sendTransaction', (chain) => chain.sendTransaction({ transaction: dagValue(24) as object, onlySign: true })],
+    ['requestPresentation', (chain) => chain.requestPresentation({ presentation: { presentationRequest: dagValue(24) as object } })],
+  ])(
+    '%s with a 24-level shared-subtree object is refused with 20003',
+    async (_name, call) => {
+      const { ledger, chain } = await connected();
+      const r = await outcome(ledger, () => call(chain));
+      expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003 });
+      expect(r.sent).toEqual([]);
+    },
+    30_000,
+  );
 });
 
 describe('BUG 10: an account update whose verificationKeyHash does not fit isProved fails with 22001 instead of 20003', () => {
@@ -243,7 +209,11 @@ describe('BUG 10: an account update whose verificationKeyHash does not fit isPro
     const command = berkeleyCommand() as any;
     command.accountUpdates[i].body.authorizationKind.verificationKeyHash = '0';
     const r = await outcome(ledger, () => chain.sendTransaction({ transaction: command, onlySign: true }));
-    expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: 'transaction', reason: expect.stringMatching(/verification key hash/i) } });
+    expect(r.error).toMatchObject({
+      name: 'ProviderError',
+      code: 20003,
+      data: { field: 'transaction', reason: expect.stringMatching(/verification key hash/i) },
+    });
     expect(r.sent).toEqual([]);
   });
 });
@@ -259,7 +229,11 @@ describe('BUG 11: a small presentation request or credential with many values co
     request.spec.inputs.credential.data.nationality = dagValue(12);
     for (const presentationRequest of [request, JSON.stringify(request)]) {
       const r = await outcome(ledger, () => chain.requestPresentation({ presentation: { presentationRequest } }));
-      expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: 'presentation.presentationRequest', reason: 'more than 2000 values' } });
+      expect(r.error).toMatchObject({
+        name: 'ProviderError',
+        code: 20003,
+        data: { field: 'presentation.presentationRequest', reason: 'more than 2000 values' },
+      });
       expect(r.sent).toEqual([]);
     }
   }, 30_000);
@@ -285,12 +259,72 @@ describe('BUG 11: a small presentation request or credential with many values co
         outputClaim: Operation.record({ a: Operation.issuer(a), b: Operation.issuer(b), c: Operation.issuer(c) }),
       }),
     );
-    const request = JSON.parse(PresentationRequest.toJSON(PresentationRequest.https(spec as any, { t: UInt64.from(1) }, { action: 'login' })));
+    const request = JSON.parse(
+      PresentationRequest.toJSON(PresentationRequest.https(spec as any, { t: UInt64.from(1) }, { action: 'login' })),
+    );
     // Account 5 stores nothing: the request passes every bound and the schema, and fails only for want of credentials.
-    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, blindSigning: true });
-    const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, credentialStore: new FileCredentialStore(dir), accountIndex: 5 });
+    const ledger = quietLedger({ extensions: true, blindSigning: true });
+    const chain = createLedgerProvider({
+      transport: ledger,
+      network: 'devnet',
+      origin: ORIGIN,
+      credentialStore: new FileCredentialStore(dir),
+      accountIndex: 5,
+    });
     await chain.requestAccounts();
     const r = await outcome(ledger, () => chain.requestPresentation({ presentation: { presentationRequest: request } }));
-    expect(r.error).toMatchObject({ code: 20003, data: { reason: expect.stringMatching(/^no stored credential of this account matches the input/) } });
+    expect(r.error).toMatchObject({
+      code: 20003,
+      data: { reason: expect.stringMatching(/^no stored credential of this account matches the input/) },
+    });
   }, 60_000);
 });
+
+// ---- the rig and the oracles used above (module code: it runs before vitest collects the tests) ----
+
+const tempDir = tempDirs('known-bugs');
+let dir: string;
+let A: AttestationsModules;
+
+beforeAll(async () => {
+  dir = tempDir();
+  A = await loadAttestations();
+}, 60_000);
+
+/** A connected provider on the software Ledger (blind signing on), devnet, no graphqlUrl, a file store in a temp dir. */
+const connected = (options: Partial<LedgerProviderOptions> = {}) =>
+  connectedProvider({ extensions: true, blindSigning: true }, { credentialStore: new FileCredentialStore(dir), ...options });
+
+/** Runs a call; returns what it settled with, the APDUs (first 2 bytes) that reached the device meanwhile, and how long it took. */
+async function outcome(ledger: SoftwareLedger, call: () => Promise<unknown>) {
+  const before = ledger.exchanges.length;
+  const start = performance.now();
+  const settled = await call().then(
+    (value) => ({ value, error: undefined as any }),
+    (error: any) => ({ value: undefined, error }),
+  );
+  return { ...settled, sent: ledger.exchanges.slice(before).map((e) => e.request.slice(0, 4)), ms: performance.now() - start };
+}
+
+function credential(): Record<string, unknown> {
+  const { UInt64, PublicKey, PrivateKey } = A.o1js;
+  const Nationality = A.attestations.DynamicString({ maxLength: 50 });
+  const signed = A.attestations.Credential.sign(PrivateKey.random(), {
+    owner: PublicKey.fromBase58(addressOf(0)),
+    data: { nationality: Nationality.from('Austria'), age: UInt64.from(30) },
+  });
+  return JSON.parse(A.attestations.Credential.toJSON(signed));
+}
+
+function presentationRequest(): Record<string, any> {
+  const { UInt64 } = A.o1js;
+  const { Credential, DynamicString, PresentationSpec, Claim, Operation, PresentationRequest } = A.attestations;
+  const spec = PresentationSpec(
+    { credential: Credential.Native({ nationality: DynamicString({ maxLength: 50 }), age: UInt64 }), createdAt: Claim(UInt64) },
+    ({ credential, createdAt }) => ({
+      assert: [Operation.lessThanEq(createdAt, Operation.property(credential, 'age'))],
+      outputClaim: Operation.issuer(credential),
+    }),
+  );
+  return JSON.parse(PresentationRequest.toJSON(PresentationRequest.https(spec, { createdAt: UInt64.from(1) }, { action: 'login' })));
+}

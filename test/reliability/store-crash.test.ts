@@ -15,148 +15,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileCredentialStore, parseCredentialFile } from '../../src/credentials/node.js';
+import { esbuild } from '../support/esbuild.js';
+import { runs } from '../support/runs.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const ESBUILD = join(REPO, 'node_modules/.bin/esbuild');
-const ACCOUNT = 'B62qo6wASdEftjuRPaoxxcqqCFteG4SD36SeTkfZKzR98UyLZJa3chs';
-const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i + 7);
-const SECRET_HEX = Buffer.from(SECRET).toString('hex');
-
-const SEED = Number(process.env.STORE_CRASH_SEED ?? Date.now() % 2 ** 31);
-/** mulberry32: a small seeded PRNG, so a failing schedule of kills can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A credential-shaped JSON object text (the store takes any JSON object text); `serial` makes each one distinct. */
-const credential = (serial: string) =>
-  JSON.stringify({
-    version: 'v0',
-    witness: { type: 'unsigned' },
-    metadata: null,
-    credential: { owner: { _type: 'PublicKey', value: ACCOUNT }, data: { serial: { _type: 'String', value: serial } } },
-  });
-
-const CHILD_SCRIPT = `
-import { pathToFileURL } from 'node:url';
-const [bundle, dir, account, secretHex, prefix, count, staleLockMs] = process.argv.slice(2);
-const { FileCredentialStore } = await import(pathToFileURL(bundle).href);
-const store = new FileCredentialStore(dir, { staleLockMs: Number(staleLockMs), lockTimeoutMs: 30000 });
-const secret = Uint8Array.from(Buffer.from(secretHex, 'hex'));
-const credential = ${credential.toString()};
-const ACCOUNT = account;
-process.stdout.write('ready\\n');
-await new Promise((resolve) => process.stdin.once('data', resolve));
-for (let i = 0; count === 'forever' || i < Number(count); i++) {
-  const serial = prefix + i;
-  try {
-    const { duplicate } = await store.add(account, secret, credential(serial));
-    if (duplicate) { process.stderr.write('unexpected duplicate ' + serial + '\\n'); process.exit(3); }
-    // Pipes are synchronous in Node on Linux: once this returns, the parent will read the line even after a SIGKILL.
-    process.stdout.write('added ' + serial + '\\n');
-  } catch (error) {
-    // Only "io" is acceptable here (a lock broken as stale under load: nothing was written); anything else is a bug.
-    process.stderr.write('error ' + error.name + ' ' + error.kind + ': ' + error.message + '\\n');
-    if (error.kind !== 'io') process.exit(2);
-  }
-}
-process.exit(0);
-`;
-
-let work: string;
-let bundle: string;
-let script: string;
-
-beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'chain-ledger-store-crash-'));
-  bundle = join(work, 'store.mjs');
-  script = join(work, 'writer.mjs');
-  await writeFile(script, CHILD_SCRIPT);
-  const child = spawn(
-    ESBUILD,
-    [join(REPO, 'src/credentials/node.ts'), '--bundle', '--format=esm', '--platform=node', '--target=node20', `--outfile=${bundle}`, '--log-level=error'],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let err = '';
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error('esbuild did not finish within 30 s'))), 30_000);
-    child.on('exit', (c) => (clearTimeout(timer), resolve(c)));
-    child.on('error', (e) => (clearTimeout(timer), reject(e)));
-  });
-  if (code !== 0) throw new Error(`esbuild could not bundle src/credentials/node.ts (exit ${code}):\n${err}`);
-  console.log(`store-crash seed: ${SEED} (STORE_CRASH_SEED=${SEED} replays the kill schedule)`);
-}, 60_000);
-
-afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true });
-});
-
-interface Writer {
-  process: ChildProcess;
-  ready: Promise<void>;
-  exited: Promise<{ code: number | null; signal: string | null }>;
-  /** Serials the child acknowledged (complete lines only). */
-  acknowledged(): string[];
-  stderr(): string;
-}
-
-function startWriter(dir: string, prefix: string, count: number | 'forever', staleLockMs: number): Writer {
-  const child = spawn(process.execPath, [script, bundle, dir, ACCOUNT, SECRET_HEX, prefix, String(count), String(staleLockMs)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  let onReady: () => void;
-  let onFail: (e: Error) => void;
-  const ready = new Promise<void>((resolve, reject) => ((onReady = resolve), (onFail = reject)));
-  child.stdout!.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    if (stdout.startsWith('ready\n')) onReady();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.on('close', (code, signal) => {
-      onFail(new Error(`writer ${prefix} exited (${code ?? signal}) before it was ready: ${stderr}`));
-      resolve({ code, signal });
-    }),
-  );
-  ready.catch(() => undefined);
-  return {
-    process: child,
-    ready,
-    exited,
-    acknowledged: () => [...stdout.matchAll(/^added (\S+)\n/gm)].map((m) => m[1]!),
-    stderr: () => stderr,
-  };
-}
-
-const bounded = <T>(promise: Promise<T>, ms: number, what: string) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms).unref())]);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The serials stored for the account; `list` authenticates every entry, so this fails on any damage. */
-async function storedSerials(dir: string): Promise<string[]> {
-  const entries = await new FileCredentialStore(dir).list(ACCOUNT, SECRET);
-  return entries.map((e) => JSON.parse(e.credential).credential.data.serial.value as string);
-}
-
-/** What a crash may leave next to the account file: the lock, a temporary file, a set-aside lock. Nothing else. */
-const LEFTOVER = new RegExp(
-  `^(${ACCOUNT}\\.json|${ACCOUNT}\\.json\\.lock|\\.${ACCOUNT}\\.json\\.\\d+-[0-9a-f]{12}\\.tmp|${ACCOUNT}\\.json\\.lock\\.[0-9a-f]{12}\\.stale)$`,
-);
+// The tests come first; the rig and the oracles they use follow them, at the end of the file.
 
 describe('FileCredentialStore: writers killed with SIGKILL at random points', () => {
-  it('200 kills of one writer: the store always opens, nothing acknowledged is lost, the next writer proceeds', async () => {
+  it(`${KILLS} kills of one writer: the store always opens, nothing acknowledged is lost, the next writer proceeds`, async () => {
     const random = prng(SEED);
-    const ROUNDS = 200;
+    const ROUNDS = KILLS;
     const PER_DIRECTORY = 25; // a fresh directory now and then keeps the file small (each add rewrites it)
     const STALE_MS = 40; // one live writer at a time here; a killed writer's lock is broken after 40 ms
     let dir = '';
@@ -174,7 +41,8 @@ describe('FileCredentialStore: writers killed with SIGKILL at random points', ()
       const writer = next ?? startWriter(dir, `r${round}-`, 'forever', STALE_MS);
       await bounded(writer.ready, 20_000, `writer ${round} ready`);
       // Start the next round's process now, so its start-up overlaps this round (it waits for "go").
-      next = (round + 1) % PER_DIRECTORY === 0 || round + 1 === ROUNDS ? undefined : startWriter(dir, `r${round + 1}-`, 'forever', STALE_MS);
+      next =
+        (round + 1) % PER_DIRECTORY === 0 || round + 1 === ROUNDS ? undefined : startWriter(dir, `r${round + 1}-`, 'forever', STALE_MS);
       // A quarter of the kills within 15 ms (while starting the first write, or waiting for the lock the previous
       // writer left), the rest in the middle of a stream of writes.
       const delay = random() < 0.25 ? Math.floor(random() * 15) : 40 + Math.floor(random() * 100);
@@ -257,7 +125,10 @@ describe('FileCredentialStore: writers killed with SIGKILL at random points', ()
       for (const w of all) for (const serial of w.acknowledged()) acknowledged.add(serial);
 
       const stored = await storedSerials(dir); // opens: never corrupt
-      expect([...acknowledged].filter((s) => !stored.includes(s)), `round ${round} (seed ${SEED})`).toEqual([]);
+      expect(
+        [...acknowledged].filter((s) => !stored.includes(s)),
+        `round ${round} (seed ${SEED})`,
+      ).toEqual([]);
       expect(new Set(stored).size).toBe(stored.length);
       // The survivors' acknowledged adds: all 6 of each, unless one met an io failure.
       for (const s of survivors) expect(s.acknowledged().length + s.stderr().split('\n').filter(Boolean).length).toBe(6);
@@ -269,3 +140,144 @@ describe('FileCredentialStore: writers killed with SIGKILL at random points', ()
   }, 120_000);
 });
 
+// ---- the rig and the oracles used above (module code: it runs before vitest collects the tests) ----
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const ACCOUNT = 'B62qo6wASdEftjuRPaoxxcqqCFteG4SD36SeTkfZKzR98UyLZJa3chs';
+const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i + 7);
+const SECRET_HEX = Buffer.from(SECRET).toString('hex');
+
+const SEED = Number(process.env.STORE_CRASH_SEED ?? Date.now() % 2 ** 31);
+/** SIGKILLs of the single writer: 200 in CI (CHAIN_LEDGER_FULL_RUNS=1), 100 by default (test/support/runs.ts). */
+const KILLS = runs(200, 100);
+/** mulberry32: a small seeded PRNG, so a failing schedule of kills can be replayed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A credential-shaped JSON object text (the store takes any JSON object text); `serial` makes each one distinct. */
+const credential = (serial: string) =>
+  JSON.stringify({
+    version: 'v0',
+    witness: { type: 'unsigned' },
+    metadata: null,
+    credential: { owner: { _type: 'PublicKey', value: ACCOUNT }, data: { serial: { _type: 'String', value: serial } } },
+  });
+
+const CHILD_SCRIPT = `
+import { pathToFileURL } from 'node:url';
+const [bundle, dir, account, secretHex, prefix, count, staleLockMs] = process.argv.slice(2);
+const { FileCredentialStore } = await import(pathToFileURL(bundle).href);
+const store = new FileCredentialStore(dir, { staleLockMs: Number(staleLockMs), lockTimeoutMs: 30000 });
+const secret = Uint8Array.from(Buffer.from(secretHex, 'hex'));
+const credential = ${credential.toString()};
+const ACCOUNT = account;
+process.stdout.write('ready\\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+for (let i = 0; count === 'forever' || i < Number(count); i++) {
+  const serial = prefix + i;
+  try {
+    const { duplicate } = await store.add(account, secret, credential(serial));
+    if (duplicate) { process.stderr.write('unexpected duplicate ' + serial + '\\n'); process.exit(3); }
+    // Pipes are synchronous in Node on Linux: once this returns, the parent will read the line even after a SIGKILL.
+    process.stdout.write('added ' + serial + '\\n');
+  } catch (error) {
+    // Only "io" is acceptable here (a lock broken as stale under load: nothing was written); anything else is a bug.
+    process.stderr.write('error ' + error.name + ' ' + error.kind + ': ' + error.message + '\\n');
+    if (error.kind !== 'io') process.exit(2);
+  }
+}
+process.exit(0);
+`;
+
+let work: string;
+let bundle: string;
+let script: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'chain-ledger-store-crash-'));
+  bundle = join(work, 'store.mjs');
+  script = join(work, 'writer.mjs');
+  await writeFile(script, CHILD_SCRIPT);
+  await esbuild(
+    [
+      join(REPO, 'src/credentials/node.ts'),
+      '--bundle',
+      '--format=esm',
+      '--platform=node',
+      '--target=node20',
+      `--outfile=${bundle}`,
+      '--log-level=error',
+    ],
+    'src/credentials/node.ts',
+  );
+  console.log(`store-crash seed: ${SEED} (STORE_CRASH_SEED=${SEED} replays the kill schedule)`);
+}, 60_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+interface Writer {
+  process: ChildProcess;
+  ready: Promise<void>;
+  exited: Promise<{ code: number | null; signal: string | null }>;
+  /** Serials the child acknowledged (complete lines only). */
+  acknowledged(): string[];
+  stderr(): string;
+}
+
+function startWriter(dir: string, prefix: string, count: number | 'forever', staleLockMs: number): Writer {
+  const child = spawn(process.execPath, [script, bundle, dir, ACCOUNT, SECRET_HEX, prefix, String(count), String(staleLockMs)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let onReady: () => void;
+  let onFail: (e: Error) => void;
+  const ready = new Promise<void>((resolve, reject) => ((onReady = resolve), (onFail = reject)));
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (stdout.startsWith('ready\n')) onReady();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.on('close', (code, signal) => {
+      onFail(new Error(`writer ${prefix} exited (${code ?? signal}) before it was ready: ${stderr}`));
+      resolve({ code, signal });
+    }),
+  );
+  ready.catch(() => undefined);
+  return {
+    process: child,
+    ready,
+    exited,
+    acknowledged: () => [...stdout.matchAll(/^added (\S+)\n/gm)].map((m) => m[1]!),
+    stderr: () => stderr,
+  };
+}
+
+const bounded = <T>(promise: Promise<T>, ms: number, what: string) =>
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms).unref()),
+  ]);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The serials stored for the account; `list` authenticates every entry, so this fails on any damage. */
+async function storedSerials(dir: string): Promise<string[]> {
+  const entries = await new FileCredentialStore(dir).list(ACCOUNT, SECRET);
+  return entries.map((e) => JSON.parse(e.credential).credential.data.serial.value as string);
+}
+
+/** What a crash may leave next to the account file: the lock, a temporary file, a set-aside lock. Nothing else. */
+const LEFTOVER = new RegExp(
+  `^(${ACCOUNT}\\.json|${ACCOUNT}\\.json\\.lock|\\.${ACCOUNT}\\.json\\.\\d+-[0-9a-f]{12}\\.tmp|${ACCOUNT}\\.json\\.lock\\.[0-9a-f]{12}\\.stale)$`,
+);

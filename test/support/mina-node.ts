@@ -27,6 +27,7 @@ import {
   type GraphQLSchema,
   type IntrospectionQuery,
 } from 'graphql';
+import { afterEach } from 'vitest';
 
 let cachedSchema: GraphQLSchema | undefined;
 
@@ -61,7 +62,10 @@ export function checkOperation(query: string, variables: unknown = {}, operation
   if (validationErrors.length > 0) return { errors: validationErrors.map((e) => e.message), operationName: undefined };
   const operation = getOperationAST(document, operationName);
   if (operation === null || operation === undefined) {
-    return { errors: [operationName ? `Unknown operation named "${operationName}".` : 'Must provide operation name.'], operationName: undefined };
+    return {
+      errors: [operationName ? `Unknown operation named "${operationName}".` : 'Must provide operation name.'],
+      operationName: undefined,
+    };
   }
   const name = operation.name?.value;
   if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) {
@@ -91,9 +95,7 @@ export interface FakeMinaRequest {
  * `{ data }` / `{ errors }` are sent as a 200 JSON GraphQL response; `{ status, body }` as a raw HTTP answer (with a
  * content-length, unless `headers` sets `transfer-encoding`).
  */
-export type FakeMinaReply =
-  | { data?: unknown; errors?: unknown[] }
-  | { status: number; body: string; headers?: Record<string, string> };
+export type FakeMinaReply = { data?: unknown; errors?: unknown[] } | { status: number; body: string; headers?: Record<string, string> };
 
 /** Answers a valid request; never settling means never answering (to test timeouts and aborts). */
 export type FakeMinaHandler = (request: FakeMinaRequest) => FakeMinaReply | Promise<FakeMinaReply>;
@@ -221,13 +223,31 @@ export async function startFakeMinaNode(handlers: Record<string, FakeMinaHandler
   });
   const { port } = server.address() as AddressInfo;
 
+  let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}/graphql`,
     requests,
+    // Once: a test may close its node early (an unreachable node), and the file's afterEach closes it again.
     close: () =>
-      new Promise<void>((resolve, reject) => {
+      (closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      })),
+  };
+}
+
+/**
+ * For a file or describe block: a `start(handlers)` that starts a fake node, and an afterEach that closes every node
+ * the test started.
+ */
+export function fakeMinaNodes(): (handlers?: Record<string, FakeMinaHandler>) => Promise<FakeMinaNode> {
+  const started: FakeMinaNode[] = [];
+  afterEach(async () => {
+    for (const node of started.splice(0)) await node.close();
+  });
+  return async (handlers) => {
+    const node = await startFakeMinaNode(handlers);
+    started.push(node);
+    return node;
   };
 }

@@ -5,30 +5,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { AccountUpdate, Mina, PrivateKey, PublicKey, UInt64 } from 'o1js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signatureToBase58 } from '../../src/apdu/index.js';
-import { SoftwareLedger } from '../../src/emulator/index.js';
-import { createLedgerProvider, type ProviderError } from '../../src/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signatureToBase58 } from '../../src/apdu.js';
+
+import { createLedgerProvider } from '../../src/index.js';
 import { openTranscript } from '../../src/transport/node.js';
 import { createLocalChain, type LocalChain } from '../../src/zkapp/local-chain.js';
-import { startFakeMinaNode, type FakeMinaNode } from '../support/mina-node.js';
-import { addressOf, vectors } from '../support/vectors.js';
+import { fakeMinaNodes } from '../support/mina-node.js';
+import { providerFailure as failure } from '../support/provider-failure.js';
+import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand, verifySigned } from '../support/zkapp.js';
+import { quietLedger } from '../support/rig.js';
 
 const ORIGIN = 'http://localhost:5173';
 const ACCOUNT0 = addressOf(0);
 const BASE58_HASH = /^5J[1-9A-HJ-NP-Za-km-z]{40,60}$/;
 
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    (v) => {
-      throw new Error(`expected a rejection, got ${JSON.stringify(v).slice(0, 200)}`);
-    },
-    (e: ProviderError) => e,
-  );
-
 function device() {
-  return SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, blindSigning: true });
+  return quietLedger({ blindSigning: true });
 }
 
 describe('network "local": an o1js LocalBlockchain applies what the Ledger signed', () => {
@@ -68,10 +62,11 @@ describe('network "local": an o1js LocalBlockchain applies what the Ledger signe
     await provider.requestAccounts();
     const to = PrivateKey.random().toPublicKey();
     const signed = JSON.parse(
-      ((await provider.sendTransaction({ transaction: await payment(to, 1_000_000_000), onlySign: true })) as { signedData: string }).signedData,
+      ((await provider.sendTransaction({ transaction: await payment(to, 1_000_000_000), onlySign: true })) as { signedData: string })
+        .signedData,
     ).zkappCommand;
     // A genuine signature of this key, but over another value.
-    const { MinaLedgerApp } = await import('../../src/apdu/index.js');
+    const { MinaLedgerApp } = await import('../../src/apdu.js');
     const wrong = signatureToBase58(await new MinaLedgerApp(ledger).signFieldElement(0, 12345n, 0));
 
     const badFeePayer = structuredClone(signed);
@@ -86,7 +81,8 @@ describe('network "local": an o1js LocalBlockchain applies what the Ledger signe
     const mainnet = createLedgerProvider({ transport: device(), network: 'mainnet', origin: ORIGIN });
     await mainnet.requestAccounts();
     const mainnetSigned = JSON.parse(
-      ((await mainnet.sendTransaction({ transaction: await payment(to, 1_000_000_000), onlySign: true })) as { signedData: string }).signedData,
+      ((await mainnet.sendTransaction({ transaction: await payment(to, 1_000_000_000), onlySign: true })) as { signedData: string })
+        .signedData,
     ).zkappCommand;
     await expect(chain.send(mainnetSigned)).rejects.toThrow(/Invalid signature/);
 
@@ -96,19 +92,17 @@ describe('network "local": an o1js LocalBlockchain applies what the Ledger signe
 });
 
 describe('a Mina node over GraphQL', () => {
-  let node: FakeMinaNode | undefined;
-  afterEach(async () => {
-    await node?.close();
-    node = undefined;
-  });
+  const startNode = fakeMinaNodes();
 
   it('takes the inferred nonce, broadcasts with sendZkapp, and never reuses a nonce while the node lags', async () => {
     const sent: any[] = [];
-    node = await startFakeMinaNode({
+    const node = await startNode({
       accountNonce: () => ({ data: { account: { nonce: '4', inferredNonce: '5' } } }),
       sendZkapp: (request) => {
         sent.push(request.variables.zkappCommandInput);
-        return { data: { sendZkapp: { zkapp: { hash: `5JtxHash${sent.length}aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`, id: `id${sent.length}` } } } };
+        return {
+          data: { sendZkapp: { zkapp: { hash: `5JtxHash${sent.length}aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`, id: `id${sent.length}` } } },
+        };
       },
     });
     const provider = createLedgerProvider({ transport: device(), network: 'devnet', origin: ORIGIN, graphqlUrl: node.url });
@@ -129,7 +123,7 @@ describe('a Mina node over GraphQL', () => {
   });
 
   it("the node's GraphQL error and an unreachable node become 21001 with the node's message", async () => {
-    node = await startFakeMinaNode({
+    const node = await startNode({
       accountNonce: () => ({ data: { account: null } }),
       sendZkapp: () => ({ errors: [{ message: 'Insufficient replace fee' }] }),
     });
@@ -142,7 +136,6 @@ describe('a Mina node over GraphQL', () => {
     });
     const url = node.url;
     await node.close();
-    node = undefined;
     const offline = createLedgerProvider({ transport: device(), network: 'devnet', origin: ORIGIN, graphqlUrl: url });
     await offline.requestAccounts();
     expect(await failure(offline.sendTransaction({ transaction: berkeleyCommand() }))).toMatchObject({

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse, validate } from 'graphql';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNT_NONCE_QUERY,
   fetchAccountNonce,
@@ -12,36 +12,20 @@ import {
   sendZkapp,
   TRANSACTION_STATUS_QUERY,
 } from '../../src/zkapp/graphql.js';
-import { checkOperation, minaSchema, never, startFakeMinaNode, type FakeMinaNode, type FakeMinaHandler } from '../support/mina-node.js';
+import { within } from '../support/rig.js';
+import { checkOperation, fakeMinaNodes, minaSchema, never, type FakeMinaNode, type FakeMinaHandler } from '../support/mina-node.js';
 
 const PUBLIC_KEY = 'B62qiy32p8kAKnny8ZFwoMhYpBppM1DWVCqAPBYNcXnsAHhnfAAuXgg';
 const HASH = '5JuSRViCY1GbnnpExLhoYLkD96vwnCyzCNhgs6Wu5BQ5FLeaEkxC';
 const ID = 'ZkappCommand-id-from-the-node';
 
-let node: FakeMinaNode | undefined;
-afterEach(async () => {
-  await node?.close();
-  node = undefined;
-});
-
-async function start(handlers: Record<string, FakeMinaHandler>): Promise<FakeMinaNode> {
-  node = await startFakeMinaNode(handlers);
-  return node;
-}
-
-/** Bounds a wait: rejects after `ms`. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+/** Starts a fake node that is closed after the test. */
+const start = fakeMinaNodes();
 
 /** Runs `fn` and returns what it rejected with (fails if it resolved). */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
-    await within(promise, 10_000, 'request');
+    await within(promise, 'request');
   } catch (error) {
     return error;
   }
@@ -96,7 +80,7 @@ describe('fetchAccountNonce', () => {
     expect(request?.query).toBe(ACCOUNT_NONCE_QUERY);
     expect(request?.variables).toEqual({ publicKey: PUBLIC_KEY });
     expect(request?.headers['content-type']).toBe('application/json');
-    expect(request?.headers['accept']).toBe('application/json');
+    expect(request?.headers.accept).toBe('application/json');
   });
 
   it('accepts numbers and the uint32 bounds', async () => {
@@ -144,11 +128,12 @@ describe('sendZkapp', () => {
     command = JSON.parse(tx.toJSON()) as Record<string, unknown>;
   }, 60_000);
 
-  const clone = () => structuredClone(command) as {
-    feePayer: { body: Record<string, unknown> };
-    accountUpdates: { body: Record<string, unknown> }[];
-    memo: string;
-  };
+  const clone = () =>
+    structuredClone(command) as {
+      feePayer: { body: Record<string, unknown> };
+      accountUpdates: { body: Record<string, unknown> }[];
+      memo: string;
+    };
 
   it('the o1js command JSON fits ZkappCommandInput; returns { hash, id }', async () => {
     const c = clone();
@@ -167,10 +152,10 @@ describe('sendZkapp', () => {
   });
 
   it.each<[string, (c: ReturnType<typeof clone>) => void, RegExp]>([
-    ['a body without callDepth', (c) => void delete c.accountUpdates[0]!.body['callDepth'], /callDepth/],
-    ['an unknown field', (c) => void (c.accountUpdates[1]!.body['bogus'] = 1), /bogus/],
-    ['a string callDepth', (c) => void (c.accountUpdates[0]!.body['callDepth'] = '0'), /Int/],
-    ['a null fee payer nonce', (c) => void (c.feePayer.body['nonce'] = null), /nonce/],
+    ['a body without callDepth', (c) => void delete c.accountUpdates[0]!.body.callDepth, /callDepth/],
+    ['an unknown field', (c) => void (c.accountUpdates[1]!.body.bogus = 1), /bogus/],
+    ['a string callDepth', (c) => void (c.accountUpdates[0]!.body.callDepth = '0'), /Int/],
+    ['a null fee payer nonce', (c) => void (c.feePayer.body.nonce = null), /nonce/],
   ])('the node refuses %s: a graphql error with its message', async (_, spoil, pattern) => {
     const c = clone();
     spoil(c);
@@ -282,7 +267,7 @@ describe('graphqlRequest failures', () => {
     });
     const controller = new AbortController();
     const pending = fetchAccountNonce(n.url, PUBLIC_KEY, { signal: controller.signal });
-    await within(arrival, 5_000, 'request arrival');
+    await within(arrival, 'request arrival', 5_000);
     controller.abort();
     const error = await rejection(pending);
     expect(error).toBe(controller.signal.reason);
@@ -309,7 +294,9 @@ describe('graphqlRequest failures', () => {
   });
 
   it('transactionStatus round trip through graphqlRequest', async () => {
-    const n = await start({ transactionStatus: (r) => ({ data: { transactionStatus: r.variables['id'] === ID ? 'PENDING' : 'UNKNOWN' } }) });
+    const n = await start({
+      transactionStatus: (r) => ({ data: { transactionStatus: r.variables.id === ID ? 'PENDING' : 'UNKNOWN' } }),
+    });
     await expect(graphqlRequest(n.url, TRANSACTION_STATUS_QUERY, { id: ID })).resolves.toEqual({ transactionStatus: 'PENDING' });
     expect(allValid(n)).toBe(true);
   });

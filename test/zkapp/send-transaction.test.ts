@@ -3,31 +3,21 @@
  * device requests per command, and the errors users meet. Chain acceptance is in local-chain.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { SoftwareLedger, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
-import { createLedgerProvider, type LedgerProviderOptions, type ProviderError } from '../../src/index.js';
+import type { SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import type { LedgerProviderOptions } from '../../src/index.js';
 import { minaSignerInternals } from '../../src/crypto/mina-signer-internals.js';
 import { EMPTY_PUBLIC_KEY } from '../../src/zkapp/command.js';
+import { providerFailure as failure } from '../support/provider-failure.js';
 import { addressOf, vectors } from '../support/vectors.js';
 import { berkeleyCommand, manyUpdates, mesaCommand, resizeState, verifySigned } from '../support/zkapp.js';
+import { connectedProvider } from '../support/rig.js';
 
-const ORIGIN = 'https://dapp.example';
 const ACCOUNT0 = addressOf(0);
 
+/** A connected provider (blind signing on); `fieldRequests()` counts the SIGN_FIELD_ELEMENT requests so far. */
 async function connected(device: SoftwareLedgerOptions = {}, options: Partial<LedgerProviderOptions> = {}) {
-  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, blindSigning: true, ...device });
-  const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, ...options });
-  await chain.requestAccounts();
-  const fieldRequests = () => ledger.exchanges.filter((e) => e.request.startsWith('e006')).length;
-  return { ledger, chain, fieldRequests };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  return promise.then(
-    (v) => {
-      throw new Error(`expected a rejection, got ${JSON.stringify(v).slice(0, 200)}`);
-    },
-    (e: ProviderError) => e,
-  );
+  const rig = await connectedProvider({ blindSigning: true, ...device }, options);
+  return { ...rig, fieldRequests: () => rig.ledger.exchanges.filter((e) => e.request.startsWith('e006')).length };
 }
 
 const signedDataOf = (result: unknown) => (result as { signedData: string }).signedData;
@@ -56,7 +46,10 @@ describe('both protocol eras, each under its own verifier', () => {
     mixed.accountUpdates[0]!.body.update.appState = Array(32).fill(null);
     for (const transaction of [mixed, resizeState(berkeleyCommand(), 16)]) {
       const error = await failure(chain.sendTransaction({ transaction, onlySign: true }));
-      expect(error).toMatchObject({ code: 20003, data: { field: 'transaction', reason: expect.stringMatching(/unsupported zkApp state layout/) } });
+      expect(error).toMatchObject({
+        code: 20003,
+        data: { field: 'transaction', reason: expect.stringMatching(/unsupported zkApp state layout/) },
+      });
     }
     expect(fieldRequests()).toBe(0);
   });
@@ -71,16 +64,24 @@ describe('both protocol eras, each under its own verifier', () => {
 });
 
 describe('fee payer', () => {
-  it('the connected account pays: fee, nonce and memo kept from the command unless the dapp overrides them', async () => {
+  it('the connected account pays: fee, nonce and memo kept from the command unless the dapp overrides nonce and memo', async () => {
     const { chain } = await connected();
     const kept = JSON.parse(signedDataOf(await chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true })));
     expect(kept.feePayer).toEqual({ feePayer: ACCOUNT0, fee: '100000000', nonce: '0', memo: 'chain-ledger transcript', validUntil: null });
     expect(kept.zkappCommand.memo).toBe(berkeleyCommand().memo); // the dapp's memo is kept
 
     const overridden = JSON.parse(
-      signedDataOf(await chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true, nonce: 7, feePayer: { fee: '0.05', memo: 'new memo' } })),
+      signedDataOf(
+        await chain.sendTransaction({
+          transaction: berkeleyCommand(),
+          onlySign: true,
+          nonce: 7,
+          feePayer: { fee: '0.05', memo: 'new memo' },
+        }),
+      ),
     );
-    expect(overridden.feePayer).toMatchObject({ fee: '50000000', nonce: '7', memo: 'new memo' });
+    // The command's own fee (> 0, nanomina) comes first, as in Auro 2.5.1: feePayer.fee is read only when it is 0.
+    expect(overridden.feePayer).toMatchObject({ fee: '100000000', nonce: '7', memo: 'new memo' });
     expect(verifySigned('berkeley', 'devnet', JSON.stringify(overridden), ACCOUNT0)).toBe(true);
   });
 
@@ -96,15 +97,22 @@ describe('fee payer', () => {
 
   it('exact decimal fees: 0.1 as a number, 1.000000001 as a string', async () => {
     const { chain } = await connected();
-    for (const [fee, nanomina] of [[0.1, '100000000'], ['1.000000001', '1000000001']] as const) {
-      const data = JSON.parse(signedDataOf(await chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true, feePayer: { fee } })));
+    for (const [fee, nanomina] of [
+      [0.1, '100000000'],
+      ['1.000000001', '1000000001'],
+    ] as const) {
+      const command = berkeleyCommand();
+      command.feePayer.body.fee = '0'; // a zero fee in the command: feePayer.fee (MINA) decides
+      const data = JSON.parse(signedDataOf(await chain.sendTransaction({ transaction: command, onlySign: true, feePayer: { fee } })));
       expect(data.feePayer.fee).toBe(nanomina);
     }
   });
 
   it('a fee above the cap is refused, and the cap is configurable', async () => {
     const { chain } = await connected({}, { feeCap: '0.5' });
-    expect(await failure(chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true, feePayer: { fee: 1 } }))).toMatchObject({
+    const zeroFee = berkeleyCommand();
+    zeroFee.feePayer.body.fee = '0';
+    expect(await failure(chain.sendTransaction({ transaction: zeroFee, onlySign: true, feePayer: { fee: 1 } }))).toMatchObject({
       code: 20003,
       data: { field: 'feePayer.fee', reason: expect.stringMatching(/above the cap/) },
     });
@@ -149,12 +157,14 @@ describe('device requests: one per distinct value', () => {
   it.each([
     [1, 0, 1],
     [10, 0, 1],
-    [50, 0, 1],
+    [11, 0, 1], // MAX_ACCOUNT_UPDATES: what a node accepts
     [10, 3, 2],
-    [50, 25, 2],
+    [11, 5, 2],
   ])('%i account updates (%i partial) → %i INS 06 request(s)', async (n, partial, requests) => {
     const { chain, fieldRequests } = await connected();
-    const signedData = signedDataOf(await chain.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), n, partial), onlySign: true }));
+    const signedData = signedDataOf(
+      await chain.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), n, partial), onlySign: true }),
+    );
     expect(fieldRequests()).toBe(requests);
     expect(verifySigned('berkeley', 'devnet', signedData, ACCOUNT0)).toBe(true);
   });
@@ -188,7 +198,9 @@ describe('errors', () => {
       }
       return true;
     };
-    expect(await failure(chain.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), 4, 2), onlySign: true }))).toMatchObject({ code: 1001 });
+    expect(await failure(chain.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), 4, 2), onlySign: true }))).toMatchObject({
+      code: 1001,
+    });
     expect(reviews).toBe(2);
   });
 
@@ -203,11 +215,19 @@ describe('errors', () => {
 
   it.each([
     ['a fee payer that is not an address', (c: any) => (c.feePayer.body.publicKey = 'B62qbad'), 'transaction.feePayer.body.publicKey'],
-    ['an update key with a bad checksum', (c: any) => (c.accountUpdates[1].body.publicKey = ACCOUNT0.slice(0, -1) + 'x'), 'transaction.accountUpdates[1].body.publicKey'],
+    [
+      'an update key with a bad checksum',
+      (c: any) => (c.accountUpdates[1].body.publicKey = `${ACCOUNT0.slice(0, -1)}x`),
+      'transaction.accountUpdates[1].body.publicKey',
+    ],
     ['no accountUpdates array', (c: any) => delete c.accountUpdates, 'transaction.accountUpdates'],
     ['a memo that is not base58', (c: any) => (c.memo = 'hello'), 'transaction.memo'],
     ['a nonce that is not a number', (c: any) => (c.feePayer.body.nonce = 'x'), 'transaction.feePayer.body.nonce'],
-    ['a number where a boolean belongs', (c: any) => (c.accountUpdates[0].body.incrementNonce = 0), 'transaction.accountUpdates[0].body.incrementNonce'],
+    [
+      'a number where a boolean belongs',
+      (c: any) => (c.accountUpdates[0].body.incrementNonce = 0),
+      'transaction.accountUpdates[0].body.incrementNonce',
+    ],
     ['an own __proto__ key', (c: any) => Object.defineProperty(c, '__proto__', { value: {}, enumerable: true }), 'transaction.__proto__'],
     ['7 app-state entries', (c: any) => c.accountUpdates[0].body.update.appState.pop(), 'transaction'],
     ['a missing update body field', (c: any) => delete c.accountUpdates[0].body.callDepth, 'transaction.accountUpdates[0].body.callDepth'],
@@ -223,7 +243,10 @@ describe('errors', () => {
 
   it('broadcast without a node or a local chain is refused before signing', async () => {
     const { chain, fieldRequests } = await connected();
-    expect(await failure(chain.sendTransaction({ transaction: berkeleyCommand() }))).toMatchObject({ code: 20003, data: { field: 'onlySign' } });
+    expect(await failure(chain.sendTransaction({ transaction: berkeleyCommand() }))).toMatchObject({
+      code: 20003,
+      data: { field: 'onlySign' },
+    });
     expect(fieldRequests()).toBe(0); // nothing is blind-signed for a command that could not be sent
   });
 });

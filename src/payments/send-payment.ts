@@ -1,0 +1,165 @@
+/**
+ * `sendPayment` and `sendStakeDelegation`: the one thing the released Mina app shows in clear on its screen (INS 03:
+ * amount, fee, receiver or delegate, memo, nonce, network). Signed on the device, verified on the host with
+ * mina-signer (`verifyPayment` / `verifyStakeDelegation` on the provider's network), then broadcast through the
+ * daemon's `sendPayment` / `sendDelegation` mutations with the `{ field, scalar }` signature.
+ *
+ * The o1js LocalBlockchain applies zkApp commands only (its `sendTransaction` takes a `Transaction`; it has no path
+ * for a signed payment or delegation), so on `network: 'local'` these methods answer 20006 before the device is
+ * asked, never a pending promise.
+ */
+import type { NetworkId, PaymentOrDelegation } from '../apdu/codec.js';
+import type { MinaLedgerApp } from '../device/client.js';
+import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
+import { fetchAccountNonce, graphqlRequest, MinaNodeError } from '../zkapp/graphql.js';
+import type { NonceTracker } from '../zkapp/nonces.js';
+
+/** Default fee of a payment or delegation when the dapp gives none: Auro's built-in "medium" fee, 0.0101 MINA. */
+export const DEFAULT_PAYMENT_FEE = 10_100_000n;
+/** INS 03's "no expiry" global slot. */
+const VALID_UNTIL_NONE = 4294967295;
+
+/** Payment broadcast with a mina-signer signature; validated against the daemon's schema in the tests. */
+export const SEND_PAYMENT_MUTATION =
+  'mutation sendPayment($input: SendPaymentInput!, $signature: SignatureInput!) { sendPayment(input: $input, signature: $signature) { payment { hash id } } }';
+/** Stake delegation broadcast, as above. */
+export const SEND_DELEGATION_MUTATION =
+  'mutation sendDelegation($input: SendDelegationInput!, $signature: SignatureInput!) { sendDelegation(input: $input, signature: $signature) { delegation { hash id } } }';
+
+/** Parsed arguments: amounts already in nanomina. */
+export interface LegacyCommandParams {
+  to: string;
+  /** nanomina; absent for a delegation. */
+  amount?: bigint;
+  fee?: bigint;
+  memo?: string;
+  nonce?: number;
+}
+
+export interface LegacyCommandContext {
+  app: MinaLedgerApp;
+  address: string;
+  accountIndex: number;
+  network: 'mainnet' | 'devnet' | 'local';
+  feeCap: bigint;
+  graphqlUrl?: string;
+  /** Extra headers for `graphqlUrl` (credentials go here, never in the URL). */
+  graphqlHeaders?: Record<string, string>;
+  nonces: NonceTracker;
+  signal?: AbortSignal;
+  onConfirm?: () => void;
+}
+
+/** What the device signed, in mina-signer's `Json.Payment` / `Json.StakeDelegation` form. */
+export interface LegacyCommandJson {
+  to: string;
+  from: string;
+  fee: string;
+  amount?: string;
+  nonce: string;
+  memo: string;
+  validUntil: string;
+}
+
+export async function sendLegacyCommand(
+  kind: 'payment' | 'delegation',
+  ctx: LegacyCommandContext,
+  params: LegacyCommandParams,
+): Promise<{ hash: string }> {
+  const method = kind === 'payment' ? 'sendPayment' : 'sendStakeDelegation';
+  if (ctx.network === 'local') {
+    throw new ProviderError(ErrorCode.MethodNotSupported, {
+      reason: `${method} on network "local": the o1js LocalBlockchain applies zkApp commands only, not signed payments or delegations; use devnet with a graphqlUrl`,
+    });
+  }
+  if (!ctx.graphqlUrl) throw invalidParams('graphqlUrl', `${method} broadcasts through a Mina node: configure the provider's graphqlUrl`);
+  const fee = params.fee ?? DEFAULT_PAYMENT_FEE;
+  if (fee > ctx.feeCap) throw invalidParams('fee', `fee ${fee} nanomina is above the cap of ${ctx.feeCap}`);
+  const nonce = params.nonce ?? (await inferNonce(ctx));
+  const networkId: NetworkId = ctx.network === 'mainnet' ? 1 : 0;
+  const tx: PaymentOrDelegation = {
+    txType: kind,
+    account: ctx.accountIndex,
+    from: ctx.address,
+    to: params.to,
+    amount: kind === 'payment' ? (params.amount ?? 0n) : 0n,
+    fee,
+    nonce,
+    validUntil: VALID_UNTIL_NONE,
+    memo: params.memo ?? '',
+    networkId,
+  };
+  ctx.onConfirm?.();
+  const signature = await ctx.app.signTransaction(tx, { signal: ctx.signal });
+  const data: LegacyCommandJson = {
+    to: tx.to,
+    from: tx.from,
+    fee: fee.toString(),
+    ...(kind === 'payment' ? { amount: tx.amount.toString() } : {}),
+    nonce: String(nonce),
+    memo: tx.memo!,
+    validUntil: String(VALID_UNTIL_NONE),
+  };
+  if (!(await verifyLegacy(kind, ctx.network, data, signature, ctx.address))) {
+    throw new ProviderError(ErrorCode.Internal, {
+      reason: 'the Ledger returned a signature that does not verify for this account and network',
+    });
+  }
+  // A refusal by the node is a MinaNodeError, which toProviderError turns into 21001 with the node's message.
+  const hash = await broadcastLegacy(kind, ctx.graphqlUrl, data, signature, { signal: ctx.signal, headers: ctx.graphqlHeaders });
+  ctx.nonces.used(ctx.address, nonce);
+  return { hash };
+}
+
+/** The node's inferred nonce (it counts mempool transactions), never below a nonce this provider broadcast. */
+async function inferNonce(ctx: LegacyCommandContext): Promise<number> {
+  const inferred =
+    (await fetchAccountNonce(ctx.graphqlUrl!, ctx.address, { signal: ctx.signal, headers: ctx.graphqlHeaders }))?.inferredNonce ?? 0;
+  return ctx.nonces.next(ctx.address, inferred);
+}
+
+/** mina-signer's verifier for the network (payments use the legacy prefixes, which differ by network). */
+export async function verifyLegacy(
+  kind: 'payment' | 'delegation',
+  network: 'mainnet' | 'devnet' | 'local',
+  data: LegacyCommandJson,
+  signature: { field: string; scalar: string },
+  publicKey: string,
+): Promise<boolean> {
+  const { default: Client } = await import('mina-signer');
+  const client = new Client({ network: network === 'mainnet' ? 'mainnet' : 'testnet' });
+  const input = { ...data, nonce: data.nonce, validUntil: data.validUntil };
+  try {
+    return kind === 'payment'
+      ? client.verifyPayment({ data: { ...input, amount: data.amount! }, signature, publicKey })
+      : client.verifyStakeDelegation({ data: input, signature, publicKey });
+  } catch {
+    return false;
+  }
+}
+
+async function broadcastLegacy(
+  kind: 'payment' | 'delegation',
+  url: string,
+  data: LegacyCommandJson,
+  signature: { field: string; scalar: string },
+  options: { signal?: AbortSignal; headers?: Record<string, string> },
+): Promise<string> {
+  const variables = { input: { ...data }, signature: { field: signature.field, scalar: signature.scalar } };
+  if (kind === 'payment') {
+    const result = await graphqlRequest<{ sendPayment?: { payment?: { hash?: unknown } } }>(url, SEND_PAYMENT_MUTATION, variables, options);
+    return hashOf(result.sendPayment?.payment?.hash, url, 'sendPayment.payment');
+  }
+  const result = await graphqlRequest<{ sendDelegation?: { delegation?: { hash?: unknown } } }>(
+    url,
+    SEND_DELEGATION_MUTATION,
+    variables,
+    options,
+  );
+  return hashOf(result.sendDelegation?.delegation?.hash, url, 'sendDelegation.delegation');
+}
+
+function hashOf(hash: unknown, url: string, path: string): string {
+  if (typeof hash !== 'string' || hash === '') throw new MinaNodeError('response', url, `the answer has no \`${path}.hash\` string`);
+  return hash;
+}

@@ -1,0 +1,150 @@
+/**
+ * Wallet discovery, as Auro, Pallad, Clorio and `@mina-js/connect` do it (EIP-6963 style): a dapp dispatches
+ * `mina:requestProvider` on `window`; every wallet answers with a `mina:announceProvider` CustomEvent whose
+ * `detail` is `{ info: { slug, name, icon, rdns }, provider }` (frozen); wallets also announce once when they load.
+ *
+ * `install` puts the provider on `window.chain` (and, when asked, on `window.mina`, for dapps that only look there)
+ * and announces it.
+ */
+
+/** Who the wallet is; `icon` must be a `data:image/…` URI (the mina-js spec refuses anything else). */
+export interface ProviderInfo {
+  slug: string;
+  name: string;
+  icon: string;
+  rdns: string;
+}
+
+/** `event.detail` of `mina:announceProvider`. */
+export interface ProviderDetail<P = unknown> {
+  readonly info: ProviderInfo;
+  readonly provider: P;
+}
+
+export const REQUEST_PROVIDER_EVENT = 'mina:requestProvider';
+export const ANNOUNCE_PROVIDER_EVENT = 'mina:announceProvider';
+
+/** A Ledger outline, 32×32, as an SVG data URI. */
+const LEDGER_ICON =
+  'data:image/svg+xml;base64,' +
+  btoa(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#111"/>' +
+      '<path d="M7 7h7v3H10v4H7zM18 7h7v7h-3v-4h-4zM7 18h3v4h4v3H7zM22 18h3v7h-7v-3h4z" fill="#fff"/></svg>',
+  );
+
+export const DEFAULT_PROVIDER_INFO: ProviderInfo = Object.freeze({
+  slug: 'chain-ledger',
+  name: 'Ledger (chain-ledger)',
+  icon: LEDGER_ICON,
+  rdns: 'org.chain-ledger',
+});
+
+/** The part of `window` discovery needs: an EventTarget (a real window, or a stand-in in Node). */
+export type DiscoveryWindow = Pick<EventTarget, 'addEventListener' | 'removeEventListener' | 'dispatchEvent'>;
+
+function checkInfo(info: ProviderInfo): ProviderInfo {
+  for (const key of ['slug', 'name', 'icon', 'rdns'] as const) {
+    if (typeof info?.[key] !== 'string' || info[key] === '') throw new TypeError(`provider info: ${key} must be a non-empty string`);
+  }
+  if (!info.icon.startsWith('data:image/')) throw new TypeError('provider info: icon must be a data:image/ URI');
+  return Object.freeze({ slug: info.slug, name: info.name, icon: info.icon, rdns: info.rdns });
+}
+
+function currentWindow(): DiscoveryWindow {
+  const w = (globalThis as { window?: DiscoveryWindow }).window;
+  if (!w || typeof w.addEventListener !== 'function') throw new TypeError('no window: pass { window } explicitly');
+  return w;
+}
+
+/**
+ * Announces `provider` now and on every `mina:requestProvider` (the Mina wallet discovery events, as in
+ * `@mina-js/connect`).
+ *
+ * @param provider - What dapps receive in `event.detail.provider`.
+ * @param options - `info` (`{ slug, name, icon, rdns }`, default `DEFAULT_PROVIDER_INFO`), `window` (default the
+ *   global `window`).
+ * @returns A function that stops answering.
+ * @throws `TypeError` when `info` has an empty field or an icon that is not a `data:image/` URI, or when there is
+ *   no `window` and none is passed.
+ * @example
+ * ```ts
+ * const stop = announceProvider(chain, { info: { slug: 'my-wallet', name: 'My Wallet', icon: 'data:image/svg+xml,…', rdns: 'com.example.wallet' } });
+ * ```
+ */
+export function announceProvider<P>(provider: P, options: { info?: ProviderInfo; window?: DiscoveryWindow } = {}): () => void {
+  const target = options.window ?? currentWindow();
+  const detail: ProviderDetail<P> = Object.freeze({ info: checkInfo(options.info ?? DEFAULT_PROVIDER_INFO), provider });
+  const announce = () => target.dispatchEvent(new CustomEvent(ANNOUNCE_PROVIDER_EVENT, { detail }));
+  target.addEventListener(REQUEST_PROVIDER_EVENT, announce);
+  announce();
+  return () => target.removeEventListener(REQUEST_PROVIDER_EVENT, announce);
+}
+
+export interface InstallOptions {
+  info?: ProviderInfo;
+  window?: DiscoveryWindow;
+  /** Also set `window.mina`, for dapps that only look there (default false: `window.mina` is Auro's). */
+  asMina?: boolean;
+}
+
+/**
+ * Puts the provider on `window.chain` (and `window.mina` with `asMina`), and announces it (`announceProvider`).
+ *
+ * @param provider - The provider to install, usually from `createLedgerProvider` or `wrapProvider`.
+ * @param options - `info` and `window` as `announceProvider`; `asMina` also sets `window.mina` (default false:
+ *   `window.mina` is Auro's).
+ * @returns A function that undoes both (the globals are removed only if they still hold this provider).
+ * @throws `TypeError` as `announceProvider` (bad `info`, no `window`).
+ * @example
+ * ```ts
+ * import { createLedgerProvider, install } from 'chain-ledger';
+ * import { openWebHid } from 'chain-ledger/transport';
+ *
+ * const chain = createLedgerProvider({ transport: await openWebHid({ request: true }), network: 'mainnet' });
+ * const uninstall = install(chain); // window.chain, announced to dapps
+ * ```
+ */
+export function install<P>(provider: P, options: InstallOptions = {}): () => void {
+  const target = (options.window ?? currentWindow()) as DiscoveryWindow & Record<string, unknown>;
+  const names = options.asMina ? ['chain', 'mina'] : ['chain'];
+  for (const name of names) target[name] = provider;
+  const stop = announceProvider(provider, { info: options.info, window: target });
+  return () => {
+    stop();
+    for (const name of names) if (target[name] === provider) delete target[name];
+  };
+}
+
+/**
+ * The dapp side: asks every wallet to announce itself and collects the answers for `timeoutMs` (default 0: only
+ * wallets that answer synchronously, which injected wallets do). For tests and the examples; `@mina-js/connect`
+ * does the same.
+ *
+ * @param options - `window` (default the global `window`), `timeoutMs` (default 0).
+ * @returns One `{ info, provider }` per wallet that answered (duplicates of the same wallet and provider once).
+ * @throws `TypeError` when there is no `window` and none is passed.
+ * @example
+ * ```ts
+ * const wallets = await requestProviders();
+ * const ledger = wallets.find((w) => w.info.rdns === DEFAULT_PROVIDER_INFO.rdns)?.provider;
+ * ```
+ */
+export async function requestProviders<P = unknown>(
+  options: { window?: DiscoveryWindow; timeoutMs?: number } = {},
+): Promise<ProviderDetail<P>[]> {
+  const target = options.window ?? currentWindow();
+  const found: ProviderDetail<P>[] = [];
+  const listener = (event: Event) => {
+    const detail = (event as CustomEvent<ProviderDetail<P>>).detail;
+    if (detail?.info && detail.provider && !found.some((d) => d.info.rdns === detail.info.rdns && d.provider === detail.provider))
+      found.push(detail);
+  };
+  target.addEventListener(ANNOUNCE_PROVIDER_EVENT, listener);
+  try {
+    target.dispatchEvent(new Event(REQUEST_PROVIDER_EVENT));
+    if (options.timeoutMs) await new Promise((resolve) => setTimeout(resolve, options.timeoutMs));
+  } finally {
+    target.removeEventListener(ANNOUNCE_PROVIDER_EVENT, listener);
+  }
+  return found;
+}

@@ -1,0 +1,165 @@
+/**
+ * The options of `createLedgerProvider`, and their check: one zod schema, read once at creation, so a bad option
+ * is refused before the provider exists (20003 naming the option in `data.field`). The origin is checked apart
+ * (./origin.ts), after these, because which origins are allowed depends on `bridge` and on where the code runs.
+ */
+import { z } from 'zod';
+import type { SelectCredentials } from '../credentials/presentation.js';
+import type { CredentialStore } from '../credentials/store.js';
+import type { Era } from '../crypto/mina-signer-internals.js';
+import type { ApduTransport } from '../transport/types.js';
+import type { LocalChain } from '../zkapp/local-chain.js';
+import { invalidParams } from './errors.js';
+import { DEFAULT_MAX_PENDING_CALLS } from './pending.js';
+import { parseMina } from './schemas.js';
+
+export type Network = 'mainnet' | 'devnet' | 'local';
+
+/** Told to the page so it can say "Confirm on your Ledger…" while the device waits for the user. */
+export interface DeviceAction {
+  method: string;
+  status: 'confirm' | 'done';
+  /** What the user should do now, e.g. "Confirm the address on your Ledger". */
+  prompt: string;
+}
+
+export interface LedgerProviderOptions {
+  /** Any structural transport: a WebHID / node-hid / Speculos transport, or a `SoftwareLedger`. */
+  transport: ApduTransport;
+  network: Network;
+  /**
+   * The origin this provider serves. In a web page it is `location.origin`, full stop (another value is refused);
+   * required elsewhere (Node, a bridge).
+   */
+  origin?: string;
+  /**
+   * Bridge mode, for a trusted messaging layer (an extension's background, a local server) that serves a page: every
+   * call must carry the page's origin in `request(args, { origin })` (a call without one → 23001). Refused in a web
+   * page, whose origin is always its own. Default false.
+   */
+  bridge?: boolean;
+  /** Account N of m/44'/12586'/N'/0/0 (default 0). */
+  accountIndex?: number;
+  /** Mina daemon GraphQL endpoint, for nonces and broadcast (mainnet, devnet). No credentials in it: see below. */
+  graphqlUrl?: string;
+  /** Extra headers for `graphqlUrl`, e.g. `{ authorization: 'Bearer …' }`: credentials go here, never in the URL. */
+  graphqlHeaders?: Record<string, string>;
+  /** The protocol era the network runs; a zkApp command of the other layout is refused. Default: follow the command. */
+  era?: Era;
+  /** Largest fee accepted for a zkApp command, in MINA (default 10, as Auro). */
+  feeCap?: number | string;
+  /** For `network: 'local'`: the in-process chain to use (default: a new o1js LocalBlockchain on first use). */
+  localChain?: LocalChain;
+  /**
+   * Where private credentials live, encrypted with a key only the Ledger can re-derive. Default: files under
+   * `$XDG_DATA_HOME/chain-ledger/credentials` (else `~/.local/share/…`) in Node, IndexedDB in browsers.
+   */
+  credentialStore?: CredentialStore;
+  /** Chooses among stored credentials when several fit a presentation request (default: the newest). */
+  selectCredentials?: SelectCredentials;
+  /**
+   * Node: the most disk the presentation circuits may take in o1js's file cache (each spec ≈ 140 MB); the least
+   * recently used are removed after each compile. Default 1 GiB.
+   */
+  o1jsCacheBytes?: number;
+  onDeviceAction?: (action: DeviceAction) => void;
+  /** At most this many calls of this provider (its origin) wait for or run on the device; more → 1002 at once. Default 32. */
+  maxPendingCalls?: number;
+  /**
+   * At most this many device calls of this provider (its origin) start in any 60 seconds; more → 1002 at once, as
+   * Auro limits each origin (60 write requests a minute: a good value for a bridge serving many origins). Default: no
+   * time limit (`maxPendingCalls` still bounds what waits for the device).
+   */
+  maxRequestsPerMinute?: number;
+  /**
+   * Asked before `switchChain` changes the network (the signing domain of every later call): return false (or throw)
+   * to refuse (→ 1002, nothing changes). Without it the switch happens, and `chainChanged` tells the page.
+   */
+  confirmSwitchChain?: (request: { from: string; to: string; origin: string }) => boolean | Promise<boolean>;
+  /**
+   * The host's log, for details a page must not see (local paths of a failing credential store). Default
+   * `console.warn`.
+   */
+  onHostLog?: (message: string) => void;
+}
+
+/** The options as the provider uses them: defaults applied, the fee cap in nanomina. */
+export interface CheckedOptions {
+  network: Network;
+  accountIndex: number;
+  bridge: boolean;
+  maxPendingCalls: number;
+  maxRequestsPerMinute: number;
+  feeCap: bigint;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A required option that passes `test`, else `message`. */
+const check = (test: (value: unknown) => boolean, message: string) => z.custom((value) => test(value), message);
+/** An option that may be left out (undefined); given, it must pass `test` (null means "not given" where `test` says so). */
+const optional = (test: (value: unknown) => boolean, message: string) => check(test, message).optional();
+const isIntegerIn = (value: unknown, min: number, max: number) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+const feeCapOf = (value: unknown): bigint | undefined =>
+  typeof value === 'number' || typeof value === 'string' ? parseMina(value) : undefined;
+
+/** An http(s) URL; fetch refuses credentials in it (and they would end up in messages): they go in graphqlHeaders. */
+const graphqlUrl = z.custom().superRefine((value, ctx) => {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' && /^https?:\/\//.test(value) ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url) ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL' });
+  else if (url.username !== '' || url.password !== '') {
+    ctx.addIssue({ code: 'custom', message: 'must not hold credentials (user:password@): pass them in graphqlHeaders' });
+  }
+});
+
+/** The checks, in the order they are reported (the first failing option is the one named). */
+export const providerOptionsSchema = z.looseObject({
+  transport: check((value) => typeof (value as { send?: unknown } | null | undefined)?.send === 'function', 'must have a send() method'),
+  network: check((value) => value === 'mainnet' || value === 'devnet' || value === 'local', 'must be "mainnet", "devnet" or "local"'),
+  accountIndex: optional((value) => isIntegerIn(value ?? 0, 0, 0x7fffffff), 'must be an integer from 0 to 2^31 - 1'),
+  bridge: optional((value) => typeof value === 'boolean', 'must be true or false'),
+  maxPendingCalls: optional((value) => isIntegerIn(value ?? DEFAULT_MAX_PENDING_CALLS, 1, Infinity), 'must be a positive integer'),
+  maxRequestsPerMinute: optional(
+    (value) => value === undefined || value === null || isIntegerIn(value, 1, Infinity),
+    'must be a positive integer',
+  ),
+  feeCap: optional((value) => (feeCapOf(value ?? 10) ?? 0n) > 0n, 'must be a positive amount of MINA'),
+  era: optional((value) => value === 'berkeley' || value === 'mesa', 'must be "berkeley" or "mesa"'),
+  graphqlUrl: graphqlUrl.optional(),
+  graphqlHeaders: optional(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      Object.entries(value).every(([k, v]) => HEADER_NAME.test(k) && typeof v === 'string' && !/[\r\n\0]/.test(v)),
+    'must be an object of header names to string values',
+  ),
+});
+
+/**
+ * Checks `createLedgerProvider`'s options (not the origin, see ./origin.ts) and applies the defaults.
+ * @throws `ProviderError` 20003 naming the first bad option in `data.field` (`options` when it is not an object).
+ */
+export function checkProviderOptions(options: LedgerProviderOptions): CheckedOptions {
+  if (typeof options !== 'object' || options === null) throw invalidParams('options', 'must be an object');
+  const result = providerOptionsSchema.safeParse(options);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    if (issue.path.length === 0) throw invalidParams('options', 'must be an object');
+    throw invalidParams(String(issue.path[0]), issue.message);
+  }
+  return {
+    network: options.network,
+    accountIndex: options.accountIndex ?? 0,
+    bridge: options.bridge === true,
+    maxPendingCalls: options.maxPendingCalls ?? DEFAULT_MAX_PENDING_CALLS,
+    maxRequestsPerMinute: options.maxRequestsPerMinute ?? Infinity,
+    feeCap: feeCapOf(options.feeCap ?? 10)!,
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The typed dapp API: for each wallet-side method, what `request({ method, params })` takes and returns. Params are
+ * derived from the zod schemas that validate them at run time (`z.input`), so the types and the checks cannot drift;
+ * results are the methods' own return types. Models: viem's `EIP1193RequestFn<Schema>`, mina-js's method union.
+ *
+ * @example
+ * ```ts
+ * const { networkID } = await chain.request({ method: 'chain_requestNetwork' });
+ * const result = await chain.request({ method: 'chain_sendTransaction', params: { transaction: tx.toJSON(), onlySign: true } });
+ * ```
+ */
+import type { z } from 'zod';
+import type { NullifierJson } from '../nullifier/complete.js';
+import type { SendTransactionResult } from '../zkapp/send-transaction.js';
+import type { SignedFields, signFieldsParams, signJsonMessageParams, verifyFieldsParams, verifyMessageParams } from './messages.js';
+import type {
+  createNullifierParams,
+  requestPresentationParams,
+  sendPaymentParams,
+  sendStakeDelegationParams,
+  sendTransactionParams,
+  signMessageParams,
+  storePrivateCredentialParams,
+  switchChainParams,
+} from './schemas.js';
+
+/** `sendTransaction({ transaction, onlySign?, nonce?, feePayer?: { fee?, memo? } })` (Auro's shape). */
+export type SendTransactionArgs = z.input<typeof sendTransactionParams>;
+/** `createNullifier({ message })`: 0–64 field elements (decimal or 0x-hex text, integral numbers). */
+export type CreateNullifierArgs = z.input<typeof createNullifierParams>;
+/** `requestPresentation({ presentation: { presentationRequest, zkAppAccount? } })`. */
+export type RequestPresentationArgs = z.input<typeof requestPresentationParams>;
+/** `storePrivateCredential({ credential })`: the credential as an object or its JSON text. */
+export type StorePrivateCredentialArgs = z.input<typeof storePrivateCredentialParams>;
+/** `signMessage({ message })`: 1–65 printable ASCII bytes. */
+export type SignMessageArgs = z.input<typeof signMessageParams>;
+/** `switchChain({ networkID })`. */
+export type SwitchChainArgs = z.input<typeof switchChainParams>;
+/** `sendPayment({ to, amount, fee?, memo?, nonce? })`: amounts in MINA; empty fee, memo or nonce mean "not given". */
+export type SendPaymentArgs = z.input<typeof sendPaymentParams>;
+/** `sendStakeDelegation({ to, fee?, memo?, nonce? })`: `to` is the block producer. */
+export type SendStakeDelegationArgs = z.input<typeof sendStakeDelegationParams>;
+/** `signFields({ message })`: one field (INS 06, blind) or several (extension SIGN_FIELDS). */
+export type SignFieldsArgs = z.input<typeof signFieldsParams>;
+/** `verifyFields({ publicKey, data, signature })`. */
+export type VerifyFieldsArgs = z.input<typeof verifyFieldsParams>;
+/** `verifyMessage({ publicKey, data, signature: { field, scalar } })`, also for `verifyJsonMessage`. */
+export type VerifyMessageArgs = z.input<typeof verifyMessageParams>;
+/** `signJsonMessage({ message: [{ label, value }, …] })`. */
+export type SignJsonMessageArgs = z.input<typeof signJsonMessageParams>;
+
+/** What `signMessage` (and `signJsonMessage`) returns; `data` is the text the device signed. */
+export interface SignedMessage {
+  publicKey: string;
+  /** The text the device signed (verify with mina-signer `verifyMessage` on the provider's network). */
+  data: string;
+  signature: { field: string; scalar: string };
+}
+
+/** A nullifier (o1js / mina-signer JSON, decimal strings) and the message as given. */
+export type NullifierResult = NullifierJson & { data: unknown[] };
+
+/**
+ * Each wallet-side method: its params (`undefined` for none), its result, and where it has one, the positional form
+ * whose one element is not the params object itself (`[credential]`, `[{ presentationRequest }]`, `[[fields]]`, as
+ * mina-js and the mina-attestations demo send them).
+ */
+export interface ChainRpcSchema {
+  chain_requestAccounts: { params: undefined; result: string[] };
+  chain_accounts: { params: undefined; result: string[] };
+  chain_requestNetwork: { params: undefined; result: { networkID: string } };
+  chain_switchChain: { params: SwitchChainArgs; result: { networkID: string } };
+  chain_signMessage: { params: SignMessageArgs; result: SignedMessage };
+  chain_sign_JsonMessage: { params: SignJsonMessageArgs; result: SignedMessage };
+  chain_verifyMessage: { params: VerifyMessageArgs; result: boolean };
+  chain_verify_JsonMessage: { params: VerifyMessageArgs; result: boolean };
+  chain_signFields: { params: SignFieldsArgs; result: SignedFields; positional: readonly [SignFieldsArgs['message']] };
+  chain_verifyFields: { params: VerifyFieldsArgs; result: boolean };
+  chain_sendPayment: { params: SendPaymentArgs; result: { hash: string } };
+  chain_sendStakeDelegation: { params: SendStakeDelegationArgs; result: { hash: string } };
+  chain_sendTransaction: { params: SendTransactionArgs; result: SendTransactionResult };
+  chain_createNullifier: { params: CreateNullifierArgs; result: NullifierResult; positional: readonly [CreateNullifierArgs['message']] };
+  chain_requestPresentation: {
+    params: RequestPresentationArgs;
+    result: { presentation: string };
+    positional: readonly [RequestPresentationArgs['presentation']];
+  };
+  chain_storePrivateCredential: {
+    params: StorePrivateCredentialArgs;
+    result: { credential: string };
+    positional: readonly [StorePrivateCredentialArgs['credential']];
+  };
+}
+
+/** Wallet-side method names accepted by `request`. */
+export type WalletMethod = keyof ChainRpcSchema;
+export type RpcParams<M extends WalletMethod> = ChainRpcSchema[M]['params'];
+export type RpcResult<M extends WalletMethod> = ChainRpcSchema[M]['result'];
+type Positional<M extends WalletMethod> = ChainRpcSchema[M] extends { positional: infer P } ? P : never;
+
+/**
+ * The argument of `request` for method `M`: params as the object, as a one-element array holding it, or the
+ * method's positional form; methods without params take none.
+ */
+export type RequestArguments<M extends WalletMethod = WalletMethod> = {
+  [K in M]: RpcParams<K> extends undefined
+    ? { method: K; params?: undefined | readonly [] }
+    : { method: K; params: RpcParams<K> | readonly [RpcParams<K>] | Positional<K> };
+}[M];

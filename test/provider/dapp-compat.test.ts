@@ -1,0 +1,382 @@
+/**
+ * The call shapes real dapps send to Auro's `window.mina`, served by the Ledger provider as Auro serves them, and the
+ * results used the way those dapps use them (nullifiers verified with o1js, signatures with mina-signer, payments
+ * broadcast to a node that validates every request against the daemon's schema). Each table row names the dapp
+ * the shape comes from. zkApp fees on a local chain: test/zkapp/dapp-fees.test.ts.
+ */
+import Client from 'mina-signer';
+import { Field, Nullifier } from 'o1js';
+import { describe, expect, it } from 'vitest';
+import { PALLAS_P } from '../../src/apdu/constants.js';
+import type { SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import { formatMina, shownValue } from '../../src/emulator/review.js';
+import {
+  ANNOUNCE_PROVIDER_EVENT,
+  DEFAULT_PROVIDER_INFO,
+  REQUEST_PROVIDER_EVENT,
+  install,
+  requestProviders,
+  type LedgerProviderOptions,
+  type ProviderDetail,
+  type SendPaymentArgs,
+} from '../../src/index.js';
+import { SEND_DELEGATION_MUTATION, SEND_PAYMENT_MUTATION } from '../../src/payments/send-payment.js';
+import { checkOperation, fakeMinaNodes } from '../support/mina-node.js';
+import { providerFailure as failure } from '../support/provider-failure.js';
+import { addressOf } from '../support/vectors.js';
+import { providerRig } from '../support/rig.js';
+
+const ACCOUNT0 = addressOf(0);
+const testnet = new Client({ network: 'testnet' });
+const mainnet = new Client({ network: 'mainnet' });
+
+const setup = (device: SoftwareLedgerOptions = {}, options: Partial<LedgerProviderOptions> = {}) =>
+  providerRig({ extensions: true, blindSigning: true, ...device }, options);
+
+describe('requestNetwork right after connecting (Lumina DEX SDK, ZkNoid, Auro test dapp)', () => {
+  it.each([
+    ['Auro test dapp: window.mina.requestNetwork()', (c: ReturnType<typeof setup>['chain']) => c.requestNetwork()],
+    [
+      'Lumina / ZkNoid: request({ method: "chain_requestNetwork" })',
+      (c: ReturnType<typeof setup>['chain']) => c.request({ method: 'chain_requestNetwork' }),
+    ],
+  ])('%s → { networkID }, without touching the device', async (_dapp, call) => {
+    const { chain, ledger } = setup();
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    expect(await call(chain)).toEqual({ networkID: 'mina:devnet' });
+    await chain.switchChain({ networkID: 'mina:mainnet' });
+    expect(await call(chain)).toEqual({ networkID: 'mina:mainnet' });
+    expect(ledger.exchanges.length).toBe(before);
+  });
+
+  it('answers before connecting too, and refuses another origin', async () => {
+    const { chain } = setup();
+    expect(await chain.requestNetwork()).toEqual({ networkID: 'mina:devnet' });
+    expect(await failure(chain.request({ method: 'chain_requestNetwork' }, { origin: 'https://evil.example' }))).toMatchObject({
+      code: 23001,
+    });
+  });
+});
+
+describe("events like Auro's EventEmitter", () => {
+  it('chainChanged delivers { networkID }, accountsChanged the list; on() chains; removeListener and removeAllListeners work', async () => {
+    const { chain } = setup();
+    const chains: unknown[] = [];
+    const accounts: unknown[] = [];
+    const dropped: unknown[] = [];
+    const onDropped = (a: string[]) => dropped.push(a);
+    // Auro's EventEmitter returns the provider from on(): dapps chain the calls.
+    expect(
+      chain
+        .on('chainChanged', (c) => chains.push(c))
+        .on('accountsChanged', (a) => accounts.push(a))
+        .on('accountsChanged', onDropped),
+    ).toBe(chain);
+    expect(chain.removeListener('accountsChanged', onDropped)).toBe(chain);
+    await chain.requestAccounts();
+    await chain.switchChain({ networkID: 'mina:mainnet' });
+    expect(chains).toEqual([{ networkID: 'mina:mainnet' }]);
+    expect(accounts).toEqual([[ACCOUNT0]]);
+    expect(dropped).toEqual([]);
+    expect(chain.removeAllListeners('chainChanged')).toBe(chain);
+    await chain.switchChain({ networkID: 'mina:devnet' });
+    expect(chains).toHaveLength(1);
+    chain.removeAllListeners();
+    await chain.disconnect();
+    expect(accounts).toEqual([[ACCOUNT0]]);
+  });
+});
+
+describe('createNullifier with the messages dapps send', () => {
+  const cases: [string, unknown[], bigint[]][] = [
+    ['a voting dapp: an empty message', [], []],
+    ['decimal text with leading zeros', ['007', '0'], [7n, 0n]],
+    ['0x-hex text', ['0x1f', '0XFF'], [31n, 255n]],
+    ['integral numbers, beyond 2^53 too', [5, 2 ** 60], [5n, 2n ** 60n]],
+    ['p − 1 as hex', [`0x${(PALLAS_P - 1n).toString(16)}`], [PALLAS_P - 1n]],
+  ];
+  it.each(cases)('%s: verifies with o1js, data is the message as given', async (_name, message, fields) => {
+    const { chain, reviews } = setup();
+    await chain.requestAccounts();
+    const result = (await chain.request({ method: 'chain_createNullifier', params: { message: message as (string | number)[] } })) as any;
+    expect(result.data).toEqual(message);
+    const nullifier = Nullifier.fromJSON({ publicKey: result.publicKey, public: result.public, private: result.private });
+    nullifier.verify(fields.map((f) => Field(f))); // throws if it does not verify for these fields
+    expect(nullifier.getPublicKey().toBase58()).toBe(ACCOUNT0);
+    // The same values in canonical decimal give the same nullifier point (the key a voting contract stores).
+    const canonical = (await chain.createNullifier({ message: fields.map(String) })) as any;
+    expect(canonical.public.nullifier).toEqual(result.public.nullifier);
+    expect(
+      reviews
+        .filter((r) => r.kind === 'nullifier')
+        .at(-1)!
+        .screens.some((s) => s.text === String(fields.length)),
+    ).toBe(true);
+  });
+
+  it('mina-js positional form [[fields]] and Auro object form give the same nullifier', async () => {
+    const { chain } = setup();
+    await chain.requestAccounts();
+    const a = (await chain.request({ method: 'chain_createNullifier', params: [['1', '2']] })) as any;
+    const b = (await chain.request({ method: 'chain_createNullifier', params: [{ message: ['1', '2'] }] })) as any;
+    expect(a.public.nullifier).toEqual(b.public.nullifier);
+  });
+
+  it('a value outside the field, a negative or a fraction stays 20003 naming the entry', async () => {
+    const { chain, ledger } = setup();
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    for (const [value, field] of [
+      [PALLAS_P.toString(), 'message[0]'],
+      ['-1', 'message[0]'],
+      [1.5, 'message[0]'],
+      ['1e3', 'message[0]'],
+    ] as const) {
+      expect(await failure(chain.createNullifier({ message: [value] }))).toMatchObject({ code: 20003, data: { field } });
+    }
+    expect(ledger.exchanges.length).toBe(before);
+  });
+});
+
+describe('signFields / verifyFields (Auro shapes)', () => {
+  it.each([
+    ['one field: INS 06', ['12345'], 'field-element'],
+    ['three fields: extension SIGN_FIELDS', ['1', '0x2', 3], 'sign-fields'],
+  ])('%s → { data, publicKey, signature (base58) } that mina-signer verifyFields accepts', async (_name, message, kind) => {
+    const { chain, reviews } = setup();
+    await chain.requestAccounts();
+    const signed = (await chain.request({ method: 'chain_signFields', params: { message } })) as {
+      data: unknown[];
+      publicKey: string;
+      signature: string;
+    };
+    expect(signed.data).toEqual(message);
+    expect(signed.publicKey).toBe(ACCOUNT0);
+    const fields = message.map((m) => BigInt(m));
+    expect(testnet.verifyFields({ data: fields, publicKey: ACCOUNT0, signature: signed.signature })).toBe(true);
+    expect(reviews.at(-1)!.kind).toBe(kind);
+    // And the provider's own verifyFields, on the host.
+    expect(await chain.verifyFields({ publicKey: ACCOUNT0, data: message, signature: signed.signature })).toBe(true);
+    expect(await chain.verifyFields({ publicKey: ACCOUNT0, data: [...message, '4'], signature: signed.signature })).toBe(false);
+    expect(await chain.verifyFields({ publicKey: addressOf(1), data: message, signature: signed.signature })).toBe(false);
+  });
+
+  it('several fields on the released app (no extension) → 20006 with the reason at once, never pending; nothing sent', async () => {
+    const { chain, ledger } = setup({ extensions: false });
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    expect(await failure(chain.signFields({ message: ['1', '2'] }))).toMatchObject({
+      code: 20006,
+      data: { reason: expect.stringMatching(/signs one field element at most \(INS 06\): 2 fields need SIGN_FIELDS/) },
+    });
+    expect(ledger.exchanges.length).toBe(before);
+    // One field still works there (INS 06).
+    const one = await chain.signFields({ message: ['9'] });
+    expect(testnet.verifyFields({ data: [9n], publicKey: ACCOUNT0, signature: one.signature })).toBe(true);
+  });
+
+  it('an app older than 1.6.0 → 20006 naming INS 06; an empty message → 20003', async () => {
+    const { chain } = setup({ version: '1.4.5', extensions: false });
+    await chain.requestAccounts();
+    expect(await failure(chain.signFields({ message: ['1'] }))).toMatchObject({
+      code: 20006,
+      data: { reason: expect.stringMatching(/1\.6\.0/) },
+    });
+    expect(await failure(chain.signFields({ message: [] }))).toMatchObject({ code: 20003, data: { field: 'message' } });
+  });
+});
+
+describe('verifyMessage, signJsonMessage, verifyJsonMessage (Auro test dapp)', () => {
+  it('verifyMessage checks a signMessage result on the provider network, on the host', async () => {
+    const { chain, ledger } = setup();
+    await chain.requestAccounts();
+    const signed = await chain.signMessage({ message: 'hello from the test dapp' });
+    const before = ledger.exchanges.length;
+    expect(await chain.request({ method: 'chain_verifyMessage', params: signed })).toBe(true);
+    expect(await chain.verifyMessage({ ...signed, data: `${signed.data}!` })).toBe(false);
+    expect(ledger.exchanges.length).toBe(before);
+    await chain.switchChain({ networkID: 'mina:mainnet' });
+    expect(await chain.verifyMessage(signed)).toBe(false); // a devnet signature is not a mainnet one
+    expect(await failure(chain.verifyMessage({ publicKey: 'B62', data: 'x', signature: { field: '1', scalar: '2' } }))).toMatchObject({
+      code: 20003,
+      data: { field: 'publicKey' },
+    });
+  });
+
+  it('signJsonMessage signs the JSON text of [{ label, value }] with INS 05; verifyJsonMessage and mina-signer accept it', async () => {
+    const { chain } = setup();
+    await chain.requestAccounts();
+    // Auro's documentation passes a number as a value (new Date().getTime()); it stays a number in the JSON text.
+    const message = [
+      { label: 'v', value: 'yes' },
+      { label: 't', value: 1699295213 },
+    ];
+    const signed = (await chain.request({ method: 'chain_sign_JsonMessage', params: { message } })) as any;
+    expect(signed.data).toBe('Message : [{"label":"v","value":"yes"},{"label":"t","value":1699295213}]');
+    expect(testnet.verifyMessage(signed)).toBe(true);
+    expect(await chain.request({ method: 'chain_verify_JsonMessage', params: signed })).toBe(true);
+    const long = [
+      { label: 'Network', value: 'devnet' },
+      { label: 'Action', value: 'Approve the long description' },
+    ];
+    expect(await failure(chain.signJsonMessage({ message: long }))).toMatchObject({
+      code: 20003,
+      data: { field: 'message', reason: expect.stringMatching(/at most 65 printable ASCII bytes/) },
+    });
+  });
+});
+
+describe('sendPayment / sendStakeDelegation: INS 03, shown in clear on the device', () => {
+  const startNodeFor = fakeMinaNodes();
+
+  const HASH = '5JuSRViCY1GbnnpExLhoYLkD96vwnCjoC1MqsWPnkBbhAm6Bt7Gu';
+
+  function startNode(received: any[]) {
+    return startNodeFor({
+      accountNonce: () => ({ data: { account: { nonce: '3', inferredNonce: '4' } } }),
+      sendPayment: (r) => (received.push(r.variables), { data: { sendPayment: { payment: { hash: HASH, id: 'p1' } } } }),
+      sendDelegation: (r) => (received.push(r.variables), { data: { sendDelegation: { delegation: { hash: HASH, id: 'd1' } } } }),
+    });
+  }
+
+  const cases: [string, Record<string, unknown>, { amount?: string; fee: string; memo: string; nonce: string }][] = [
+    [
+      'Auro test dapp (amount and fee from inputs, in MINA)',
+      { to: addressOf(1), amount: parseFloat('1.5'), fee: parseFloat('0.02'), memo: 'test dapp' },
+      { amount: '1500000000', fee: '20000000', memo: 'test dapp', nonce: '4' },
+    ],
+    [
+      'Auro test dapp, fee and memo inputs left empty',
+      { to: addressOf(1), amount: 2, fee: parseFloat(''), memo: '' },
+      { amount: '2000000000', fee: '10100000', memo: '', nonce: '4' },
+    ],
+    [
+      'Auro docs: amount as text, nonce given',
+      { to: addressOf(1), amount: '0.000000001', fee: '0.01', nonce: 9 },
+      { amount: '1', fee: '10000000', memo: '', nonce: '9' },
+    ],
+    [
+      'float noise in the amount (0.1 + 0.2)',
+      { to: addressOf(1), amount: 0.1 + 0.2, fee: null },
+      { amount: '300000000', fee: '10100000', memo: '', nonce: '4' },
+    ],
+  ];
+  it.each(cases)('payment, %s → { hash }; the node receives a schema-valid, verifying payment', async (_dapp, args, expected) => {
+    const received: any[] = [];
+    const node = await startNode(received);
+    const { chain, reviews } = setup({}, { graphqlUrl: node.url });
+    await chain.requestAccounts();
+    expect(await chain.request({ method: 'chain_sendPayment', params: args as SendPaymentArgs })).toEqual({ hash: HASH });
+    expect(node.requests.every((r) => r.valid)).toBe(true);
+    const { input, signature } = received[0];
+    expect(input).toMatchObject({ from: ACCOUNT0, to: addressOf(1), ...expected });
+    expect(testnet.verifyPayment({ data: input, signature, publicKey: ACCOUNT0 })).toBe(true);
+    expect(mainnet.verifyPayment({ data: input, signature, publicKey: ACCOUNT0 })).toBe(false);
+    // What the user approved on the device is what was broadcast: the amount is on screen in clear.
+    const review = reviews.find((r) => r.kind === 'transaction')!;
+    // (A value is paged as the device pages it; shownValue joins its screens.)
+    expect(shownValue(review, 'Amount')).toBe(formatMina(BigInt(expected.amount!), '1.6.0'));
+    expect(shownValue(review, 'Receiver')).toBe(addressOf(1));
+  });
+
+  it('stake delegation (Auro test dapp) → { hash }, verified with verifyStakeDelegation; nonces are not reused while the node lags', async () => {
+    const received: any[] = [];
+    const node = await startNode(received);
+    const { chain } = setup({}, { graphqlUrl: node.url });
+    await chain.requestAccounts();
+    expect(await chain.sendStakeDelegation({ to: addressOf(2), fee: '', memo: 'stake' })).toEqual({ hash: HASH });
+    expect(await chain.sendStakeDelegation({ to: addressOf(2) })).toEqual({ hash: HASH });
+    expect(received.map((v) => v.input.nonce)).toEqual(['4', '5']);
+    for (const { input, signature } of received) {
+      expect(input.amount).toBeUndefined();
+      expect(testnet.verifyStakeDelegation({ data: input, signature, publicKey: ACCOUNT0 })).toBe(true);
+    }
+    expect(node.requests.map((r) => [r.operationName, r.valid])).toEqual([
+      ['accountNonce', true],
+      ['sendDelegation', true],
+      ['accountNonce', true],
+      ['sendDelegation', true],
+    ]);
+  });
+
+  it('the mutation texts fit the daemon schema with the Ledger signature variant', () => {
+    const signature = { field: '1', scalar: '2' };
+    const input = { from: ACCOUNT0, to: addressOf(1), fee: '1', nonce: '0', memo: '', validUntil: '4294967295' };
+    expect(checkOperation(SEND_PAYMENT_MUTATION, { input: { ...input, amount: '5' }, signature }).errors).toEqual([]);
+    expect(checkOperation(SEND_DELEGATION_MUTATION, { input, signature }).errors).toEqual([]);
+  });
+
+  it('refusals: bad receiver, negative amount, fee above the cap (20003); local network (20006); node error (21001)', async () => {
+    const node = await startNodeFor({
+      accountNonce: () => ({ data: { account: null } }),
+      sendPayment: () => ({ errors: [{ message: 'Insufficient funds' }] }),
+    });
+    const { chain, ledger } = setup({}, { graphqlUrl: node.url });
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    expect(await failure(chain.sendPayment({ to: 'B62nope', amount: 1 }))).toMatchObject({ code: 20003, data: { field: 'to' } });
+    expect(await failure(chain.sendPayment({ to: addressOf(1), amount: -1 }))).toMatchObject({ code: 20003, data: { field: 'amount' } });
+    expect(await failure(chain.sendPayment({ to: addressOf(1), amount: 1, fee: 11 }))).toMatchObject({
+      code: 20003,
+      data: { field: 'fee' },
+    });
+    expect(ledger.exchanges.length).toBe(before);
+    expect(await failure(chain.sendPayment({ to: addressOf(1), amount: 1 }))).toMatchObject({
+      code: 21001,
+      data: { reason: expect.stringMatching(/Insufficient funds/) },
+    });
+
+    const local = setup({}, { network: 'local' });
+    await local.chain.requestAccounts();
+    const sent = local.ledger.exchanges.length;
+    expect(await failure(local.chain.sendPayment({ to: addressOf(1), amount: 1 }))).toMatchObject({
+      code: 20006,
+      data: { reason: expect.stringMatching(/LocalBlockchain applies zkApp commands only/) },
+    });
+    expect(local.ledger.exchanges.length).toBe(sent);
+  });
+});
+
+describe('wallet discovery: mina:requestProvider / mina:announceProvider', () => {
+  /** A minimal window stand-in: an EventTarget that can hold globals. */
+  const fakeWindow = () => new EventTarget() as EventTarget & Record<string, unknown>;
+
+  it('install() sets window.chain and answers requestProvider with { info, provider }, as @mina-js/connect asks', async () => {
+    const window = fakeWindow();
+    const { chain } = setup();
+    const early: ProviderDetail[] = [];
+    window.addEventListener(ANNOUNCE_PROVIDER_EVENT, (e) => early.push((e as CustomEvent<ProviderDetail>).detail));
+    const uninstall = install(chain, { window });
+    expect(window.chain).toBe(chain);
+    expect(window.mina).toBeUndefined(); // Auro's name, untouched unless asked
+    expect(early).toHaveLength(1); // announced once when installed
+
+    // The dapp side, as @mina-js/connect and Auro's docs do it: listen, then request.
+    const found = await requestProviders({ window });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.provider).toBe(chain);
+    expect(found[0]!.info).toEqual(DEFAULT_PROVIDER_INFO);
+    expect(found[0]!.info.icon).toMatch(/^data:image\//);
+    expect(Object.isFrozen(found[0])).toBe(true);
+    // The discovered provider works: connect through it.
+    expect(await (found[0]!.provider as typeof chain).requestAccounts()).toEqual([ACCOUNT0]);
+
+    uninstall();
+    expect(window.chain).toBeUndefined();
+    expect(await requestProviders({ window })).toEqual([]);
+  });
+
+  it('asMina also sets window.mina; custom info is checked (icon must be a data:image URI)', () => {
+    const window = fakeWindow();
+    const { chain } = setup();
+    const info = { slug: 'my-ledger', name: 'My Ledger', icon: 'data:image/png;base64,AAAA', rdns: 'com.example.ledger' };
+    install(chain, { window, asMina: true, info });
+    expect(window.mina).toBe(chain);
+    let detail: ProviderDetail | undefined;
+    window.addEventListener(ANNOUNCE_PROVIDER_EVENT, (e) => (detail = (e as CustomEvent<ProviderDetail>).detail));
+    window.dispatchEvent(new Event(REQUEST_PROVIDER_EVENT));
+    expect(detail?.info).toEqual(info);
+    expect(() => install(chain, { window: fakeWindow(), info: { ...info, icon: 'https://example.com/icon.png' } })).toThrow(/data:image/);
+  });
+});

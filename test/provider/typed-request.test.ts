@@ -1,0 +1,110 @@
+/**
+ * The typed dapp API (src/provider/rpc.ts). The type assertions are checked by `npm run typecheck` (tsc over the
+ * tests): a `@ts-expect-error` whose call stops being an error fails the type-check. At run time the same calls show
+ * that the types did not loosen validation: what the types refuse is refused by the schemas too.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  createLedgerProvider,
+  METHODS,
+  type ChainRpcSchema,
+  type LedgerProvider,
+  type NullifierResult,
+  type RpcResult,
+  type SendTransactionArgs,
+  type SignedMessage,
+  type WalletMethod,
+} from '../../src/index.js';
+
+import { ORIGIN, quietLedger } from '../support/rig.js';
+
+/** A call made only for its type: it is not connected, so it rejects, and the rejection is expected. */
+function typeOnly<T>(call: Promise<T>): Promise<T> {
+  call.catch(() => undefined);
+  return call;
+}
+
+function provider(): LedgerProvider {
+  return createLedgerProvider({
+    transport: quietLedger({ extensions: true }),
+    network: 'devnet',
+    origin: ORIGIN,
+  });
+}
+
+describe('request() is typed per method', () => {
+  it('infers each result from the method name', () => {
+    const chain = provider();
+    expectTypeOf(typeOnly(chain.request({ method: 'chain_requestAccounts' }))).resolves.toEqualTypeOf<string[]>();
+    expectTypeOf(typeOnly(chain.request({ method: 'chain_requestNetwork' }))).resolves.toEqualTypeOf<{ networkID: string }>();
+    expectTypeOf(
+      typeOnly(chain.request({ method: 'chain_signMessage', params: { message: 'hi' } })),
+    ).resolves.toEqualTypeOf<SignedMessage>();
+    expectTypeOf(
+      typeOnly(chain.request({ method: 'chain_createNullifier', params: [['1', 2]] })),
+    ).resolves.toEqualTypeOf<NullifierResult>();
+    expectTypeOf<RpcResult<'chain_verifyFields'>>().toEqualTypeOf<boolean>();
+  });
+
+  it('takes the params each method documents, in object and positional form', () => {
+    const chain = provider();
+    // A dapp's o1js transaction: `tx.toJSON()` is JSON text; the object form is accepted as well.
+    expectTypeOf<string>().toMatchTypeOf<SendTransactionArgs['transaction']>();
+    expectTypeOf<{ feePayer: object; accountUpdates: object[]; memo: string }>().toMatchTypeOf<SendTransactionArgs['transaction']>();
+    // Empty optional values are "not given": the types let dapps send them.
+    expectTypeOf<{ transaction: string; nonce: null; feePayer: { fee: ''; memo: null } }>().toMatchTypeOf<SendTransactionArgs>();
+    void typeOnly(chain.request({ method: 'chain_storePrivateCredential', params: ['{"version":"v0"}'] }));
+    void typeOnly(chain.request({ method: 'chain_requestPresentation', params: [{ presentationRequest: {} }] }));
+  });
+
+  it('refuses what no method takes, at compile time and at run time alike', async () => {
+    const chain = provider();
+    await chain.requestAccounts({ origin: ORIGIN });
+    const calls = [
+      // @ts-expect-error: not a wallet method
+      chain.request({ method: 'chain_addChain', params: {} }),
+      // @ts-expect-error: the message must be a string
+      chain.request({ method: 'chain_signMessage', params: { message: 42 } }),
+      // @ts-expect-error: sendTransaction needs its transaction
+      chain.request({ method: 'chain_sendTransaction', params: { onlySign: true } }),
+      // @ts-expect-error: onlySign is a boolean
+      chain.sendTransaction({ transaction: '{}', onlySign: 'yes' }),
+      // @ts-expect-error: switchChain knows three networks
+      chain.switchChain({ networkID: 'zeko:mainnet' }),
+    ];
+    const codes = await Promise.all(
+      calls.map((call) =>
+        call.then(
+          () => 'resolved',
+          (error: { code: number }) => error.code,
+        ),
+      ),
+    );
+    expect(codes).toEqual([20006, 20003, 20003, 20003, 20003]);
+  });
+
+  it('the schema names exactly the methods request() serves', () => {
+    expectTypeOf<keyof typeof METHODS>().toEqualTypeOf<WalletMethod>();
+    expectTypeOf<keyof ChainRpcSchema>().toEqualTypeOf<WalletMethod>();
+    expect(Object.keys(METHODS).sort()).toEqual(
+      [
+        'chain_accounts',
+        'chain_createNullifier',
+        'chain_requestAccounts',
+        'chain_requestNetwork',
+        'chain_requestPresentation',
+        'chain_sendPayment',
+        'chain_sendStakeDelegation',
+        'chain_sendTransaction',
+        'chain_signFields',
+        'chain_signMessage',
+        'chain_sign_JsonMessage',
+        'chain_storePrivateCredential',
+        'chain_switchChain',
+        'chain_verifyFields',
+        'chain_verifyMessage',
+        'chain_verify_JsonMessage',
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,618 @@
+/**
+ * Security hardening (issue #14), each finding of the security review rebuilt as a test that failed before its fix:
+ *
+ * 1. stored credentials never reach a page: no list/delete in `request()` or on the provider object; the host-side
+ *    `credentialManager` asks the device before deleting;
+ * 3. in a browser page the origin is `location.origin`, full stop; bridges must pass the origin of every call;
+ * 4. `wrapProvider` checks origin and connection before delegating, and passes the origin on;
+ * 5. the store key cannot be obtained through `signMessage` on any app version, and its reply is never kept.
+ *
+ * Browser pages are simulated by defining `globalThis.location`, as the rest of the suite does.
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FileCredentialStore } from '../../src/credentials/node.js';
+import type { Review } from '../../src/emulator/index.js';
+import { createLedgerProvider, credentialManager, wrapProvider, type ChainProvider, type ProviderError } from '../../src/index.js';
+import { PendingCalls } from '../../src/provider/pending.js';
+import { credentialIssuer, type Issuer } from '../support/credentials.js';
+import { providerFailure as failure } from '../support/provider-failure.js';
+import { addressOf } from '../support/vectors.js';
+import { ORIGIN, providerRig, quietLedger, tempDirs } from '../support/rig.js';
+
+const ACCOUNT0 = addressOf(0);
+const tempDir = tempDirs('hardening');
+
+let issuer: Issuer;
+beforeAll(async () => {
+  issuer = await credentialIssuer();
+}, 120_000);
+
+function rig(options: { origin?: string; bridge?: boolean; version?: string; dir?: string } = {}) {
+  const reviews: Review[] = [];
+  let answer = true;
+  const ledger = quietLedger({
+    extensions: true,
+    version: options.version,
+    approve: (review) => (reviews.push(review), answer),
+  });
+  const chain = createLedgerProvider({
+    transport: ledger,
+    network: 'devnet',
+    origin: options.origin ?? ORIGIN,
+    ...(options.bridge ? { bridge: true } : {}),
+    credentialStore: new FileCredentialStore(options.dir ?? tempDir()),
+  });
+  return { ledger, chain, reviews, reject: (no = true) => (answer = !no) };
+}
+
+/** Runs `body` as if in a browser page at `origin` (`globalThis.location`). */
+async function inPage<T>(origin: string, body: () => T | Promise<T>): Promise<T> {
+  const saved = Object.getOwnPropertyDescriptor(globalThis, 'location');
+  Object.defineProperty(globalThis, 'location', { value: { origin }, configurable: true });
+  try {
+    return await body();
+  } finally {
+    if (saved) Object.defineProperty(globalThis, 'location', saved);
+    else delete (globalThis as { location?: unknown }).location;
+  }
+}
+
+const creationError = (create: () => unknown) => {
+  try {
+    create();
+  } catch (error) {
+    return error as { code: number; data?: { field?: string; reason?: string } };
+  }
+  throw new Error('expected the creation to be refused');
+};
+
+// ---- 1. credentials ----
+
+describe('1. stored credentials never reach a page', () => {
+  it('chain_listCredentials and chain_deleteCredential are unknown to request(): 20006, nothing reaches the device', async () => {
+    const { chain, ledger } = rig();
+    await chain.requestAccounts();
+    await chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });
+    const before = ledger.exchanges.length;
+    for (const method of ['chain_listCredentials', 'chain_deleteCredential', 'mina_listCredentials']) {
+      expect(await failure(chain.request({ method, params: { id: '0'.repeat(64) } } as never))).toMatchObject({ code: 20006 });
+    }
+    expect(ledger.exchanges.length).toBe(before);
+    // …and the page-facing objects have no such method.
+    for (const name of ['listCredentials', 'deleteCredential']) {
+      expect(name in chain).toBe(false);
+      expect(name in wrapProvider({}, { transport: ledger, network: 'devnet', origin: ORIGIN, whenUnsupported: 'refuse' })).toBe(false);
+    }
+  }, 120_000);
+
+  it('the host-side manager lists; deleting needs an approval on the device ("Delete credential <hash>"), a rejection deletes nothing', async () => {
+    const { chain, reviews, reject } = rig();
+    await chain.requestAccounts();
+    await chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0, 'Chile') });
+    const storeApproval = reviews.flatMap((r) => r.screens).find((s) => s.text?.startsWith('Store credential'))!.text!;
+    const manager = credentialManager(chain);
+    const [entry] = await manager.list();
+    reject();
+    const seen = reviews.length;
+    expect(await failure(manager.delete(entry!.id))).toMatchObject({ code: 1002 });
+    const asked = reviews
+      .slice(seen)
+      .flatMap((r) => r.screens)
+      .find((s) => s.title === 'Message')!.text!;
+    // The hash the user approved when storing is the one shown when deleting.
+    expect(asked).toBe(`Delete credential ${storeApproval.split(' ')[2]}`);
+    expect(await manager.list()).toHaveLength(1);
+    reject(false);
+    expect(await manager.delete(entry!.id)).toBe(true);
+    expect(await manager.list()).toEqual([]);
+    const prompts = reviews.length;
+    expect(await manager.delete(entry!.id)).toBe(false); // absent: nothing asked
+    expect(reviews.length).toBe(prompts);
+  }, 120_000);
+});
+
+// ---- 3. origins ----
+
+describe('3. in a browser page the origin is location.origin, full stop', () => {
+  it('a page cannot bind a provider to another origin, nor use an opaque origin', async () => {
+    const ledger = quietLedger();
+    await inPage('https://phish.example', () => {
+      expect(
+        creationError(() => createLedgerProvider({ transport: ledger, network: 'devnet', origin: 'https://bank.example' })),
+      ).toMatchObject({
+        code: 20003,
+        data: { field: 'origin' },
+      });
+      // Its own origin, spelled out or not, is fine.
+      expect(createLedgerProvider({ transport: ledger, network: 'devnet', origin: 'https://phish.example' }).origin).toBe(
+        'https://phish.example',
+      );
+      expect(createLedgerProvider({ transport: ledger, network: 'devnet' }).origin).toBe('https://phish.example');
+      // A page cannot declare itself a bridge either.
+      expect(
+        creationError(() => createLedgerProvider({ transport: ledger, network: 'devnet', origin: 'https://bank.example', bridge: true })),
+      ).toMatchObject({
+        code: 20003,
+        data: { field: 'bridge' },
+      });
+    });
+    await inPage('null', () => {
+      for (const origin of [undefined, 'https://bank.example']) {
+        expect(creationError(() => createLedgerProvider({ transport: ledger, network: 'devnet', origin }))).toMatchObject({
+          code: 20003,
+          data: { field: 'origin', reason: expect.stringMatching(/opaque/) },
+        });
+      }
+    });
+  });
+
+  it('a page cannot claim another origin per call (context.origin), and an origin turned opaque is refused; nothing reaches the device', async () => {
+    await inPage(ORIGIN, async () => {
+      const { chain, ledger } = rig({ origin: undefined });
+      await chain.requestAccounts();
+      const before = ledger.exchanges.length;
+      for (const origin of ['https://bank.example', 'null', '']) {
+        expect(await failure(chain.request({ method: 'chain_signMessage', params: { message: 'hi' } }, { origin }))).toMatchObject({
+          code: 23001,
+        });
+        expect(await failure(chain.signMessage({ message: 'hi' }, { origin }))).toMatchObject({ code: 23001 });
+      }
+      expect(ledger.exchanges.length).toBe(before);
+      // Its own origin, given or not, works.
+      await chain.signMessage({ message: 'hi' }, { origin: ORIGIN });
+      await chain.signMessage({ message: 'hi' });
+      // The same provider, reached from an opaque context (a sandboxed frame of the page): refused.
+      await inPage('null', async () => {
+        expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({ code: 23001 });
+        expect(await failure(chain.signMessage({ message: 'hi' }, { origin: ORIGIN }))).toMatchObject({ code: 23001 });
+      });
+    });
+  });
+
+  it('bridge mode: the messaging layer must give the origin of every call; without one → 23001, nothing reaches the device', async () => {
+    const { chain, ledger } = rig({ bridge: true });
+    expect(await failure(chain.requestAccounts())).toMatchObject({ code: 23001, data: { reason: expect.stringMatching(/bridge/) } });
+    await chain.requestAccounts({ origin: ORIGIN });
+    const before = ledger.exchanges.length;
+    expect(await failure(chain.request({ method: 'chain_signMessage', params: { message: 'hi' } }))).toMatchObject({ code: 23001 });
+    expect(await failure(chain.signMessage({ message: 'hi' }))).toMatchObject({ code: 23001 });
+    expect(await failure(chain.signMessage({ message: 'hi' }, { origin: 'https://evil.example' }))).toMatchObject({ code: 23001 });
+    expect(ledger.exchanges.length).toBe(before);
+    expect((await chain.signMessage({ message: 'hi' }, { origin: ORIGIN })).publicKey).toBe(ACCOUNT0);
+    // An extension's own pages (chrome-extension:) are bridges, not web pages: they may name the origin they serve.
+    await inPage('chrome-extension://abcdefghijklmnop', () => {
+      const ext = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, bridge: true });
+      expect(ext.origin).toBe(ORIGIN);
+    });
+  });
+});
+
+// ---- 4. wrapProvider ----
+
+describe('4. wrapProvider checks the origin and the connection before delegating, and passes the origin on', () => {
+  function wrapped() {
+    const calls: { method: string; context: unknown }[] = [];
+    const original: ChainProvider = {
+      request: async (args, context) => (calls.push({ method: args.method, context }), 'from original'),
+      createNullifier: async (_args, context) => (calls.push({ method: 'createNullifier', context }), 'from original'),
+    };
+    const ledger = quietLedger({ extensions: false });
+    const chain = wrapProvider(original, { transport: ledger, network: 'devnet', origin: ORIGIN, whenUnsupported: 'delegate' });
+    return { chain, calls, ledger };
+  }
+
+  it('an unknown method from a wrong origin, or before connect, is never delegated', async () => {
+    const { chain, calls, ledger } = wrapped();
+    expect(await failure(chain.request({ method: 'chain_addChain', params: {} }))).toMatchObject({ code: 1001 });
+    expect(await failure(chain.createNullifier({ message: ['1'] }))).toMatchObject({ code: 1001 });
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    expect(await failure(chain.request({ method: 'chain_addChain', params: {} }, { origin: 'https://evil.example' }))).toMatchObject({
+      code: 23001,
+    });
+    expect(await failure(chain.createNullifier({ message: ['1'] }, { origin: 'https://evil.example' }))).toMatchObject({ code: 23001 });
+    expect(calls).toEqual([]);
+    expect(ledger.exchanges.length).toBe(before);
+  });
+
+  it('a delegated call carries the checked origin', async () => {
+    const { chain, calls } = wrapped();
+    await chain.requestAccounts();
+    expect(await chain.request({ method: 'chain_addChain', params: {} }, { origin: ORIGIN })).toBe('from original');
+    expect(await chain.createNullifier({ message: ['1'] })).toBe('from original');
+    expect(calls).toEqual([
+      { method: 'chain_addChain', context: { origin: ORIGIN } },
+      { method: 'createNullifier', context: { origin: ORIGIN } },
+    ]);
+  });
+});
+
+// ---- 5. the store key ----
+
+describe('5. the store key cannot be obtained through signMessage, and its reply is never kept', () => {
+  const spellings = [
+    'chain-ledger credential store key v1',
+    'Message : chain-ledger credential store key v1', // what 1.4.0/1.4.1/1.4.4 sign raw = the 1.4.5+ store-key text
+    'Message : Chain-Ledger Credential Store key v1',
+    'x chain-ledger credential store',
+  ];
+  it.each(['1.4.0', '1.4.1', '1.4.2', '1.4.4', '1.4.5', '1.6.0'])(
+    'app %s: every spelling is refused (20003) before reaching the device',
+    async (version) => {
+      const { chain, ledger } = rig({ version });
+      await chain.requestAccounts();
+      const before = ledger.exchanges.length;
+      for (const message of spellings) {
+        expect(await failure(chain.signMessage({ message }))).toMatchObject({ code: 20003, data: { field: 'message' } });
+      }
+      expect(ledger.exchanges.length).toBe(before);
+      expect((await chain.signMessage({ message: 'Message : hello' })).publicKey).toBe(ACCOUNT0); // the rest still works
+    },
+  );
+
+  it("the software Ledger's exchanges never hold the store-key signature", async () => {
+    const { MinaLedgerApp } = await import('../../src/device/client.js');
+    const { signatureToRawHex } = await import('../../src/apdu/signature.js');
+    const { STORE_KEY_MESSAGE } = await import('../../src/apdu/store-key.js');
+    // The key signature, made on a second instance of the same device (deterministic).
+    const twin = quietLedger();
+    const keyHex = signatureToRawHex(await new MinaLedgerApp(twin).signMessage(0, STORE_KEY_MESSAGE, 1));
+    const { chain, ledger } = rig();
+    await chain.requestAccounts();
+    await chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });
+    const redacted = ledger.exchanges.filter((e) => e.redacted);
+    expect(redacted).toHaveLength(1);
+    expect(redacted[0]!.reply).toBe('9000');
+    for (const device of [ledger, twin]) {
+      for (const e of device.exchanges) expect(e.reply.includes(keyHex.slice(0, 64))).toBe(false);
+    }
+  }, 120_000);
+});
+
+// ---- 6. smaller ones ----
+
+/** Settles `promise` or fails after `ms` (a hang is a failure, not a stalled suite). */
+function bounded<T>(promise: Promise<T>, ms = 15_000): Promise<{ value?: T; error?: unknown }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms`)), ms)));
+  return Promise.race([
+    promise.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+    hang,
+  ]).finally(() => clearTimeout(timer));
+}
+
+describe('6. the file store: links, FIFOs and shared directories never hang or pass', () => {
+  const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
+  const text = JSON.stringify({
+    version: 'v0',
+    witness: { type: 'unsigned' },
+    credential: { owner: { _type: 'PublicKey', value: ACCOUNT0 }, data: {} },
+  });
+
+  it('a dangling symbolic link at the lock path: the writer waits its bounded time, then "io" (it spun forever)', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const dir = tempDir();
+    const store = new FileCredentialStore(dir, { lockTimeoutMs: 300 });
+    symlinkSync(join(dir, 'nowhere'), `${store.fileOf(ACCOUNT0)}.lock`);
+    const { error } = await bounded(store.add(ACCOUNT0, SECRET, text));
+    expect(error).toMatchObject({ name: 'CredentialStoreError', kind: 'io' });
+  });
+
+  it('a FIFO or a symbolic link at the store path is refused ("io"), never read or blocked on', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { symlinkSync, writeFileSync } = await import('node:fs');
+    const dir = tempDir();
+    const store = new FileCredentialStore(dir);
+    execFileSync('mkfifo', [store.fileOf(ACCOUNT0)]);
+    expect((await bounded(store.list(ACCOUNT0, SECRET))).error).toMatchObject({
+      kind: 'io',
+      message: expect.stringMatching(/not a regular file/),
+    });
+    const other = addressOf(1);
+    writeFileSync(join(dir, 'elsewhere.json'), '{}');
+    symlinkSync(join(dir, 'elsewhere.json'), store.fileOf(other));
+    expect((await bounded(store.list(other, SECRET))).error).toMatchObject({ kind: 'io', message: expect.stringMatching(/symbolic link/) });
+  });
+
+  it('a store directory writable by group or others is refused; 0700 is used', async () => {
+    const { chmodSync } = await import('node:fs');
+    const dir = tempDir();
+    const store = new FileCredentialStore(dir);
+    for (const mode of [0o777, 0o770, 0o702]) {
+      chmodSync(dir, mode);
+      for (const call of [store.list(ACCOUNT0, SECRET), store.add(ACCOUNT0, SECRET, text)] as Promise<unknown>[]) {
+        expect((await bounded(call)).error).toMatchObject({ kind: 'io', message: expect.stringMatching(/writable by/) });
+      }
+    }
+    chmodSync(dir, 0o700);
+    expect((await store.add(ACCOUNT0, SECRET, text)).duplicate).toBe(false);
+  });
+});
+
+describe('6. what pages are told: no local paths, no URL credentials', () => {
+  it('a store failure reaches the page as a generic reason; the host log gets the path', async () => {
+    const { mkdirSync } = await import('node:fs');
+    const dir = tempDir();
+    const logged: string[] = [];
+    const ledger = quietLedger();
+    const store = new FileCredentialStore(dir);
+    const chain = createLedgerProvider({
+      transport: ledger,
+      network: 'devnet',
+      origin: ORIGIN,
+      credentialStore: store,
+      onHostLog: (m) => logged.push(m),
+    });
+    await chain.requestAccounts();
+    mkdirSync(store.fileOf(ACCOUNT0)); // a directory where the file should be
+    const error = await failure(chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) }));
+    expect(error).toMatchObject({ code: 22001 });
+    expect(JSON.stringify(error)).not.toContain(dir);
+    expect(logged.join('\n')).toContain(dir);
+  }, 120_000);
+
+  it('graphqlUrl with credentials is refused at creation; headers carry them; URLs in reasons are redacted', async () => {
+    const { createServer } = await import('node:http');
+    const ledger = quietLedger({ blindSigning: true });
+    for (const graphqlUrl of ['https://operator:S3CRET@node.example/graphql', 'https://operator@node.example/graphql']) {
+      expect(creationError(() => createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, graphqlUrl }))).toMatchObject(
+        {
+          code: 20003,
+          data: { field: 'graphqlUrl' },
+        },
+      );
+    }
+    expect(
+      creationError(() =>
+        createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, graphqlHeaders: { 'bad header': 'x' } }),
+      ),
+    ).toMatchObject({
+      code: 20003,
+      data: { field: 'graphqlHeaders' },
+    });
+    const seen: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(503).end('down');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const { berkeleyCommand } = await import('../support/zkapp.js');
+      const chain = createLedgerProvider({
+        transport: ledger,
+        network: 'devnet',
+        origin: ORIGIN,
+        graphqlUrl: `http://127.0.0.1:${port}/graphql?apikey=TOKEN-123`,
+        graphqlHeaders: { authorization: 'Bearer HEADER-SECRET' },
+      });
+      await chain.requestAccounts();
+      const error = await failure(chain.sendTransaction({ transaction: berkeleyCommand() }));
+      expect(seen[0]).toBe('Bearer HEADER-SECRET');
+      expect(JSON.stringify(error)).toContain(`127.0.0.1:${port}/graphql`);
+      expect(JSON.stringify(error)).not.toContain('TOKEN-123');
+      expect(JSON.stringify(error)).not.toContain('HEADER-SECRET');
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("6. a device's claims outside the spec are refused", () => {
+  it.each([
+    ['maxFields 193', [1, 0, 3, 193]],
+    ['extension version 2.0', [2, 0, 3, 64]],
+    ['unknown capability bits', [1, 0, 0x83, 64]],
+  ])('GET_CAPABILITIES announcing %s → connect fails with 22001', async (_name, reply) => {
+    const honest = quietLedger({ extensions: true });
+    const transport = {
+      async send(cla: number, ins: number, p1: number, p2: number, data?: Uint8Array, statusList?: readonly number[]) {
+        if (ins === 0xa0) return Uint8Array.from([...reply, 0x90, 0x00]);
+        return honest.send(cla, ins, p1, p2, data, statusList);
+      },
+    };
+    const chain = createLedgerProvider({ transport, network: 'devnet', origin: ORIGIN });
+    expect(await failure(chain.requestAccounts())).toMatchObject({ code: 22001 });
+    expect(chain.capabilities).toBeUndefined();
+  });
+});
+
+describe('6. prompt floods and silent chain switches', () => {
+  it('at most maxRequestsPerMinute device calls start in any 60 s (Auro: 60 a minute per origin); the window slides', async () => {
+    let now = 1_000_000;
+    const calls = new PendingCalls(100, 3, () => now);
+    const start = () => {
+      try {
+        calls.enter().leave();
+        return 'ok';
+      } catch (error) {
+        return (error as ProviderError).code;
+      }
+    };
+    expect([start(), start(), start(), start()]).toEqual(['ok', 'ok', 'ok', 1002]);
+    now += 59_999;
+    expect(start()).toBe(1002);
+    now += 1;
+    expect([start(), start(), start(), start()]).toEqual(['ok', 'ok', 'ok', 1002]);
+    // Through the provider: the fourth signMessage of a page limited to 3 a minute never reaches the device.
+    const ledger = quietLedger();
+    const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, maxRequestsPerMinute: 3 });
+    await chain.requestAccounts(); // one device call
+    await chain.signMessage({ message: 'one' });
+    await chain.signMessage({ message: 'two' });
+    const sent = ledger.exchanges.length;
+    expect(await failure(chain.signMessage({ message: 'three' }))).toMatchObject({
+      code: 1002,
+      data: { reason: expect.stringMatching(/rate limit/) },
+    });
+    expect(ledger.exchanges.length).toBe(sent);
+  });
+
+  it('at most maxPendingCalls calls wait for the device; the rest → 1002 at once; rejectPending() ends the queue', async () => {
+    let release: (approved: boolean) => void = () => {};
+    const ledger = quietLedger();
+    const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, maxPendingCalls: 5 });
+    await chain.requestAccounts();
+    let prompts = 0;
+    ledger.approve = () => (prompts++, new Promise<boolean>((resolve) => (release = resolve)));
+    const calls = Array.from({ length: 50 }, (_, i) =>
+      chain.signMessage({ message: `flood ${i}` }).then(
+        () => 'ok',
+        (e: ProviderError) => e.code,
+      ),
+    );
+    // The 45 beyond the limit are refused without waiting for the device (else this would wait forever).
+    expect(await Promise.all(calls.slice(5))).toEqual(Array(45).fill(1002));
+    while (prompts === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(chain.rejectPending()).toBe(5);
+    expect(await Promise.all(calls.slice(0, 5))).toEqual(Array(5).fill(1002));
+    // The user answers the one prompt that was on the device; the next call is the only thing that follows it.
+    const before = ledger.exchanges.length;
+    ledger.approve = () => (prompts++, true);
+    const after = chain.signMessage({ message: 'after' });
+    release(true);
+    expect((await after).publicKey).toBe(ACCOUNT0);
+    expect(prompts).toBe(2);
+    expect(ledger.exchanges.length).toBe(before + 2);
+  });
+
+  it("switchChain asks the integrator's hook: refused → 1002 and nothing changes; approved → switched and chainChanged", async () => {
+    const asked: unknown[] = [];
+    let answer = false;
+    const { chain } = providerRig({}, { confirmSwitchChain: (request) => (asked.push(request), answer) });
+    const changed: string[] = [];
+    chain.on('chainChanged', ({ networkID }) => changed.push(networkID));
+    expect(await failure(chain.switchChain({ networkID: 'mina:mainnet' }))).toMatchObject({ code: 1002 });
+    expect(chain.network).toBe('devnet');
+    expect(changed).toEqual([]);
+    answer = true;
+    expect(await chain.switchChain({ networkID: 'mina:mainnet' })).toEqual({ networkID: 'mina:mainnet' });
+    expect(changed).toEqual(['mina:mainnet']);
+    expect(asked).toEqual([
+      { from: 'mina:devnet', to: 'mina:mainnet', origin: ORIGIN },
+      { from: 'mina:devnet', to: 'mina:mainnet', origin: ORIGIN },
+    ]);
+    await chain.switchChain({ networkID: 'mina:mainnet' }); // no change: not asked
+    expect(asked).toHaveLength(2);
+  });
+});
+
+// ---- 2. bounded host work ----
+
+describe('2. host work is bounded before any prompt', () => {
+  function hashingRequest(maxLength: number, hashes: number, inputs = 1) {
+    const { UInt64, Field } = issuer.A.o1js;
+    const { PresentationSpec, Claim, Operation, Credential, DynamicString, PresentationRequest } = issuer.A.attestations;
+    const Str = DynamicString({ maxLength });
+    const credentialInputs = Object.fromEntries(
+      Array.from({ length: inputs }, (_, i) => [`c${i}`, Credential.Native({ s: Str, expiresAt: UInt64 })]),
+    );
+    const spec = PresentationSpec({ ...credentialInputs, createdAt: Claim(UInt64) }, (all: any) => ({
+      assert: [Operation.lessThanEq(all.createdAt, Operation.property(all.c0, 'expiresAt'))],
+      outputClaim: Operation.record(
+        Object.fromEntries(
+          Array.from({ length: hashes }, (_, i) => [
+            `h${i}`,
+            Operation.hash(Operation.property(all.c0, 's'), Operation.constant(Field(i))),
+          ]),
+        ),
+      ),
+    }));
+    return JSON.parse(PresentationRequest.toJSON(PresentationRequest.https(spec, { createdAt: UInt64.from(1) }, { action: 'login' })));
+  }
+
+  it('the measure: a real request passes; the 17 kB amplification request (198k rows) and its smaller cousins are over the bound', async () => {
+    const { measurePresentationSpec, MAX_PRESENTATION_COST } = await import('../../src/credentials/request-bounds.js');
+    const cost = (maxLength: number, hashes: number) => measurePresentationSpec(hashingRequest(maxLength, hashes).spec).cost;
+    expect(cost(50, 1)).toBeLessThan(MAX_PRESENTATION_COST);
+    expect(cost(1000, 1)).toBeLessThan(MAX_PRESENTATION_COST); // 10,967 rows: allowed
+    expect(cost(1000, 10)).toBeGreaterThan(MAX_PRESENTATION_COST); // 32,315 rows
+    expect(cost(1000, 80)).toBeGreaterThan(MAX_PRESENTATION_COST); // 198,355 rows: the review's 13-minute request
+    expect(cost(1000, 80)).toBeGreaterThan(cost(1000, 10));
+  });
+
+  it.each([
+    ['80 hashes of a 1,000-character string', () => hashingRequest(1000, 80), /too large to prove/],
+    ['5 credential inputs', () => hashingRequest(8, 1, 5), /at most 4/],
+  ])('%s → 20003 naming the spec, before the store key, any compile or any device request', async (_name, make, reason) => {
+    const { chain, ledger } = rig();
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    const error = await failure(chain.requestPresentation({ presentation: { presentationRequest: make() } }));
+    expect(error).toMatchObject({
+      code: 20003,
+      data: { field: 'presentation.presentationRequest.spec', reason: expect.stringMatching(reason) },
+    });
+    expect(ledger.exchanges.length).toBe(before);
+  });
+
+  it('a zkApp command with more account updates than a node accepts (11) → 20003 before any hashing or device request', async () => {
+    const { berkeleyCommand, manyUpdates } = await import('../support/zkapp.js');
+    const ledger = quietLedger({ blindSigning: true });
+    const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN });
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    expect(await failure(chain.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), 12), onlySign: true }))).toMatchObject({
+      code: 20003,
+      data: { field: 'transaction.accountUpdates' },
+    });
+    expect(ledger.exchanges.length).toBe(before);
+    await chain.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), 11), onlySign: true });
+  });
+
+  it('the o1js cache keeps the presentation circuits under the cap, least recently used first; shared files stay', async () => {
+    const { pruneO1jsCache } = await import('../../src/credentials/o1js-cache.js');
+    const { writeFileSync, utimesSync, readdirSync } = await import('node:fs');
+    const dir = tempDir();
+    const ids = ['1111111111111111', '2222222222222222', '3333333333333333', '4444444444444444'].map((h) => `credential-${h}`);
+    ids.forEach((id, i) => {
+      for (const file of [`step-pk-${id}-run`, `step-pk-${id}-run.header`]) {
+        writeFileSync(join(dir, file), Buffer.alloc(file.endsWith('header') ? 10 : 1000));
+        utimesSync(join(dir, file), 1_000_000 + i * 1000, 1_000_000 + i * 1000); // ids[0] oldest
+      }
+    });
+    writeFileSync(join(dir, 'srs-fp-65536'), Buffer.alloc(5000));
+    // ids[0] is the oldest but is being used now: it is kept, and the next oldest go.
+    expect(await pruneO1jsCache(ids[0], 2100, dir)).toEqual([ids[1], ids[2]]);
+    expect(readdirSync(dir).sort()).toEqual(
+      ['srs-fp-65536', ...[ids[0], ids[3]].flatMap((id) => [`step-pk-${id}-run`, `step-pk-${id}-run.header`])].sort(),
+    );
+  });
+
+  it('an AbortSignal fired while the proof is made: 1002, and the aborted caller never gets the presentation (it did before)', async () => {
+    const dir = tempDir();
+    const first = rig({ dir });
+    await first.chain.requestAccounts();
+    await first.chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });
+    const second = rig({ dir });
+    await second.chain.requestAccounts();
+    const controller = new AbortController();
+    // The user approves the owner signature; the caller gives up right after (during the proof).
+    second.ledger.approve = (review) => {
+      if (review.screens.some((s) => s.title === 'Sign fields' || s.text === 'Sign fields')) setTimeout(() => controller.abort(), 0);
+      return true;
+    };
+    const { UInt64 } = issuer.A.o1js;
+    const { PresentationSpec, Claim, Operation, Credential, DynamicString, PresentationRequest } = issuer.A.attestations;
+    const spec = PresentationSpec(
+      { credential: Credential.Native({ nationality: DynamicString({ maxLength: 50 }), age: UInt64 }), createdAt: Claim(UInt64) },
+      ({ credential }: any) => ({
+        assert: [Operation.lessThanEq(Operation.property(credential, 'age'), Operation.property(credential, 'age'))],
+        outputClaim: Operation.issuer(credential),
+      }),
+    );
+    const presentationRequest = JSON.parse(
+      PresentationRequest.toJSON(PresentationRequest.https(spec, { createdAt: UInt64.from(1) }, { action: 'login' })),
+    );
+    const before = second.ledger.exchanges.length;
+    const error = await failure(second.chain.requestPresentation({ presentation: { presentationRequest } }, { signal: controller.signal }));
+    expect(error, JSON.stringify(error)).toMatchObject({ code: 1002 });
+    expect(controller.signal.aborted).toBe(true);
+    const sent = second.ledger.exchanges.slice(before).map((e) => e.request.slice(2, 4));
+    expect(sent).toContain('a1'); // the abort came after the owner signature, as intended
+  }, 300_000);
+});
