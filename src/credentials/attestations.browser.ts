@@ -2,10 +2,12 @@
  * The browser variant of `attestations.ts`, chosen by the chain-ledger Vite plugin (`chain-ledger/vite`, src/vite.ts):
  * the same lazy loading of o1js and mina-attestations, but mina-attestations' internal `credentialMatchesSpec` is
  * reached through the virtual id `chain-ledger-internal:mina-attestations/<file>` (resolved by the plugin) instead of
- * a file URL built with Node's module resolution.
+ * a file URL built with Node's module resolution; and presentations get a persistent key cache in IndexedDB
+ * (browser-key-cache.ts), so that a circuit compiled once on an origin is not compiled again.
  */
 import { loadO1js } from '../crypto/o1js.js';
 import type { AttestationsModules } from './attestations.js';
+import { openBrowserPresentationKeys } from './browser-key-cache.js';
 
 export type { AttestationsModules } from './attestations.js';
 
@@ -21,7 +23,13 @@ export function loadAttestations(): Promise<AttestationsModules> {
         credentialMatchesSpec(spec: unknown, credential: unknown): boolean;
       }>,
     ]);
-    return { o1js, attestations, validation, credentialMatchesSpec: internal.credentialMatchesSpec };
+    return {
+      o1js,
+      attestations,
+      validation,
+      credentialMatchesSpec: internal.credentialMatchesSpec,
+      openPresentationKeys: (requestJson: string) => openBrowserPresentationKeys(o1js, requestJson),
+    };
   })();
   loading.catch(() => (loading = undefined));
   return loading;

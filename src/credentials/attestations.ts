@@ -8,6 +8,7 @@
  * (src/vite.ts); keep the two loaders in step.
  */
 import { loadO1js } from '../crypto/o1js.js';
+import type { PresentationKeys } from './key-cache.js';
 
 type Attestations = typeof import('mina-attestations');
 type Validation = typeof import('mina-attestations/validation');
@@ -17,6 +18,11 @@ export interface AttestationsModules {
   attestations: Attestations;
   validation: Validation;
   credentialMatchesSpec(spec: unknown, credential: unknown): boolean;
+  /**
+   * Browser only (attestations.browser.ts): the persistent key cache for a presentation of this request (its JSON).
+   * Absent in Node, where o1js's own file cache (~/.cache/o1js) serves every compile.
+   */
+  openPresentationKeys?(requestJson: string): Promise<PresentationKeys>;
 }
 
 let loading: Promise<AttestationsModules> | undefined;

@@ -10,26 +10,34 @@
  * - Serialised: writers of one file wait on a `FifoLock` in the process and on an exclusive lock file
  *   (`<address>.json.lock`, created with `wx`) across processes, so concurrent adds never lose one another. A lock
  *   file older than `staleLockMs` was left by a crashed process and is broken.
- * - Private: the directory is created with mode 0o700, files with 0o600.
+ * - Private: the directory is created with mode 0o700, files with 0o600; a directory writable by group or others is
+ *   refused (as OpenSSH refuses such key directories), and so is a store file that is not a regular file (a symbolic
+ *   link, a FIFO, a device): it is opened with O_NOFOLLOW | O_NONBLOCK and checked before anything is read.
  */
-import { link, mkdir, open, readFile, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { link, lstat, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { toHex } from '../apdu/bytes.js';
-import { FifoLock } from '../transport/lock.js';
-import { StoreKeys, parseSealedEntry, type SealedEntry } from './store-crypto.js';
+import { FifoLock } from '../util/fifo-lock.js';
+import { StoreKeys, isSalt, parseSealedEntry, type SealedEntry } from './store-crypto.js';
 import { CredentialStoreError, checkAccount, checkId, type CredentialEntry, type CredentialStore } from './store.js';
 
 export const CREDENTIAL_FILE_FORMAT = 'chain-ledger-credentials';
-export const CREDENTIAL_FILE_VERSION = 1;
+/** The format written; format 1 (no salt, no list MAC, no padding) is still read, and re-keyed on its next write. */
+export const CREDENTIAL_FILE_VERSION = 2;
 
 /** The content of `<address>.json`. */
 export interface CredentialFile {
   format: typeof CREDENTIAL_FILE_FORMAT;
-  version: typeof CREDENTIAL_FILE_VERSION;
+  version: 1 | 2;
   account: string;
+  /** Format 2: base64 of the store's random 32-byte KDF salt. */
+  salt?: string;
   /** Hex HMAC of a constant and the account under the check key: recognises a wrong secret. */
   check: string;
   entries: SealedEntry[];
+  /** Format 2: hex HMAC of the entry list (ids, IVs, dates): a dropped or added entry is detected. */
+  mac?: string;
 }
 
 export interface FileCredentialStoreOptions {
@@ -65,51 +73,92 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   async list(account: string, secret: Uint8Array): Promise<CredentialEntry[]> {
-    const keys = await StoreKeys.derive(account, secret);
+    await StoreKeys.derive(account, secret); // validates the arguments even when there is no file
     const file = await this.#read(account);
     if (file === undefined) return [];
-    return openAll(keys, file);
+    return openAll(await StoreKeys.derive(account, secret, file.salt), file);
   }
 
   async add(account: string, secret: Uint8Array, credential: string): Promise<{ id: string; duplicate: boolean }> {
-    const keys = await StoreKeys.derive(account, secret);
-    const id = keys.idOf(credential);
+    const id = (await StoreKeys.derive(account, secret)).idOf(credential); // ids do not depend on the salt
     return this.#update<{ id: string; duplicate: boolean }>(account, async (file) => {
-      if (file !== undefined) {
-        // Authenticates every entry: nothing is ever written on top of a damaged or foreign file.
-        await openAll(keys, file);
-        if (file.entries.some((e) => e.id === id)) return { result: { id, duplicate: true } };
-      }
+      // Authenticates every entry: nothing is ever written on top of a damaged or foreign file.
+      const { keys, entries, rekeyed } = await keysForWrite(account, secret, file);
+      if (entries.some((e) => e.id === id)) return { result: { id, duplicate: true }, write: rekeyed ? fileOf(keys, entries) : undefined };
       const entry = await keys.seal(id, credential, new Date().toISOString());
-      const base = file ?? { format: CREDENTIAL_FILE_FORMAT, version: CREDENTIAL_FILE_VERSION, account, check: keys.check, entries: [] };
-      return { result: { id, duplicate: false }, write: { ...base, entries: [...base.entries, entry] } };
+      return { result: { id, duplicate: false }, write: fileOf(keys, [...entries, entry]) };
     });
   }
 
   async remove(account: string, secret: Uint8Array, id: string): Promise<boolean> {
-    const keys = await StoreKeys.derive(account, secret);
+    await StoreKeys.derive(account, secret);
     checkId(id);
     if ((await this.#read(account)) === undefined) return false;
     return this.#update(account, async (file) => {
       if (file === undefined) return { result: false };
-      await openAll(keys, file);
-      const entries = file.entries.filter((e) => e.id !== id);
-      if (entries.length === file.entries.length) return { result: false };
-      return { result: true, write: { ...file, entries } };
+      const { keys, entries, rekeyed } = await keysForWrite(account, secret, file);
+      const kept = entries.filter((e) => e.id !== id);
+      if (kept.length === entries.length) return { result: false, write: rekeyed ? fileOf(keys, entries) : undefined };
+      return { result: true, write: fileOf(keys, kept) };
+    });
+  }
+
+  /**
+   * Re-keys the account's store under a fresh salt (every entry re-encrypted, ids unchanged), e.g. after a derived
+   * key may have leaked. A leaked store-key signature still opens it (docs/credentials.md). False if there is no store.
+   */
+  async rekey(account: string, secret: Uint8Array): Promise<boolean> {
+    await StoreKeys.derive(account, secret);
+    return this.#update(account, async (file) => {
+      if (file === undefined) return { result: false };
+      const opened = await openAll(await StoreKeys.derive(account, secret, file.salt), file);
+      const keys = await StoreKeys.derive(account, secret, StoreKeys.newSalt());
+      return { result: true, write: fileOf(keys, await Promise.all(opened.map((e) => keys.seal(e.id, e.credential, e.storedAt)))) };
     });
   }
 
   /** The account's file, validated; undefined if there is none. Never takes a lock: files are replaced atomically. */
   async #read(account: string): Promise<CredentialFile | undefined> {
     const path = this.fileOf(account);
-    let text: string;
+    if (!(await this.#checkDirectory())) return undefined;
+    let handle: FileHandle;
     try {
-      text = await readFile(path, 'utf8');
+      // No symbolic link is followed, and a FIFO cannot block the open.
+      handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (cause) {
       if (errorCode(cause) === 'ENOENT') return undefined;
+      if (errorCode(cause) === 'ELOOP') throw ioError(`${path} is a symbolic link; refused`, cause);
       throw ioError(`cannot read ${path}`, cause);
     }
+    let text: string;
+    try {
+      if (!(await handle.stat()).isFile()) throw new CredentialStoreError('io', `${path} is not a regular file; refused`);
+      text = await handle.readFile('utf8');
+    } catch (cause) {
+      throw cause instanceof CredentialStoreError ? cause : ioError(`cannot read ${path}`, cause);
+    } finally {
+      await handle.close();
+    }
     return parseCredentialFile(text, account, path);
+  }
+
+  /** False if the directory does not exist; `io` if it is writable by group or others (or not a directory). */
+  async #checkDirectory(): Promise<boolean> {
+    let info: Awaited<ReturnType<typeof stat>>;
+    try {
+      info = await stat(this.directory);
+    } catch (cause) {
+      if (errorCode(cause) === 'ENOENT') return false;
+      throw ioError(`cannot inspect ${this.directory}`, cause);
+    }
+    if (!info.isDirectory()) throw new CredentialStoreError('io', `${this.directory} is not a directory`);
+    if (process.platform !== 'win32' && (info.mode & 0o022) !== 0) {
+      throw new CredentialStoreError(
+        'io',
+        `${this.directory} is writable by ${info.mode & 0o002 ? 'others' : 'its group'} (mode ${(info.mode & 0o777).toString(8)}): refused; make it 0700`,
+      );
+    }
+    return true;
   }
 
   /**
@@ -126,8 +175,12 @@ export class FileCredentialStore implements CredentialStore {
     } catch (cause) {
       throw ioError(`cannot create ${this.directory}`, cause);
     }
+    await this.#checkDirectory();
     let lock = processLocks.get(path);
-    if (lock === undefined) processLocks.set(path, (lock = new FifoLock()));
+    if (lock === undefined) {
+      lock = new FifoLock();
+      processLocks.set(path, lock);
+    }
     return lock.run(async () => {
       const lockFile = await LockFile.acquire(`${path}.lock`, this.#lockTimeoutMs, this.#staleLockMs);
       try {
@@ -191,11 +244,14 @@ export function parseCredentialFile(text: string, account: string, where = `the 
     throw bad('not JSON (damaged)', cause);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not a credential file');
-  const { format, version, account: owner, check, entries, ...extra } = value as Record<string, unknown>;
+  const { format, version, account: owner, salt, check, entries, mac, ...extra } = value as Record<string, unknown>;
   if (format !== CREDENTIAL_FILE_FORMAT) throw bad(`not a credential file (format ${JSON.stringify(format)})`);
-  if (version !== CREDENTIAL_FILE_VERSION) {
-    throw bad(`unsupported version ${JSON.stringify(version)} (this library reads ${CREDENTIAL_FILE_VERSION})`);
+  if (version !== 1 && version !== 2) {
+    throw bad(`unsupported version ${JSON.stringify(version)} (this library reads 1 and ${CREDENTIAL_FILE_VERSION})`);
   }
+  if (version === 1 && (salt !== undefined || mac !== undefined)) throw bad(`unknown field "${salt !== undefined ? 'salt' : 'mac'}"`);
+  if (version === 2 && !isSalt(salt)) throw bad('salt is not 32 bytes of base64');
+  if (version === 2 && (typeof mac !== 'string' || !/^[0-9a-f]{64}$/.test(mac))) throw bad('mac is not 64 hex digits');
   const unknownKeys = Object.keys(extra);
   if (unknownKeys.length > 0) throw bad(`unknown field "${unknownKeys[0]}"`);
   if (owner !== account) throw bad(`holds the credentials of another account (${String(owner)})`);
@@ -203,15 +259,48 @@ export function parseCredentialFile(text: string, account: string, where = `the 
   if (!Array.isArray(entries)) throw bad('entries is not a list');
   const parsed = entries.map((e, i) => parseSealedEntry(e, `${where}: entries[${i}]`));
   if (new Set(parsed.map((e) => e.id)).size !== parsed.length) throw bad('an id appears twice');
-  return { format, version, account, check, entries: parsed };
+  return version === 1
+    ? { format, version, account, check, entries: parsed }
+    : { format, version, account, salt: salt as string, check, entries: parsed, mac: mac as string };
 }
 
-/** Checks the key against the header (`wrong-key`), then decrypts and authenticates every entry (`corrupt`). */
+/**
+ * Checks the key against the header (`wrong-key`), the entry list against its MAC (format 2), then decrypts and
+ * authenticates every entry (`corrupt`).
+ */
 async function openAll(keys: StoreKeys, file: CredentialFile): Promise<CredentialEntry[]> {
   keys.verifyCheck(file.check);
-  return Promise.all(
-    file.entries.map(async (entry) => ({ id: entry.id, credential: await keys.open(entry), storedAt: entry.storedAt })),
-  );
+  if (file.version === 2) keys.verifyEntries(file.entries, file.mac!);
+  return Promise.all(file.entries.map(async (entry) => ({ id: entry.id, credential: await keys.open(entry), storedAt: entry.storedAt })));
+}
+
+/**
+ * The keys and sealed entries to write back after a change: the file's own (authenticated first), or for a
+ * format-1 file every entry re-sealed under a fresh salt (`rekeyed`), or a fresh salt for a new store.
+ */
+async function keysForWrite(
+  account: string,
+  secret: Uint8Array,
+  file: CredentialFile | undefined,
+): Promise<{ keys: StoreKeys; entries: SealedEntry[]; rekeyed: boolean }> {
+  if (file === undefined) return { keys: await StoreKeys.derive(account, secret, StoreKeys.newSalt()), entries: [], rekeyed: false };
+  const current = await StoreKeys.derive(account, secret, file.salt);
+  const opened = await openAll(current, file);
+  if (file.version === CREDENTIAL_FILE_VERSION) return { keys: current, entries: file.entries, rekeyed: false };
+  const keys = await StoreKeys.derive(account, secret, StoreKeys.newSalt());
+  return { keys, entries: await Promise.all(opened.map((e) => keys.seal(e.id, e.credential, e.storedAt))), rekeyed: true };
+}
+
+function fileOf(keys: StoreKeys, entries: SealedEntry[]): CredentialFile {
+  return {
+    format: CREDENTIAL_FILE_FORMAT,
+    version: CREDENTIAL_FILE_VERSION,
+    account: keys.account,
+    salt: keys.salt!,
+    check: keys.check,
+    entries,
+    mac: keys.entriesMac(entries),
+  };
 }
 
 /** An exclusive lock between processes: a file created with `wx` (fails if it exists), removed on release. */
@@ -250,13 +339,15 @@ class LockFile {
           await handle.close();
         }
       }
-      if (await breakIfStale(path, staleMs)) continue;
+      // The deadline is checked on every iteration, also after a lock was broken or vanished: never a spin.
+      const retryNow = await breakIfStale(path, staleMs);
       if (Date.now() >= deadline) {
         throw new CredentialStoreError(
           'io',
           `${path} is held by another process for more than ${timeoutMs} ms; if no other process uses this store, delete it`,
         );
       }
+      if (retryNow) continue;
       await sleep(delay + Math.random() * delay);
       delay = Math.min(delay * 2, MAX_RETRY_MS);
     }
@@ -283,9 +374,10 @@ class LockFile {
  * meanwhile, it is linked back. True if the caller should retry at once.
  */
 async function breakIfStale(path: string, staleMs: number): Promise<boolean> {
-  let seen;
+  let seen: Awaited<ReturnType<typeof lstat>>;
   try {
-    seen = await stat(path);
+    // lstat: a symbolic link at the lock path is the lock (its own age), never followed (a dangling one spun forever).
+    seen = await lstat(path);
   } catch (cause) {
     if (errorCode(cause) === 'ENOENT') return true;
     throw ioError(`cannot inspect the lock ${path}`, cause);
@@ -299,7 +391,7 @@ async function breakIfStale(path: string, staleMs: number): Promise<boolean> {
     throw ioError(`cannot break the stale lock ${path}`, cause);
   }
   try {
-    const moved = await stat(aside);
+    const moved = await lstat(aside);
     if (moved.dev !== seen.dev || moved.ino !== seen.ino) await link(aside, path).catch(() => undefined);
   } finally {
     await unlink(aside).catch(() => undefined);

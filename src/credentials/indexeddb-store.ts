@@ -2,12 +2,15 @@
  * `IndexedDbCredentialStore` (browser): the same encryption as the file store, in an IndexedDB database.
  *
  * Two object stores: `entries`, keyed by `[account, id]` (with an `account` index), each record an encrypted entry;
- * `headers`, keyed by `account`, holding the account's check value. Every `add` and `remove` is one read-write
- * transaction over both (atomic by IndexedDB's semantics; `durability: 'strict'`, so it resolves once committed to
- * disk), and the check value is verified inside it, so a wrong key never writes. Encryption happens before the
- * transaction opens: a transaction cannot wait for WebCrypto without committing early.
+ * `headers`, keyed by `account`, holding the account's salt, check value and entry-list MAC (format 2; format-1
+ * headers, without salt and MAC, are still read and re-keyed on the next write). Every `add` and `remove` is one
+ * read-write transaction over both (atomic by IndexedDB's semantics; `durability: 'strict'`, so it resolves once
+ * committed to disk). Encryption happens before the transaction opens (a transaction cannot wait for WebCrypto
+ * without committing early), from a snapshot read first; the write transaction checks that the header and the entry
+ * ids are still those of the snapshot (else it starts again), so a wrong key or a concurrent change never writes.
  */
-import { StoreKeys, parseSealedEntry, type SealedEntry } from './store-crypto.js';
+import { FifoLock } from '../util/fifo-lock.js';
+import { StoreKeys, isSalt, parseSealedEntry, type SealedEntry } from './store-crypto.js';
 import { CredentialStoreError, checkId, type CredentialEntry, type CredentialStore } from './store.js';
 
 export const DEFAULT_CREDENTIAL_DB = 'chain-ledger-credentials';
@@ -16,13 +19,21 @@ const ENTRIES = 'entries';
 const HEADERS = 'headers';
 const ACCOUNT_INDEX = 'account';
 const HEADER_FORMAT = 'chain-ledger-credentials';
-const HEADER_VERSION = 1;
+const HEADER_VERSION = 2;
+/** Attempts of a write whose snapshot another writer (another tab) changed meanwhile. */
+const WRITE_ATTEMPTS = 20;
+/** Writers of one account in this page take turns (other tabs are caught by the snapshot check). */
+const writeLocks = new Map<string, FifoLock>();
 
 interface HeaderRecord {
   account: string;
   format: typeof HEADER_FORMAT;
-  version: typeof HEADER_VERSION;
+  version: 1 | 2;
+  /** Format 2: base64 of the store's random KDF salt. */
+  salt?: string;
   check: string;
+  /** Format 2: hex HMAC of the entry list (ordered by id). */
+  mac?: string;
 }
 
 type EntryRecord = SealedEntry & { account: string };
@@ -44,59 +55,115 @@ export class IndexedDbCredentialStore implements CredentialStore {
   }
 
   async list(account: string, secret: Uint8Array): Promise<CredentialEntry[]> {
-    const keys = await StoreKeys.derive(account, secret);
+    await StoreKeys.derive(account, secret); // validates the arguments
+    const snapshot = await this.#snapshot(account);
+    if (snapshot.header === undefined) return [];
+    const { opened } = await openSnapshot(account, secret, snapshot);
+    return opened.sort((a, b) => (a.storedAt === b.storedAt ? compare(a.id, b.id) : compare(a.storedAt, b.storedAt)));
+  }
+
+  async add(account: string, secret: Uint8Array, credential: string): Promise<{ id: string; duplicate: boolean }> {
+    const id = (await StoreKeys.derive(account, secret)).idOf(credential); // ids do not depend on the salt
+    return this.#write<{ id: string; duplicate: boolean }>(account, secret, async (keys, entries) => {
+      if (entries.some((e) => e.id === id)) return { result: { id, duplicate: true } };
+      return { result: { id, duplicate: false }, entries: [...entries, await keys.seal(id, credential, new Date().toISOString())] };
+    });
+  }
+
+  async remove(account: string, secret: Uint8Array, id: string): Promise<boolean> {
+    await StoreKeys.derive(account, secret);
+    checkId(id);
+    return this.#write(account, secret, async (_keys, entries) => {
+      const kept = entries.filter((e) => e.id !== id);
+      return kept.length === entries.length ? { result: false } : { result: true, entries: kept };
+    });
+  }
+
+  /** The account's header and entries, read in one transaction and validated (`corrupt`). */
+  async #snapshot(account: string): Promise<Snapshot> {
     const { header, records } = await this.#transaction('readonly', async (tx) => ({
       header: await request<unknown>(tx.objectStore(HEADERS).get(account)),
       records: await request<unknown[]>(tx.objectStore(ENTRIES).index(ACCOUNT_INDEX).getAll(account)),
     }));
     if (header === undefined) {
       if (records.length > 0) throw corrupt(account, 'entries without a header');
-      return [];
+      return { header: undefined, entries: [] };
     }
-    keys.verifyCheck(parseHeader(header, account).check);
-    const entries = records.map((record, i) => parseEntryRecord(record, account, i));
-    const opened = await Promise.all(
-      entries.map(async (entry) => ({ id: entry.id, credential: await keys.open(entry), storedAt: entry.storedAt })),
-    );
-    return opened.sort((a, b) => (a.storedAt === b.storedAt ? compare(a.id, b.id) : compare(a.storedAt, b.storedAt)));
+    return { header: parseHeader(header, account), entries: records.map((record, i) => parseEntryRecord(record, account, i)) };
   }
 
-  async add(account: string, secret: Uint8Array, credential: string): Promise<{ id: string; duplicate: boolean }> {
-    const keys = await StoreKeys.derive(account, secret);
-    const id = keys.idOf(credential);
-    const sealed = await keys.seal(id, credential, new Date().toISOString());
-    return this.#transaction('readwrite', async (tx) => {
-      const headers = tx.objectStore(HEADERS);
-      const entries = tx.objectStore(ENTRIES);
-      const header = await request<unknown>(headers.get(account));
-      if (header !== undefined) keys.verifyCheck(parseHeader(header, account).check);
-      const existing = await request(entries.getKey([account, id]));
-      if (existing !== undefined) {
-        if (header === undefined) throw corrupt(account, 'entries without a header');
-        return { id, duplicate: true };
-      }
-      if (header === undefined) {
-        const created: HeaderRecord = { account, format: HEADER_FORMAT, version: HEADER_VERSION, check: keys.check };
-        await request(headers.add(created));
-      }
-      const record: EntryRecord = { account, ...sealed };
-      await request(entries.add(record));
-      return { id, duplicate: false };
-    });
+  /**
+   * Read, change, write: opens a snapshot (a format-1 store is re-keyed under a fresh salt), lets `change` seal what
+   * it adds, then writes in one transaction if the header and the entry ids are still the snapshot's (else retries).
+   */
+  async #write<T>(
+    account: string,
+    secret: Uint8Array,
+    change: (keys: StoreKeys, entries: SealedEntry[]) => Promise<{ result: T; entries?: SealedEntry[] }>,
+  ): Promise<T> {
+    const name = JSON.stringify([this.dbName, account]);
+    let lock = writeLocks.get(name);
+    if (lock === undefined) {
+      lock = new FifoLock();
+      writeLocks.set(name, lock);
+    }
+    return lock.run(() => this.#writeOnce(account, secret, change));
   }
 
-  async remove(account: string, secret: Uint8Array, id: string): Promise<boolean> {
-    const keys = await StoreKeys.derive(account, secret);
-    checkId(id);
-    return this.#transaction('readwrite', async (tx) => {
-      const header = await request<unknown>(tx.objectStore(HEADERS).get(account));
-      if (header === undefined) return false;
-      keys.verifyCheck(parseHeader(header, account).check);
-      const entries = tx.objectStore(ENTRIES);
-      if ((await request(entries.getKey([account, id]))) === undefined) return false;
-      await request(entries.delete([account, id]));
-      return true;
-    });
+  async #writeOnce<T>(
+    account: string,
+    secret: Uint8Array,
+    change: (keys: StoreKeys, entries: SealedEntry[]) => Promise<{ result: T; entries?: SealedEntry[] }>,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const snapshot = await this.#snapshot(account);
+      let keys: StoreKeys;
+      let entries: SealedEntry[];
+      let rekeyed = false;
+      if (snapshot.header === undefined) {
+        keys = await StoreKeys.derive(account, secret, StoreKeys.newSalt());
+        entries = [];
+      } else {
+        const opened = await openSnapshot(account, secret, snapshot);
+        keys = opened.keys;
+        entries = snapshot.entries;
+        if (snapshot.header.version === 1) {
+          keys = await StoreKeys.derive(account, secret, StoreKeys.newSalt());
+          entries = await Promise.all(opened.opened.map((e) => keys.seal(e.id, e.credential, e.storedAt)));
+          rekeyed = true;
+        }
+      }
+      const { result, entries: changed } = await change(keys, entries);
+      const next = changed ?? (rekeyed ? entries : undefined);
+      if (next === undefined) return result;
+      const sorted = [...next].sort((a, b) => compare(a.id, b.id));
+      const header: HeaderRecord = {
+        account,
+        format: HEADER_FORMAT,
+        version: HEADER_VERSION,
+        salt: keys.salt!,
+        check: keys.check,
+        mac: keys.entriesMac(sorted),
+      };
+      const written = await this.#transaction('readwrite', async (tx) => {
+        const headers = tx.objectStore(HEADERS);
+        const store = tx.objectStore(ENTRIES);
+        const now = await request<unknown>(headers.get(account));
+        const ids = (await request<IDBValidKey[]>(store.index(ACCOUNT_INDEX).getAllKeys(account))).map((key) => (key as string[])[1]!);
+        const before = snapshot.entries.map((e) => e.id).sort(compare);
+        if (JSON.stringify(now) !== JSON.stringify(snapshot.header) || JSON.stringify([...ids].sort(compare)) !== JSON.stringify(before)) {
+          return false; // changed by another writer since the snapshot
+        }
+        const keep = new Set(sorted.map((e) => e.id));
+        for (const id of ids) if (!keep.has(id)) await request(store.delete([account, id]));
+        for (const entry of sorted) await request(store.put({ account, ...entry } satisfies EntryRecord));
+        await request(headers.put(header));
+        return true;
+      });
+      if (written) return result;
+      if (attempt >= WRITE_ATTEMPTS)
+        throw new CredentialStoreError('io', `IndexedDB credentials of ${account} kept changing during a write; try again`);
+    }
   }
 
   /** Closes the database connection; the next call opens it again. */
@@ -193,20 +260,43 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
   });
 }
 
+interface Snapshot {
+  header: HeaderRecord | undefined;
+  entries: SealedEntry[];
+}
+
+/** Checks the key (`wrong-key`), the entry-list MAC (format 2) and every entry (`corrupt`) of a snapshot. */
+async function openSnapshot(
+  account: string,
+  secret: Uint8Array,
+  snapshot: Snapshot,
+): Promise<{ keys: StoreKeys; opened: CredentialEntry[] }> {
+  const header = snapshot.header!;
+  const keys = await StoreKeys.derive(account, secret, header.salt);
+  keys.verifyCheck(header.check);
+  if (header.version === 2)
+    keys.verifyEntries(
+      [...snapshot.entries].sort((a, b) => compare(a.id, b.id)),
+      header.mac!,
+    );
+  const opened = await Promise.all(
+    snapshot.entries.map(async (entry) => ({ id: entry.id, credential: await keys.open(entry), storedAt: entry.storedAt })),
+  );
+  return { keys, opened };
+}
+
 function parseHeader(value: unknown, account: string): HeaderRecord {
   const h = value as Partial<HeaderRecord> | null;
-  if (
-    typeof h !== 'object' ||
-    h === null ||
-    h.account !== account ||
-    h.format !== HEADER_FORMAT ||
-    h.version !== HEADER_VERSION ||
-    typeof h.check !== 'string' ||
-    !/^[0-9a-f]{64}$/.test(h.check) ||
-    Object.keys(h).length !== 4
-  ) {
-    throw corrupt(account, 'the header record is damaged');
-  }
+  const hex64 = (v: unknown) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+  const ok =
+    typeof h === 'object' &&
+    h !== null &&
+    h.account === account &&
+    h.format === HEADER_FORMAT &&
+    hex64(h.check) &&
+    ((h.version === 1 && Object.keys(h).length === 4) ||
+      (h.version === 2 && isSalt(h.salt) && hex64(h.mac) && Object.keys(h).length === 6));
+  if (!ok) throw corrupt(account, 'the header record is damaged');
   return h as HeaderRecord;
 }
 
@@ -218,8 +308,7 @@ function parseEntryRecord(value: unknown, account: string, index: number): Seale
   return parseSealedEntry(entry, where);
 }
 
-const corrupt = (account: string, what: string) =>
-  new CredentialStoreError('corrupt', `IndexedDB credentials of ${account}: ${what}`);
+const corrupt = (account: string, what: string) => new CredentialStoreError('corrupt', `IndexedDB credentials of ${account}: ${what}`);
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -4,10 +4,10 @@
  * with INS 05), and keep it in the encrypted store.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import type { MinaLedgerApp } from '../apdu/client.js';
+import type { MinaLedgerApp } from '../device/client.js';
 import { toHex, utf8 } from '../apdu/bytes.js';
 import type { NetworkId } from '../apdu/codec.js';
-import { ErrorCode, ProviderError, invalidParams } from '../provider/errors.js';
+import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
 import { loadAttestations } from './attestations.js';
 import { safeParseWithoutStacks } from './parse-without-stacks.js';
 import { MAX_CREDENTIAL_BYTES, type CredentialStore } from './store.js';
@@ -68,4 +68,21 @@ export async function storePrivateCredential(ctx: CredentialContext, credential:
   }
   await ctx.store.add(ctx.address, await ctx.storeSecret(), text);
   return { credential: text };
+}
+
+/**
+ * Host-side delete (see provider/credential-manager.ts): the user approves `Delete credential <8 hex>` on the
+ * Ledger, the same hash the store approval showed, before the entry is removed. An absent id asks nothing.
+ */
+export async function deleteCredential(ctx: CredentialContext, id: string): Promise<boolean> {
+  const secret = await ctx.storeSecret();
+  const entry = (await ctx.store.list(ctx.address, secret)).find((e) => e.id === id);
+  if (!entry) return false;
+  const approval = `Delete credential ${toHex(sha256(utf8.encode(entry.credential))).slice(0, 8)}`;
+  ctx.onConfirm?.('Approve deleting the credential on your Ledger');
+  const signed = await ctx.app.signMessage(ctx.accountIndex, approval, ctx.networkId, { signal: ctx.signal });
+  if (!ctx.verifyMessage(signed)) {
+    throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned an approval signature that does not verify' });
+  }
+  return ctx.store.remove(ctx.address, secret, id);
 }

@@ -3,13 +3,22 @@
  * @noble/hashes, AES-256-GCM from WebCrypto (`globalThis.crypto.subtle`, in Node 20 and every browser).
  *
  * From the 32-byte store secret (which the provider derives from a deterministic Ledger signature), HKDF-SHA256
- * derives three independent keys, one per info string:
+ * derives independent keys, one per info string. Every store has its own random 32-byte salt, kept in its header
+ * (format 2), so that a store can be re-keyed (a new salt: new encryption, check and list keys) without the device:
  *
- * - encryption: AES-256-GCM, a fresh random 96-bit IV per encryption, additional data binding the ciphertext to the
- *   account, the entry id and the date, so an entry cannot be moved to another account or id or redated;
- * - id: HMAC-SHA256 of the canonical credential, the entry id (duplicates are recognised, ids reveal nothing);
- * - check: HMAC-SHA256 of a constant and the account, stored in the header, so a wrong secret is recognised before
- *   any entry is decrypted.
+ * - encryption (salted): AES-256-GCM, a fresh random 96-bit IV per encryption, additional data binding the ciphertext
+ *   to the account, the entry id and the date, so an entry cannot be moved to another account or id or redated. The
+ *   plaintext is padded with NUL bytes (never part of JSON text) to a multiple of `PADDING_BYTES`, so a copied
+ *   store does not reveal the exact length of a credential (hence of its private strings);
+ * - check (salted): HMAC-SHA256 of a constant and the account, stored in the header, so a wrong secret is recognised
+ *   before any entry is decrypted;
+ * - entry list (salted): HMAC-SHA256 of the salt and every entry's id, IV and date, stored in the header, so a
+ *   dropped, added or duplicated entry is detected (a whole older copy of the store is not: see docs/credentials.md);
+ * - id (not salted, so ids stay the same when a store is re-keyed): HMAC-SHA256 of the canonical credential, the
+ *   entry id (duplicates are recognised, ids reveal nothing).
+ *
+ * Stores of format 1 (no salt, no list MAC, no padding) are still read, with HKDF's default salt, and re-keyed under
+ * a fresh salt on their next write.
  */
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
@@ -23,9 +32,14 @@ export const STORE_KDF_INFO = {
   encryption: `${DOMAIN}: encryption`,
   id: `${DOMAIN}: id`,
   check: `${DOMAIN}: check`,
+  entryList: `${DOMAIN}: entry list`,
 } as const;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** Length of a store's salt, in bytes. */
+export const SALT_BYTES = 32;
+/** Plaintexts are padded to a multiple of this many bytes. */
+export const PADDING_BYTES = 1024;
 
 /** One encrypted entry as both stores keep it: bytes in base64, the date in clear (it is authenticated). */
 export interface SealedEntry {
@@ -37,26 +51,47 @@ export interface SealedEntry {
   storedAt: string;
 }
 
-/** The keys of one account's store, derived from its secret. */
+/** The keys of one account's store, derived from its secret and the store's salt. */
 export class StoreKeys {
   readonly account: string;
+  /** base64 of the store's salt; undefined for a format-1 store (no salt). */
+  readonly salt: string | undefined;
   /** Hex HMAC-SHA256(check key, constant ‖ account): equal iff the secret is the one the store was written with. */
   readonly check: string;
   readonly #encryption: CryptoKey;
   readonly #idKey: Uint8Array;
+  readonly #listKey: Uint8Array;
 
-  private constructor(account: string, check: string, encryption: CryptoKey, idKey: Uint8Array) {
+  private constructor(
+    account: string,
+    salt: string | undefined,
+    check: string,
+    encryption: CryptoKey,
+    idKey: Uint8Array,
+    listKey: Uint8Array,
+  ) {
     this.account = account;
+    this.salt = salt;
     this.check = check;
     this.#encryption = encryption;
     this.#idKey = idKey;
+    this.#listKey = listKey;
   }
 
-  /** Validates `account` and `secret` (`invalid`) and derives the keys. */
-  static async derive(account: string, secret: Uint8Array): Promise<StoreKeys> {
+  /** A fresh random salt (base64) for a new or re-keyed store. */
+  static newSalt(): string {
+    return base64.encode(globalThis.crypto.getRandomValues(new Uint8Array(SALT_BYTES)));
+  }
+
+  /**
+   * Validates `account` and `secret` (`invalid`) and derives the keys for the store with `salt` (base64 from its
+   * header; undefined for a format-1 store).
+   */
+  static async derive(account: string, secret: Uint8Array, salt?: string): Promise<StoreKeys> {
     checkAccount(account);
     checkSecret(secret);
-    const derive = (info: string) => hkdf(sha256, secret, undefined, utf8.encode(info), 32);
+    const saltBytes = salt === undefined ? undefined : decodeSalt(salt);
+    const derive = (info: string, salted = true) => hkdf(sha256, secret, salted ? saltBytes : undefined, utf8.encode(info), 32);
     const encryptionBytes = derive(STORE_KDF_INFO.encryption);
     const checkKey = derive(STORE_KDF_INFO.check);
     const check = toHex(hmac(sha256, checkKey, utf8.encode(`${DOMAIN}: key check\u0000${account}`)));
@@ -69,7 +104,20 @@ export class StoreKeys {
       raw.fill(0);
       encryptionBytes.fill(0);
     }
-    return new StoreKeys(account, check, encryption, derive(STORE_KDF_INFO.id));
+    return new StoreKeys(account, salt, check, encryption, derive(STORE_KDF_INFO.id, false), derive(STORE_KDF_INFO.entryList));
+  }
+
+  /** Hex HMAC of the salt and every entry's id, IV and date, in order (the header's `mac`). */
+  entriesMac(entries: readonly Pick<SealedEntry, 'id' | 'iv' | 'storedAt'>[]): string {
+    const list = JSON.stringify([DOMAIN, this.account, this.salt ?? null, entries.map((e) => [e.id, e.iv, e.storedAt])]);
+    return toHex(hmac(sha256, this.#listKey, utf8.encode(list)));
+  }
+
+  /** `corrupt` unless `mac` authenticates exactly these entries (none dropped, added or duplicated). */
+  verifyEntries(entries: readonly Pick<SealedEntry, 'id' | 'iv' | 'storedAt'>[], mac: string): void {
+    if (!equalStrings(mac, this.entriesMac(entries))) {
+      throw new CredentialStoreError('corrupt', `the entry list of ${this.account} was changed (an entry dropped, added or replaced)`);
+    }
   }
 
   /** `wrong-key` unless `check` (from a stored header) is this secret's check value. */
@@ -93,7 +141,7 @@ export class StoreKeys {
     const data = await subtle().encrypt(
       { name: 'AES-GCM', iv, additionalData: this.#aad(id, storedAt), tagLength: TAG_BYTES * 8 },
       this.#encryption,
-      utf8.encode(credential),
+      pad(utf8.encode(credential)),
     );
     return { id, iv: base64.encode(iv), data: base64.encode(new Uint8Array(data)), storedAt };
   }
@@ -121,7 +169,7 @@ export class StoreKeys {
     }
     let credential: string;
     try {
-      credential = utf8.decode(new Uint8Array(plaintext));
+      credential = utf8.decode(unpad(new Uint8Array(plaintext)));
       if (this.idOf(credential) === entry.id) return credential;
     } catch (cause) {
       throw new CredentialStoreError('corrupt', `${where} does not hold a valid credential`, { cause });
@@ -162,6 +210,40 @@ function decodedLength(value: unknown): number | undefined {
     return base64.decode(value).length;
   } catch {
     return undefined;
+  }
+}
+
+/** Pads with NUL bytes (which JSON text never contains) to a multiple of PADDING_BYTES (at least one block). */
+function pad(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const padded = new Uint8Array(Math.max(1, Math.ceil(bytes.length / PADDING_BYTES)) * PADDING_BYTES);
+  padded.set(bytes);
+  return padded;
+}
+
+function unpad(bytes: Uint8Array): Uint8Array {
+  let end = bytes.length;
+  while (end > 0 && bytes[end - 1] === 0) end--;
+  return bytes.subarray(0, end);
+}
+
+function decodeSalt(salt: string): Uint8Array {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = base64.decode(salt);
+  } catch {
+    bytes = undefined;
+  }
+  if (bytes?.length !== SALT_BYTES) throw new CredentialStoreError('corrupt', `the store's salt is not ${SALT_BYTES} bytes of base64`);
+  return bytes;
+}
+
+/** True if `value` is a well-formed salt (base64 of SALT_BYTES bytes). */
+export function isSalt(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    return base64.decode(value).length === SALT_BYTES;
+  } catch {
+    return false;
   }
 }
 

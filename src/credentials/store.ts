@@ -69,8 +69,7 @@ export function checkAccount(account: unknown): string {
 
 export function checkSecret(secret: unknown): Uint8Array {
   // Also a Uint8Array of another realm (an iframe), as @noble/hashes accepts.
-  const bytes =
-    secret instanceof Uint8Array || (ArrayBuffer.isView(secret) && secret.constructor.name === 'Uint8Array');
+  const bytes = secret instanceof Uint8Array || (ArrayBuffer.isView(secret) && secret.constructor.name === 'Uint8Array');
   if (!bytes || (secret as Uint8Array).length !== STORE_SECRET_BYTES) {
     const got = bytes ? `${(secret as Uint8Array).length} bytes` : typeof secret;
     throw new CredentialStoreError('invalid', `secret: must be ${STORE_SECRET_BYTES} bytes (a Uint8Array), got ${got}`);

@@ -1,70 +1,30 @@
 /**
- * IndexedDbCredentialStore in a real browser: Chromium (Debian package `chromium`) headless, no driver library.
+ * IndexedDbCredentialStore in a real browser: headless Chromium (test/support/chromium.ts: the one npm installs, or
+ * CHROMIUM_BIN), no driver library.
  * The browser entry `src/credentials/index.ts` is bundled by esbuild for the browser platform (which also proves it
  * imports nothing of Node), served from 127.0.0.1 with a test page (test/credentials/indexeddb.page.ts); the page runs
  * the scenario and POSTs what it saw, reloads, reopens the database and POSTs again; the assertions are here.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CHROMIUM_FLAGS, chromiumPath } from '../support/chromium.js';
+import { esbuild } from '../support/esbuild.js';
 import { ALICE, BOB, DISTINCTIVE, credential, type Phase1Report, type Phase2Report } from './indexeddb.page.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const PAGE_SCRIPT = join(REPO, 'test/credentials/indexeddb.page.ts');
-const ESBUILD = join(REPO, 'node_modules/.bin/esbuild');
 const RESULT_TIMEOUT_MS = 60_000;
 
-/** The flags that work for Debian's chromium as root in a container; no sandbox, GPU, network services or sync. */
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-  '--disable-extensions',
-  '--no-first-run',
-  '--no-default-browser-check',
-  '--remote-debugging-port=0', // keeps the browser running until it is killed; nothing connects to it
-  '--enable-logging=stderr',
-];
+/** Plus: a new headless browser that stays up until it is killed (nothing connects to the port), logging to stderr. */
+const FLAGS = ['--headless', ...CHROMIUM_FLAGS, '--remote-debugging-port=0', '--enable-logging=stderr'];
 
-function findChromium(): string {
-  const candidates = process.env.CHROMIUM_BIN ? [process.env.CHROMIUM_BIN] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  const found = candidates.find((p) => existsSync(p));
-  if (found === undefined) {
-    throw new Error(
-      'Chromium is not installed, and this test needs a real browser for IndexedDB: run `apt-get update && apt-get install -y chromium` ' +
-        `(Debian), or set CHROMIUM_BIN to a Chromium/Chrome binary. Looked for: ${candidates.join(', ')}`,
-    );
-  }
-  return found;
-}
-
-async function bundlePage(): Promise<string> {
-  const child = spawn(ESBUILD, [PAGE_SCRIPT, '--bundle', '--format=esm', '--platform=browser', '--target=es2022', '--log-level=error'], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error('esbuild did not finish within 30 s'))), 30_000);
-    child.on('exit', (c) => (clearTimeout(timer), resolve(c)));
-    child.on('error', (e) => (clearTimeout(timer), reject(e)));
-  });
-  if (code !== 0) throw new Error(`esbuild could not bundle the browser entry (exit ${code}):\n${err}`);
-  return out;
-}
+const bundlePage = () =>
+  esbuild([PAGE_SCRIPT, '--bundle', '--format=esm', '--platform=browser', '--target=es2022', '--log-level=error'], 'the browser entry');
 
 interface Reports {
   phase1: Phase1Report;
@@ -75,7 +35,7 @@ interface Reports {
 
 /** Serves the page, runs Chromium on it until phase 2 reports (bounded), and stops everything it started. */
 async function runInChromium(): Promise<Reports> {
-  const chromium = findChromium();
+  const chromium = await chromiumPath();
   const bundle = await bundlePage();
   const reports: { phase1?: Phase1Report; phase2?: Phase2Report } = {};
   let settle!: { resolve: () => void; reject: (e: Error) => void };
@@ -113,7 +73,7 @@ async function runInChromium(): Promise<Reports> {
   let stderr = '';
   const started = Date.now();
   try {
-    browser = spawn(chromium, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, `http://127.0.0.1:${port}/?phase=1`], {
+    browser = spawn(chromium, [...FLAGS, `--user-data-dir=${profile}`, `http://127.0.0.1:${port}/?phase=1`], {
       detached: true, // its own process group, so the renderer and helper processes go with it
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -182,74 +142,119 @@ const chromiumRun = () =>
 const TEST_TIMEOUT_MS = RESULT_TIMEOUT_MS + 30_000;
 
 describe('IndexedDbCredentialStore in Chromium', () => {
-  it('runs in a secure context with WebCrypto', async () => {
-    const run = await chromiumRun();
-    expect(run.phase1.environment).toMatchObject({ isSecureContext: true, subtle: true });
-    expect(run.phase1.environment.userAgent).toMatch(/Chrome\/\d+/);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'runs in a secure context with WebCrypto',
+    async () => {
+      const run = await chromiumRun();
+      expect(run.phase1.environment).toMatchObject({ isSecureContext: true, subtle: true });
+      expect(run.phase1.environment.userAgent).toMatch(/Chrome\/\d+/);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('adds, lists and recognises duplicates (same text, other metadata and key order)', async () => {
-    const run = await chromiumRun();
-    const r = run.phase1;
-    expect(r.first).toEqual({ id: expect.stringMatching(/^[0-9a-f]{64}$/), duplicate: false });
-    expect(r.again).toEqual({ id: r.first.id, duplicate: true });
-    expect(r.withMetadata).toEqual({ id: r.first.id, duplicate: true });
-    expect(r.second.duplicate).toBe(false);
-    expect(r.listed.map((e) => e.id)).toEqual([r.first.id, r.second.id, r.secret.id]);
-    expect(r.listed[0]!.credential).toBe(credential(1));
-    expect(r.listed[1]!.credential).toBe(credential(2));
-    expect(r.listed[2]!.credential).toContain(DISTINCTIVE);
-    for (const e of r.listed) expect(new Date(e.storedAt).toISOString()).toBe(e.storedAt);
-    expect(r.bobBefore).toBe(0);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'adds, lists and recognises duplicates (same text, other metadata and key order)',
+    async () => {
+      const run = await chromiumRun();
+      const r = run.phase1;
+      expect(r.first).toEqual({ id: expect.stringMatching(/^[0-9a-f]{64}$/), duplicate: false });
+      expect(r.again).toEqual({ id: r.first.id, duplicate: true });
+      expect(r.withMetadata).toEqual({ id: r.first.id, duplicate: true });
+      expect(r.second.duplicate).toBe(false);
+      expect(r.listed.map((e) => e.id)).toEqual([r.first.id, r.second.id, r.secret.id]);
+      expect(r.listed[0]!.credential).toBe(credential(1));
+      expect(r.listed[1]!.credential).toBe(credential(2));
+      expect(r.listed[2]!.credential).toContain(DISTINCTIVE);
+      for (const e of r.listed) expect(new Date(e.storedAt).toISOString()).toBe(e.storedAt);
+      expect(r.bobBefore).toBe(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('refuses a wrong key and invalid input with the right kinds', async () => {
-    const run = await chromiumRun();
-    expect(run.phase1.wrongKey).toEqual({ list: 'wrong-key', add: 'wrong-key', remove: 'wrong-key' });
-    expect(run.phase1.invalid).toEqual({ account: 'invalid', secret: 'invalid', credential: 'invalid', id: 'invalid' });
-  }, TEST_TIMEOUT_MS);
+  it(
+    'refuses a wrong key and invalid input with the right kinds',
+    async () => {
+      const run = await chromiumRun();
+      expect(run.phase1.wrongKey).toEqual({ list: 'wrong-key', add: 'wrong-key', remove: 'wrong-key' });
+      expect(run.phase1.invalid).toEqual({ account: 'invalid', secret: 'invalid', credential: 'invalid', id: 'invalid' });
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('removes by id', async () => {
-    const run = await chromiumRun();
-    expect(run.phase1.removed).toBe(true);
-    expect(run.phase1.removedAgain).toBe(false);
-    expect(run.phase1.afterRemove).toEqual([run.phase1.second.id, run.phase1.secret.id]);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'removes by id',
+    async () => {
+      const run = await chromiumRun();
+      expect(run.phase1.removed).toBe(true);
+      expect(run.phase1.removedAgain).toBe(false);
+      expect(run.phase1.afterRemove).toEqual([run.phase1.second.id, run.phase1.secret.id]);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('25 concurrent adds (20 distinct) from one page: 20 stored, 5 duplicates', async () => {
-    const run = await chromiumRun();
-    expect(run.phase1.concurrent).toEqual({ results: 25, distinct: 20, duplicates: 5, listed: 20 });
-  }, TEST_TIMEOUT_MS);
+  it(
+    '25 concurrent adds (20 distinct) from one page: 20 stored, 5 duplicates',
+    async () => {
+      const run = await chromiumRun();
+      expect(run.phase1.concurrent).toEqual({ results: 25, distinct: 20, duplicates: 5, listed: 20 });
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('stores only ciphertext: records keyed by [account, id], a header per account', async () => {
-    const run = await chromiumRun();
-    const raw = run.phase1.raw;
-    expect(raw.containsPlaintext).toBe(false);
-    expect(raw.containsIssuer).toBe(false);
-    expect(raw.recordFields).toEqual(['account', 'data', 'id', 'iv', 'storedAt']);
-    expect(raw.headerFields).toEqual(['account', 'check', 'format', 'version']);
-    for (const key of raw.entryKeys) {
-      expect(key).toHaveLength(2);
-      expect([ALICE, BOB]).toContain(key[0]);
-      expect(key[1]).toMatch(/^[0-9a-f]{64}$/);
-    }
-  }, TEST_TIMEOUT_MS);
+  it(
+    'stores only ciphertext: records keyed by [account, id], a header per account',
+    async () => {
+      const run = await chromiumRun();
+      const raw = run.phase1.raw;
+      expect(raw.containsPlaintext).toBe(false);
+      expect(raw.containsIssuer).toBe(false);
+      expect(raw.recordFields).toEqual(['account', 'data', 'id', 'iv', 'storedAt']);
+      expect(raw.headerFields).toEqual(['account', 'check', 'format', 'mac', 'salt', 'version']);
+      for (const key of raw.entryKeys) {
+        expect(key).toHaveLength(2);
+        expect([ALICE, BOB]).toContain(key[0]);
+        expect(key[1]).toMatch(/^[0-9a-f]{64}$/);
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('detects an entry moved to another account and a flipped ciphertext byte ("corrupt")', async () => {
-    const run = await chromiumRun();
-    expect(run.phase1.moved).toBe('corrupt');
-    expect(run.phase1.movedMessage).toContain(run.phase1.ids.second);
-    expect(run.phase1.restored).toBe(20);
-    expect(run.phase1.flipped).toBe('corrupt');
-  }, TEST_TIMEOUT_MS);
+  it(
+    'detects an entry moved to another account and a flipped ciphertext byte ("corrupt")',
+    async () => {
+      const run = await chromiumRun();
+      expect(run.phase1.moved).toBe('corrupt');
+      expect(run.phase1.movedMessage).toMatch(/entry list/); // the entry-list MAC of the header sees the extra entry first
+      expect(run.phase1.restored).toBe(20);
+      expect(run.phase1.flipped).toBe('corrupt');
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('keeps the store across a page reload, still keyed', async () => {
-    const run = await chromiumRun();
-    const r = run.phase2;
-    expect(r.listed.map((e) => e.id)).toEqual([run.phase1.ids.second, run.phase1.ids.secret]);
-    expect(r.listed[0]!.credential).toBe(credential(2));
-    expect(r.wrongKey).toBe('wrong-key');
-    expect(r.removed).toBe(true);
-    expect(r.afterRemove).toBe(1);
-  }, TEST_TIMEOUT_MS);
+  it(
+    'reads a format-1 store and re-keys it (salt, entry-list MAC) on the next write, ids unchanged',
+    async () => {
+      const { legacy } = (await chromiumRun()).phase1;
+      expect(legacy.listed.map((c) => JSON.parse(c).metadata.n)).toEqual([1, 2]);
+      expect(legacy.version).toBe(2);
+      expect(legacy.headerFields).toEqual(['account', 'check', 'format', 'mac', 'salt', 'version']);
+      expect(legacy.ids).toEqual(expect.arrayContaining(legacy.v1Ids));
+      expect(legacy.listedAfter).toBe(3);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'keeps the store across a page reload, still keyed',
+    async () => {
+      const run = await chromiumRun();
+      const r = run.phase2;
+      expect(r.listed.map((e) => e.id)).toEqual([run.phase1.ids.second, run.phase1.ids.secret]);
+      expect(r.listed[0]!.credential).toBe(credential(2));
+      expect(r.wrongKey).toBe('wrong-key');
+      expect(r.removed).toBe(true);
+      expect(r.afterRemove).toBe(1);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

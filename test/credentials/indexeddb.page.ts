@@ -4,6 +4,8 @@
  * Phase 1 writes and probes; it then navigates to phase 2, which reopens the database after the page reload.
  */
 import { IndexedDbCredentialStore, isCredentialStoreError, DEFAULT_CREDENTIAL_DB } from '../../src/credentials/index.js';
+/** A format-1 store of ALICE under SECRET, as the file store wrote it before issue #14 (same entries in IndexedDB). */
+import V1 from '../fixtures/credential-store-v1.json' with { type: 'json' };
 
 export const ALICE = 'B62qo6wASdEftjuRPaoxxcqqCFteG4SD36SeTkfZKzR98UyLZJa3chs';
 export const BOB = 'B62qqWPZ9omDuiVY771CR5v3yr8WXKdRfjmQmmfPmSbVEhJSxdqYjVh';
@@ -41,6 +43,8 @@ export interface Phase1Report {
   restored: number;
   flipped: string;
   ids: { second: string; secret: string };
+  /** A format-1 database: what it listed, then after one add, the header's version and fields and the ids. */
+  legacy: { listed: string[]; version: number; headerFields: string[]; ids: string[]; listedAfter: number; v1Ids: string[] };
 }
 
 export interface Phase2Report {
@@ -61,9 +65,9 @@ async function post(path: string, body: unknown): Promise<void> {
   await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
-function rawDb(): Promise<IDBDatabase> {
+function rawDb(name = DEFAULT_CREDENTIAL_DB): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
-    const r = indexedDB.open(DEFAULT_CREDENTIAL_DB);
+    const r = indexedDB.open(name);
     r.onsuccess = () => resolve(r.result);
     r.onerror = () => reject(r.error);
   });
@@ -159,8 +163,10 @@ async function phase1(): Promise<Phase1Report> {
   const flipped = await kindOf(store.list(BOB, SECRET));
 
   await store.close();
+  const legacy = await legacyStore();
   return {
     phase: 1,
+    legacy,
     environment: { userAgent: navigator.userAgent, isSecureContext, subtle: typeof crypto.subtle?.encrypt === 'function' },
     first,
     again,
@@ -184,6 +190,38 @@ async function phase1(): Promise<Phase1Report> {
   };
 }
 
+/** A format-1 header and its entries written raw, then read and written through the store (re-keyed on write). */
+async function legacyStore(): Promise<Phase1Report['legacy']> {
+  const name = 'chain-ledger-credentials-format-1';
+  const store = new IndexedDbCredentialStore(name);
+  await store.list(ALICE, SECRET); // creates the database and its object stores
+  await store.close();
+  const db = await rawDb(name);
+  const tx = db.transaction(['entries', 'headers'], 'readwrite');
+  tx.objectStore('headers').put({ account: ALICE, format: V1.format, version: 1, check: V1.check });
+  for (const entry of V1.entries) tx.objectStore('entries').put({ account: ALICE, ...entry });
+  await new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error);
+  });
+  const listed = (await store.list(ALICE, SECRET)).map((e) => e.credential);
+  await store.add(ALICE, SECRET, credential(99));
+  const listedAfter = (await store.list(ALICE, SECRET)).length;
+  await store.close();
+  const read = db.transaction(['entries', 'headers'], 'readonly');
+  const header = (await rawRequest(read.objectStore('headers').get(ALICE))) as Record<string, unknown>;
+  const ids = ((await rawRequest(read.objectStore('entries').getAll())) as { id: string }[]).map((r) => r.id);
+  db.close();
+  return {
+    listed,
+    version: header.version as number,
+    headerFields: Object.keys(header).sort(),
+    ids,
+    listedAfter,
+    v1Ids: V1.entries.map((e) => e.id),
+  };
+}
+
 async function phase2(): Promise<Phase2Report> {
   const store = new IndexedDbCredentialStore(DEFAULT_CREDENTIAL_DB);
   const listed = (await store.list(ALICE, SECRET)).map(({ id, credential }) => ({ id, credential }));
@@ -197,7 +235,10 @@ async function phase2(): Promise<Phase2Report> {
 /** In the page only: the test imports this module in Node for the constants above. */
 if (typeof document !== 'undefined') {
   addEventListener('error', (event) => void post('/error', { message: String(event.message), stack: String(event.error?.stack ?? '') }));
-  addEventListener('unhandledrejection', (event) => void post('/error', { message: String(event.reason), stack: String(event.reason?.stack ?? '') }));
+  addEventListener(
+    'unhandledrejection',
+    (event) => void post('/error', { message: String(event.reason), stack: String(event.reason?.stack ?? '') }),
+  );
   const phase = new URLSearchParams(location.search).get('phase');
   void (async () => {
     try {

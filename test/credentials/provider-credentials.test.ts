@@ -5,55 +5,34 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SoftwareLedger, type Review, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Review, SoftwareLedgerOptions } from '../../src/emulator/index.js';
 import { FileCredentialStore } from '../../src/credentials/node.js';
-import { loadAttestations } from '../../src/credentials/attestations.js';
-import { createLedgerProvider, type ProviderError } from '../../src/index.js';
-import { addressOf, vectors } from '../support/vectors.js';
+import { createLedgerProvider, credentialManager } from '../../src/index.js';
+import { providerFailure as failure } from '../support/provider-failure.js';
+import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
+import { addressOf } from '../support/vectors.js';
+import { ORIGIN, connectedProvider, quietLedger, tempDirs } from '../support/rig.js';
 
-const ORIGIN = 'https://dapp.example';
+const tempDir = tempDirs('credentials');
 let dir: string;
-let A: Awaited<ReturnType<typeof loadAttestations>>;
-let issuerKey: any;
-let Nationality: any;
+let issuer: Issuer;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'chain-ledger-credentials-'));
-  A = await loadAttestations();
-  issuerKey = A.o1js.PrivateKey.random();
-  Nationality = A.attestations.DynamicString({ maxLength: 50 });
+  dir = tempDir();
+  issuer = await credentialIssuer();
 }, 60_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A native credential issued to `owner` (mina-attestations Credential.sign), as JSON. */
-function issue(owner: string, nationality = 'Austria', age = 30): string {
-  const { UInt64, PublicKey } = A.o1js;
-  const data = { nationality: Nationality.from(nationality), age: UInt64.from(age), expiresAt: UInt64.from(Date.now() + 1e10) };
-  return A.attestations.Credential.toJSON(A.attestations.Credential.sign(issuerKey, { owner: PublicKey.fromBase58(owner), data }));
-}
-
+/** A connected provider (extensions on) with a file store; `messages()` counts the SIGN_MSG requests so far. */
 async function connected(device: SoftwareLedgerOptions = {}, store = new FileCredentialStore(dir)) {
-  const reviews: Review[] = [];
-  const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, approve: (r) => (reviews.push(r), true), ...device });
-  const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, credentialStore: store });
-  await chain.requestAccounts();
-  const messages = () => ledger.exchanges.filter((e) => e.request.startsWith('e005')).length;
-  return { ledger, chain, reviews, messages };
+  const rig = await connectedProvider({ extensions: true, ...device }, { credentialStore: store });
+  return { ...rig, messages: () => rig.ledger.exchanges.filter((e) => e.request.startsWith('e005')).length };
 }
-
-const failure = (p: Promise<unknown>) =>
-  p.then(
-    (v) => {
-      throw new Error(`expected a rejection, got ${JSON.stringify(v).slice(0, 200)}`);
-    },
-    (e: ProviderError) => e,
-  );
 
 describe('chain_storePrivateCredential', () => {
   it('validates, asks for approval on the device, stores encrypted, and recognises duplicates', async () => {
     const { chain, reviews, messages } = await connected();
-    const credential = issue(addressOf(0));
+    const credential = issuer.issue(addressOf(0));
     const result = await chain.storePrivateCredential({ credential });
     expect(JSON.parse(result.credential)).toEqual(JSON.parse(credential));
     // First store in this connection: the approval, then the store key (2 messages); the second store: 1.
@@ -62,7 +41,7 @@ describe('chain_storePrivateCredential', () => {
     expect(approval!.screens.find((s) => s.title === 'Message')!.text).toMatch(/^Store credential [0-9a-f]{8} from B62q\w{4}\.\.\w{4}$/);
     await chain.storePrivateCredential({ credential: JSON.parse(credential) }); // the same, as an object
     expect(messages()).toBe(3);
-    const listed = await chain.listCredentials();
+    const listed = await credentialManager(chain).list();
     expect(listed).toHaveLength(1);
     expect(listed[0]!.credential).toBe(result.credential);
     // Encrypted at rest: the data is nowhere in the files.
@@ -71,10 +50,10 @@ describe('chain_storePrivateCredential', () => {
 
   it('survives a restart (a new store object and a new connection re-derive the key on the device) and is unreadable without it', async () => {
     const first = await connected();
-    const credential = issue(addressOf(0), 'Chile');
+    const credential = issuer.issue(addressOf(0), 'Chile');
     await first.chain.storePrivateCredential({ credential });
     const again = await connected({}, new FileCredentialStore(dir));
-    const ids = (await again.chain.listCredentials()).map((e) => JSON.parse(e.credential).credential.data.nationality);
+    const ids = (await credentialManager(again.chain).list()).map((e) => JSON.parse(e.credential).credential.data.nationality);
     expect(ids).toContainEqual(expect.objectContaining({ value: 'Chile' }));
     expect(again.messages()).toBe(1); // only the store key, re-derived by the device
     // The file alone, with any other secret: refused as the wrong key, not read.
@@ -86,7 +65,7 @@ describe('chain_storePrivateCredential', () => {
 
   it("refuses a credential of another owner (existing wallets don't check)", async () => {
     const { chain, messages } = await connected();
-    expect(await failure(chain.storePrivateCredential({ credential: issue(addressOf(1)) }))).toMatchObject({
+    expect(await failure(chain.storePrivateCredential({ credential: issuer.issue(addressOf(1)) }))).toMatchObject({
       code: 20003,
       data: { field: 'credential.credential.owner', reason: expect.stringMatching(/belongs to B62q/) },
     });
@@ -99,7 +78,7 @@ describe('chain_storePrivateCredential', () => {
     ['no owner', (c: any) => delete c.credential.owner, 'credential.credential'],
   ])('refuses %s by the schema, naming the field', async (_name, mutate, field) => {
     const { chain } = await connected();
-    const credential = JSON.parse(issue(addressOf(0)));
+    const credential = JSON.parse(issuer.issue(addressOf(0)));
     mutate(credential);
     const error = await failure(chain.storePrivateCredential({ credential }));
     expect(error.code).toBe(20003);
@@ -108,7 +87,7 @@ describe('chain_storePrivateCredential', () => {
 
   it('refuses a forged issuer signature', async () => {
     const { chain } = await connected();
-    const credential = JSON.parse(issue(addressOf(0)));
+    const credential = JSON.parse(issuer.issue(addressOf(0)));
     credential.credential.data.age.value = '99';
     expect(await failure(chain.storePrivateCredential({ credential }))).toMatchObject({
       code: 20003,
@@ -120,7 +99,7 @@ describe('chain_storePrivateCredential', () => {
     const own = mkdtempSync(join(tmpdir(), 'chain-ledger-credentials-'));
     try {
       const { chain } = await connected({ approve: (r) => r.kind === 'address' }, new FileCredentialStore(own));
-      expect(await failure(chain.storePrivateCredential({ credential: issue(addressOf(0)) }))).toMatchObject({ code: 1002 });
+      expect(await failure(chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) }))).toMatchObject({ code: 1002 });
       expect(readdirSync(own).filter((f) => f.endsWith('.json'))).toEqual([]);
     } finally {
       rmSync(own, { recursive: true, force: true });
@@ -139,10 +118,10 @@ describe('chain_storePrivateCredential', () => {
 describe('chain_requestPresentation', () => {
   /** A request of `type`: one native credential whose expiry is after the claimed creation time; output: its issuer. */
   function request(type: 'https' | 'no-context' | 'zk-app' = 'https') {
-    const { UInt64 } = A.o1js;
-    const { PresentationSpec, Claim, Operation, Credential, PresentationRequest } = A.attestations;
+    const { UInt64 } = issuer.A.o1js;
+    const { PresentationSpec, Claim, Operation, Credential, PresentationRequest } = issuer.A.attestations;
     const spec = PresentationSpec(
-      { credential: Credential.Native({ nationality: Nationality, age: UInt64, expiresAt: UInt64 }), createdAt: Claim(UInt64) },
+      { credential: Credential.Native({ nationality: issuer.Nationality, age: UInt64, expiresAt: UInt64 }), createdAt: Claim(UInt64) },
       ({ credential, createdAt }) => ({
         assert: [Operation.lessThanEq(createdAt, Operation.property(credential, 'expiresAt'))],
         outputClaim: Operation.issuer(credential),
@@ -154,15 +133,25 @@ describe('chain_requestPresentation', () => {
         ? PresentationRequest.https(spec, claims, { action: 'login' })
         : type === 'no-context'
           ? PresentationRequest.noContext(spec, claims)
-          : PresentationRequest.zkApp(spec, claims, { publicKey: A.o1js.PrivateKey.random().toPublicKey(), methodName: 'verifyPresentation', network: 'devnet' });
+          : PresentationRequest.zkApp(spec, claims, {
+              publicKey: issuer.A.o1js.PrivateKey.random().toPublicKey(),
+              methodName: 'verifyPresentation',
+              network: 'devnet',
+            });
     return { req, json: JSON.parse(PresentationRequest.toJSON(req)) };
   }
 
   it('no stored credential fits → 20003 naming the input; nothing signed', async () => {
     // Account 2 has nothing stored (the store is per account).
     const reviews: Review[] = [];
-    const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, approve: (r) => (reviews.push(r), true) });
-    const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, credentialStore: new FileCredentialStore(dir), accountIndex: 2 });
+    const ledger = quietLedger({ extensions: true, approve: (r) => (reviews.push(r), true) });
+    const chain = createLedgerProvider({
+      transport: ledger,
+      network: 'devnet',
+      origin: ORIGIN,
+      credentialStore: new FileCredentialStore(dir),
+      accountIndex: 2,
+    });
     await chain.requestAccounts();
     expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('https').json } }))).toMatchObject({
       code: 20003,
@@ -191,36 +180,50 @@ describe('chain_requestPresentation', () => {
 
   it('proves with the owner signature made on the device; the verifier accepts it for this origin only', async () => {
     const { chain, reviews } = await connected();
-    await chain.storePrivateCredential({ credential: issue(addressOf(0)) });
+    await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
     const { req, json } = request('https');
     const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
     expect(reviews.some((r) => r.kind === 'sign-fields')).toBe(true);
-    const { Presentation } = A.attestations;
+    const { Presentation } = issuer.A.attestations;
     const compiled = await Presentation.compile(req);
-    const output = (await Presentation.verify(compiled, Presentation.fromJSON(presentation), { verifierIdentity: ORIGIN })) as { toString(): string };
-    // The output claim is the issuer hash the spec asked for (mina-attestations: native issuer = Poseidon over the key).
-    const issuer = A.o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuerKey.toPublicKey().toFields());
-    expect(output.toString()).toBe(issuer.toString());
-    await expect(Presentation.verify(compiled, Presentation.fromJSON(presentation), { verifierIdentity: 'https://evil.example' })).rejects.toThrow();
-  }, 300_000);
-
-  it.each(['no-context', 'zk-app'] as const)('a %s request works too', async (type) => {
-    const { chain } = await connected();
-    await chain.storePrivateCredential({ credential: issue(addressOf(0)) });
-    const { req, json } = request(type);
-    const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
-    const { Presentation } = A.attestations;
-    const output = (await Presentation.verify(await Presentation.compile(req), Presentation.fromJSON(presentation), undefined as never)) as {
+    const output = (await Presentation.verify(compiled, Presentation.fromJSON(presentation), { verifierIdentity: ORIGIN })) as {
       toString(): string;
     };
-    expect(output.toString()).toBe(A.o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuerKey.toPublicKey().toFields()).toString());
+    // The output claim is the issuer hash the spec asked for (mina-attestations: native issuer = Poseidon over the key).
+    const issuerHash = issuer.A.o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuer.key.toPublicKey().toFields());
+    expect(output.toString()).toBe(issuerHash.toString());
+    await expect(
+      Presentation.verify(compiled, Presentation.fromJSON(presentation), { verifierIdentity: 'https://evil.example' }),
+    ).rejects.toThrow();
   }, 300_000);
+
+  it.each(['no-context', 'zk-app'] as const)(
+    'a %s request works too',
+    async (type) => {
+      const { chain } = await connected();
+      await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
+      const { req, json } = request(type);
+      const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
+      const { Presentation } = issuer.A.attestations;
+      const output = (await Presentation.verify(
+        await Presentation.compile(req),
+        Presentation.fromJSON(presentation),
+        undefined as never,
+      )) as {
+        toString(): string;
+      };
+      expect(output.toString()).toBe(
+        issuer.A.o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuer.key.toPublicKey().toFields()).toString(),
+      );
+    },
+    300_000,
+  );
 
   it('a rejection of the owner signature on the device → 1002', async () => {
     const own = mkdtempSync(join(tmpdir(), 'chain-ledger-credentials-'));
     try {
       const { chain, ledger } = await connected({}, new FileCredentialStore(own));
-      await chain.storePrivateCredential({ credential: issue(addressOf(0)) });
+      await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
       ledger.approve = (r) => r.kind !== 'sign-fields';
       expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('https').json } }))).toMatchObject({
         code: 1002,
@@ -234,43 +237,40 @@ describe('chain_requestPresentation', () => {
   it('several fitting credentials: selectCredentials decides, and the proof uses its choice', async () => {
     const own = mkdtempSync(join(tmpdir(), 'chain-ledger-credentials-'));
     try {
-      const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
-      const otherIssuer = A.o1js.PrivateKey.random();
+      const otherIssuer = issuer.A.o1js.PrivateKey.random();
       const asked: string[][] = [];
-      const chain = createLedgerProvider({
-        transport: ledger,
-        network: 'devnet',
-        origin: ORIGIN,
-        credentialStore: new FileCredentialStore(own),
-        selectCredentials: ({ inputs }) => {
-          asked.push(inputs.credential!.map((e) => e.id));
-          // Choose the one from the other issuer.
-          const chosen = inputs.credential!.find((e) => JSON.parse(e.credential).witness.issuer.value === otherIssuer.toPublicKey().toBase58());
-          return { credential: chosen!.id };
+      const { chain } = await connectedProvider(
+        { extensions: true },
+        {
+          credentialStore: new FileCredentialStore(own),
+          selectCredentials: ({ inputs }) => {
+            asked.push(inputs.credential!.map((e) => e.id));
+            // Choose the one from the other issuer.
+            const chosen = inputs.credential!.find(
+              (e) => JSON.parse(e.credential).witness.issuer.value === otherIssuer.toPublicKey().toBase58(),
+            );
+            return { credential: chosen!.id };
+          },
         },
-      });
-      await chain.requestAccounts();
-      await chain.storePrivateCredential({ credential: issue(addressOf(0)) });
-      const { UInt64, PublicKey } = A.o1js;
-      const data = { nationality: Nationality.from('Peru'), age: UInt64.from(40), expiresAt: UInt64.from(Date.now() + 1e10) };
-      const second = A.attestations.Credential.sign(otherIssuer, { owner: PublicKey.fromBase58(addressOf(0)), data });
-      await chain.storePrivateCredential({ credential: A.attestations.Credential.toJSON(second) });
+      );
+      await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
+      const { UInt64, PublicKey } = issuer.A.o1js;
+      const data = { nationality: issuer.Nationality.from('Peru'), age: UInt64.from(40), expiresAt: UInt64.from(Date.now() + 1e10) };
+      const second = issuer.A.attestations.Credential.sign(otherIssuer, { owner: PublicKey.fromBase58(addressOf(0)), data });
+      await chain.storePrivateCredential({ credential: issuer.A.attestations.Credential.toJSON(second) });
       const { req, json } = request('https');
       const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
       expect(asked).toHaveLength(1);
       expect(asked[0]).toHaveLength(2);
-      const { Presentation } = A.attestations;
-      const output = (await Presentation.verify(await Presentation.compile(req), Presentation.fromJSON(presentation), { verifierIdentity: ORIGIN })) as {
-        toString(): string;
-      };
-      expect(output.toString()).toBe(A.o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', otherIssuer.toPublicKey().toFields()).toString());
+      expect(await verifiedOutput(issuer.A, req, presentation, ORIGIN)).toBe(issuerHash(issuer.A, otherIssuer));
       // …and deleting it leaves the other one.
-      const entries = await chain.listCredentials();
+      const manager = credentialManager(chain);
+      const entries = await manager.list();
       const peru = entries.find((e) => e.credential.includes('Peru'))!;
-      expect(await chain.request({ method: 'chain_deleteCredential', params: { id: peru.id } })).toBe(true);
-      expect(await chain.deleteCredential({ id: peru.id })).toBe(false);
-      expect((await chain.listCredentials()).map((e) => e.id)).toEqual(entries.filter((e) => e !== peru).map((e) => e.id));
-      expect(await failure(chain.deleteCredential({ id: 'nope' }))).toMatchObject({ code: 20003, data: { field: 'id' } });
+      expect(await manager.delete(peru.id)).toBe(true);
+      expect(await manager.delete(peru.id)).toBe(false);
+      expect((await manager.list()).map((e) => e.id)).toEqual(entries.filter((e) => e !== peru).map((e) => e.id));
+      expect(await failure(manager.delete('nope'))).toMatchObject({ code: 20003, data: { field: 'id' } });
     } finally {
       rmSync(own, { recursive: true, force: true });
     }

@@ -12,7 +12,7 @@ import { base64 } from '@scure/base';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import {
-  CredentialStoreError,
+  type CredentialStoreError,
   FileCredentialStore,
   MAX_CREDENTIAL_BYTES,
   StoreKeys,
@@ -257,7 +257,10 @@ describe('FileCredentialStore: refusals', () => {
       '[]',
       '{}',
       JSON.stringify({ ...good, format: 'something-else' }),
-      JSON.stringify({ ...good, version: 2 }),
+      JSON.stringify({ ...good, version: 3 }),
+      JSON.stringify({ ...good, version: 1 }), // format 1 has no salt nor mac
+      JSON.stringify({ ...good, salt: 'AAAA' }),
+      JSON.stringify({ ...good, mac: 'zz' }),
       JSON.stringify({ ...good, account: BOB }),
       JSON.stringify({ ...good, check: 'zz' }),
       JSON.stringify({ ...good, entries: {} }),
@@ -303,9 +306,11 @@ describe('FileCredentialStore: encryption at rest', () => {
     }
     // What is in clear: the header, the id, the IV, the ciphertext (credential + 16-byte tag) and the date.
     const file = await readStoreFile();
-    expect(Object.keys(file).sort()).toEqual(['account', 'check', 'entries', 'format', 'version']);
+    expect(Object.keys(file).sort()).toEqual(['account', 'check', 'entries', 'format', 'mac', 'salt', 'version']);
     expect(file.entries[0]!.id).toBe(id);
-    expect(base64.decode(file.entries[0]!.data)).toHaveLength(new TextEncoder().encode(secretCredential).length + 16);
+    // Padded to a 1 KiB bucket: the exact length of the credential is not in the file.
+    const length = new TextEncoder().encode(secretCredential).length;
+    expect(base64.decode(file.entries[0]!.data)).toHaveLength(Math.ceil(length / 1024) * 1024 + 16);
     expect((await store.list(ALICE, SECRET))[0]!.credential).toContain(DISTINCTIVE);
   });
 
@@ -316,7 +321,7 @@ describe('FileCredentialStore: encryption at rest', () => {
     await expectKind(copy.list(ALICE, OTHER_SECRET), 'wrong-key');
     // An attacker who swaps in the check value of their own secret still cannot decrypt (or forge) an entry.
     const forged = JSON.parse(await readFile(copy.fileOf(ALICE), 'utf8')) as CredentialFile;
-    forged.check = (await StoreKeys.derive(ALICE, OTHER_SECRET)).check;
+    forged.check = (await StoreKeys.derive(ALICE, OTHER_SECRET, forged.salt)).check;
     await writeFile(copy.fileOf(ALICE), JSON.stringify(forged));
     await expectKind(copy.list(ALICE, OTHER_SECRET), 'corrupt');
     // The original, untouched, still opens with the original secret.
@@ -343,7 +348,11 @@ describe('FileCredentialStore: encryption at rest', () => {
     alice.entries.push(bob.entries[0]!);
     await writeStoreFile(alice, ALICE);
     const e = await expectKind(store.list(ALICE, SECRET), 'corrupt');
-    expect(e.message).toContain(id);
+    expect(e.message).toMatch(/entry list/); // the list MAC sees the extra entry first
+    // With the list MAC recomputed (an attacker with the secret could), the entry itself is still bound to Bob.
+    alice.mac = (await StoreKeys.derive(ALICE, SECRET, alice.salt)).entriesMac(alice.entries);
+    await writeStoreFile(alice, ALICE);
+    expect((await expectKind(store.list(ALICE, SECRET), 'corrupt')).message).toContain(id);
     // A whole file copied under another account's name is refused too (its header names its account).
     await writeFile(store.fileOf(ALICE), JSON.stringify(bob));
     await expectKind(store.list(ALICE, SECRET), 'corrupt');
@@ -353,7 +362,11 @@ describe('FileCredentialStore: encryption at rest', () => {
 describe('FileCredentialStore: atomicity and locking', () => {
   it('temporary files left by a crash are ignored by reads and removed by the next write', async () => {
     await store.add(ALICE, SECRET, credential(1));
-    const leftovers = [`.${ALICE}.json.999999-0a1b2c3d4e5f.tmp`, `.${ALICE}.json.12-ffffffffffff.tmp`, `${ALICE}.json.lock.0a0a0a0a0a0a.stale`];
+    const leftovers = [
+      `.${ALICE}.json.999999-0a1b2c3d4e5f.tmp`,
+      `.${ALICE}.json.12-ffffffffffff.tmp`,
+      `${ALICE}.json.lock.0a0a0a0a0a0a.stale`,
+    ];
     for (const name of leftovers) await writeFile(join(dir, name), '{"format":"chain-ledger-credentials","ver');
     const bobsTemp = `.${BOB}.json.1-000000000000.tmp`;
     await writeFile(join(dir, bobsTemp), 'partial');
@@ -443,7 +456,18 @@ async function startWriter(args: { prefix: string; count: number | 'forever'; st
   await writeFile(script, CHILD_SCRIPT);
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', script, NODE_ENTRY, dir, ALICE, Buffer.from(SECRET).toString('hex'), args.prefix, String(args.count), String(args.staleLockMs ?? 30_000)],
+    [
+      '--import',
+      'tsx',
+      script,
+      NODE_ENTRY,
+      dir,
+      ALICE,
+      Buffer.from(SECRET).toString('hex'),
+      args.prefix,
+      String(args.count),
+      String(args.staleLockMs ?? 30_000),
+    ],
     { cwd: REPO, env: { ...process.env, CREDENTIAL_TEMPLATE: TEMPLATE_TEXT }, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -490,7 +514,10 @@ async function startWriter(args: { prefix: string; count: number | 'forever'; st
 }
 
 const withTimeout = <T>(promise: Promise<T>, ms: number, what: string) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref())]);
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref()),
+  ]);
 
 describe('FileCredentialStore: several processes', () => {
   const children: Child[] = [];
@@ -512,7 +539,10 @@ describe('FileCredentialStore: several processes', () => {
     expect([ea.code, ea.stderr]).toEqual([0, '']);
     expect([eb.code, eb.stderr]).toEqual([0, '']);
     const stored = (await store.list(ALICE, SECRET)).map((e) => e.credential).sort();
-    const expected = [...Array.from({ length: 10 }, (_, i) => credential(`a${i}`)), ...Array.from({ length: 10 }, (_, i) => credential(`b${i}`))];
+    const expected = [
+      ...Array.from({ length: 10 }, (_, i) => credential(`a${i}`)),
+      ...Array.from({ length: 10 }, (_, i) => credential(`b${i}`)),
+    ];
     expect(stored).toEqual(expected.sort());
     expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
   }, 60_000);
@@ -537,4 +567,68 @@ describe('FileCredentialStore: several processes', () => {
       expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
     }
   }, 60_000);
+});
+
+describe('FileCredentialStore: salt, re-keying, entry list, padding (security review M5, L4)', () => {
+  const V1 = fileURLToPath(new URL('../fixtures/credential-store-v1.json', import.meta.url));
+  /** The fixture's credentials: written by the format-1 code (main before issue #14) for ALICE under SECRET. */
+  const v1Text = (n: number) =>
+    JSON.stringify({
+      version: 'v0',
+      witness: { type: 'unsigned' },
+      metadata: { n },
+      credential: { owner: { _type: 'PublicKey', value: ALICE }, data: { serial: { _type: 'Field', value: String(n) } } },
+    });
+
+  it('a format-1 store is still read, and re-keyed under a fresh salt on its next write (ids unchanged)', async () => {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(store.fileOf(ALICE), await readFile(V1));
+    const before = await store.list(ALICE, SECRET);
+    expect(before.map((e) => e.credential)).toEqual([v1Text(1), v1Text(2)]);
+    const old = await readStoreFile(ALICE);
+    expect(old.version).toBe(1);
+    await store.add(ALICE, SECRET, credential(3));
+    const file = await readStoreFile(ALICE);
+    expect(file.version).toBe(2);
+    expect(base64.decode(file.salt!)).toHaveLength(32);
+    expect(file.check).not.toBe(old.check);
+    expect(file.entries.slice(0, 2).map((e) => [e.id, e.storedAt])).toEqual(old.entries.map((e) => [e.id, e.storedAt]));
+    expect(file.entries[0]!.data).not.toBe(old.entries[0]!.data);
+    expect((await store.list(ALICE, SECRET)).map((e) => e.credential)).toEqual([v1Text(1), v1Text(2), credential(3)]);
+    // The format-1 keys (HKDF without a salt) no longer open it.
+    const legacy = await StoreKeys.derive(ALICE, SECRET);
+    expect(() => legacy.verifyCheck(file.check)).toThrow(/another key/);
+  });
+
+  it('rekey(): a new salt, every entry re-encrypted, same ids; the old derived keys no longer open it', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    await store.add(ALICE, SECRET, credential(2));
+    const before = await readStoreFile(ALICE);
+    expect(await store.rekey(ALICE, SECRET)).toBe(true);
+    const after = await readStoreFile(ALICE);
+    expect(after.salt).not.toBe(before.salt);
+    expect(after.entries.map((e) => e.id)).toEqual(before.entries.map((e) => e.id));
+    const oldKeys = await StoreKeys.derive(ALICE, SECRET, before.salt);
+    expect(() => oldKeys.verifyCheck(after.check)).toThrow(/another key/);
+    await expect(oldKeys.open(after.entries[0]!)).rejects.toMatchObject({ kind: 'corrupt' });
+    expect((await store.list(ALICE, SECRET)).map((e) => e.credential)).toEqual([credential(1), credential(2)]);
+    expect(await store.rekey(BOB, SECRET)).toBe(false);
+  });
+
+  it('a dropped, duplicated or reordered entry is detected (the entry list is authenticated)', async () => {
+    for (const n of [1, 2, 3]) await store.add(ALICE, SECRET, credential(n));
+    const good = await readStoreFile(ALICE);
+    for (const entries of [good.entries.slice(1), [good.entries[1], good.entries[0], good.entries[2]], good.entries.slice(0, 2)]) {
+      await writeStoreFile({ ...good, entries: entries as CredentialFile['entries'] }, ALICE);
+      expect((await expectKind(store.list(ALICE, SECRET), 'corrupt')).message).toMatch(/entry list/);
+      await expectKind(store.add(ALICE, SECRET, credential(4)), 'corrupt');
+    }
+  });
+
+  it('two credentials whose private value differs in length give ciphertexts of the same length', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    await store.add(ALICE, SECRET, credential(1234567));
+    const [a, b] = (await readStoreFile(ALICE)).entries;
+    expect(base64.decode(a!.data).length).toBe(base64.decode(b!.data).length);
+  });
 });

@@ -1,0 +1,65 @@
+/**
+ * Where the credential store's key comes from and where the store lives by default (docs/credentials.md).
+ *
+ * The key: the device's deterministic INS 05 signature over STORE_KEY_MESSAGE on network id 1 (whatever the
+ * provider's network, so one key serves every network), verified with mina-signer, hashed with sha256. The raw
+ * signature is never kept; only its hash is.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { MinaLedgerApp } from '../device/client.js';
+import { fromHex } from '../apdu/bytes.js';
+import { signatureToRawHex } from '../apdu/signature.js';
+import { STORE_KEY_MESSAGE } from '../apdu/store-key.js';
+import { minaSigners } from '../crypto/mina-signers.js';
+import { ErrorCode, ProviderError } from '../errors/provider-error.js';
+import type { CredentialStore } from './store.js';
+
+/**
+ * Asks the device for the store-key signature of account `accountIndex` and returns the 32-byte store secret.
+ * Rejects (22001) a signature that does not verify for `address`.
+ */
+export async function deriveStoreSecret(
+  app: MinaLedgerApp,
+  accountIndex: number,
+  address: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<Uint8Array> {
+  const signed = await app.signMessage(accountIndex, STORE_KEY_MESSAGE, 1, { signal: options.signal });
+  const signature = { field: signed.field, scalar: signed.scalar };
+  const { mainnet } = await minaSigners();
+  if (!mainnet.verifyMessage({ data: signed.signedMessage, publicKey: address, signature })) {
+    throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned a store-key signature that does not verify' });
+  }
+  return sha256(fromHex(signatureToRawHex(signature)));
+}
+
+/**
+ * A synchronous check of INS 05 signatures by `address` on network `networkId` (mina-signer, loaded first): what a
+ * credential method uses to verify the short messages the user approves on the device.
+ */
+export async function accountMessageVerifier(
+  address: string,
+  networkId: 0 | 1,
+): Promise<(signed: { field: string; scalar: string; signedMessage: string }) => boolean> {
+  const signers = await minaSigners();
+  const verifier = networkId === 1 ? signers.mainnet : signers.testnet;
+  return (signed) =>
+    verifier.verifyMessage({ data: signed.signedMessage, publicKey: address, signature: { field: signed.field, scalar: signed.scalar } });
+}
+
+/**
+ * The store used when the host gives none: IndexedDB in a browser; in Node, files under
+ * `$XDG_DATA_HOME/chain-ledger/credentials` (else `~/.local/share/chain-ledger/credentials`). Loaded lazily so that a
+ * browser bundle never pulls in `node:fs`.
+ */
+export async function defaultCredentialStore(): Promise<CredentialStore> {
+  if (typeof indexedDB !== 'undefined' && typeof process === 'undefined') {
+    const { IndexedDbCredentialStore } = await import('./indexeddb-store.js');
+    return new IndexedDbCredentialStore();
+  }
+  // Through the Node entry ./node.js, which the Vite plugin (src/vite.ts NODE_ONLY) turns into an empty module in a
+  // browser bundle; importing ./file-store.js here would pull node:fs into it.
+  const [{ FileCredentialStore }, { homedir }, { join }] = await Promise.all([import('./node.js'), import('node:os'), import('node:path')]);
+  const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return new FileCredentialStore(join(base, 'chain-ledger', 'credentials'));
+}
