@@ -3,7 +3,7 @@
  * package's `exports`. Runs against dist/ (`npm test` builds first).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,7 +14,7 @@ const root = resolve(import.meta.dirname, '..');
 let project: string;
 
 beforeAll(() => {
-  if (!existsSync(join(root, 'dist/apdu/index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(join(root, 'dist/apdu.js'))) throw new Error('dist/ is missing: run `npm run build` first');
   project = mkdtempSync(join(tmpdir(), 'chain-ledger-consumer-'));
   writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module', dependencies: { 'chain-ledger': '*' } }));
   mkdirSync(join(project, 'node_modules'));
@@ -28,7 +28,7 @@ async function node(code: string) {
 }
 
 describe('the built package under native Node ESM', () => {
-  it("node -e \"import('chain-ledger/apdu')\" loads, with the documented entry points", async () => {
+  it('node -e "import(\'chain-ledger/apdu\')" loads, with the documented entry points', async () => {
     const out = await node(`
       const apdu = await import('chain-ledger/apdu');
       const emulator = await import('chain-ledger/emulator');
@@ -57,7 +57,7 @@ describe('the built package under native Node ESM', () => {
       import { MinaLedgerApp } from 'chain-ledger/apdu';
       import { SoftwareLedger, TEST_MNEMONIC, startSpeculosServer } from 'chain-ledger/emulator';
       import { openSpeculos } from 'chain-ledger/transport/node';
-      const device = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {} });
+      const device = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { extensions: true, warn: () => {} });
       const direct = await new MinaLedgerApp(device).getAddress(0);
       device.blindSigning = true; // mainnet INS 06 loads mina-signer's signature module by path
       const mainnetField = await new MinaLedgerApp(device).signFieldElement(0, 5n, 1);
@@ -77,10 +77,28 @@ describe('the built package under native Node ESM', () => {
     });
   });
 
+  it('exports exactly the public surface in test/fixtures/public-surface.json (a change to it is a decision)', async () => {
+    const surface = JSON.parse(readFileSync(join(root, 'test/fixtures/public-surface.json'), 'utf8')) as Record<string, string[]>;
+    const out = await node(`
+      const entries = ${JSON.stringify(Object.keys(surface).filter((k) => !k.includes('#')))};
+      const result = {};
+      for (const entry of entries) result[entry] = Object.keys(await import(entry)).sort();
+      result['chain-ledger/apdu#codec'] = Object.keys((await import('chain-ledger/apdu')).codec).sort();
+      console.log(JSON.stringify(result));`);
+    expect(JSON.parse(out)).toEqual(surface);
+  });
+
+  it('declares its library files free of import-time side effects (the CLI bin and the examples have them)', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { sideEffects: unknown; bin: Record<string, string> };
+    // The examples live inside the package root and bundle its src/: without the exception a bundler would drop
+    // their side-effect-only imports (the web dapp's `import './globals.js'`, which defines Buffer).
+    expect(pkg.sideEffects).toEqual([`./${pkg.bin['chain-ledger']}`, './examples/**']);
+  });
+
   it('ships dist with type declarations for every entry point', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, timeout: 60_000 });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    for (const entry of ['index', 'apdu/index', 'emulator/index', 'transport/index', 'transport/node']) {
+    for (const entry of ['index', 'apdu', 'emulator/index', 'transport/index', 'transport/node']) {
       expect(files).toContain(`dist/${entry}.js`);
       expect(files).toContain(`dist/${entry}.d.ts`);
     }
@@ -99,16 +117,20 @@ describe('the built package under native Node ESM', () => {
       const chain = await import('chain-ledger');
       console.error('--- imported');
       const { SoftwareLedger, TEST_MNEMONIC } = await import('chain-ledger/emulator');
-      const p = chain.createLedgerProvider({ transport: SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {} }), network: 'devnet', origin: 'http://localhost' });
+      const p = chain.createLedgerProvider({ transport: SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { extensions: true, warn: () => {} }), network: 'devnet', origin: 'http://localhost' });
       await p.requestAccounts();
       await p.signMessage({ message: 'hi' });
       console.error('--- signed');
       await p.createNullifier({ message: ['1'] });
       console.error('--- nullifier');`;
-    const { stderr } = await run(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module', '-e', script], {
-      cwd: project,
-      timeout: 120_000,
-    });
+    const { stderr } = await run(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module', '-e', script],
+      {
+        cwd: project,
+        timeout: 120_000,
+      },
+    );
     const phase = (from: string, to: string) => stderr.slice(stderr.indexOf(from), stderr.indexOf(to));
     const beforeImport = stderr.slice(0, stderr.indexOf('--- imported'));
     expect(beforeImport).toMatch(/chain-ledger|dist\/index\.js/);

@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Field, Nullifier } from 'o1js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SoftwareLedger, startSpeculosServer } from '../../src/emulator/index.js';
+import { startSpeculosServer } from '../../src/emulator/index.js';
 import { loadAttestations } from '../../src/credentials/attestations.js';
-import { addressOf, vectors } from '../support/vectors.js';
+import { addressOf } from '../support/vectors.js';
 import { verifySigned } from '../support/zkapp.js';
+import { quietLedger } from '../support/rig.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/cli/main.js');
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/zkapp-command-berkeley.json');
@@ -20,16 +21,21 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { timeout: 240_000, env: { ...process.env, XDG_DATA_HOME: join(work, 'data') } }, (error, stdout, stderr) => {
-      const code = error ? ((error as { code?: number }).code ?? 1) : 0;
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      done({ code: typeof code === 'number' ? code : 1, stdout, stderr, json });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { timeout: 240_000, env: { ...process.env, XDG_DATA_HOME: join(work, 'data') } },
+      (error, stdout, stderr) => {
+        const code = error ? ((error as { code?: number }).code ?? 1) : 0;
+        let json: unknown;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+        done({ code: typeof code === 'number' ? code : 1, stdout, stderr, json });
+      },
+    );
   });
 }
 
@@ -81,12 +87,33 @@ describe('chain-ledger CLI with --device software', () => {
     const request = A.PresentationRequest.https(spec, {}, { action: 'cli' });
     const requestFile = join(work, 'request.json');
     writeFileSync(requestFile, A.PresentationRequest.toJSON(request));
-    const presented = await cli('present', requestFile, '--device', 'software', '--credentials', store, '--origin', 'https://verifier.example');
+    const presented = await cli(
+      'present',
+      requestFile,
+      '--device',
+      'software',
+      '--credentials',
+      store,
+      '--origin',
+      'https://verifier.example',
+    );
     expect(presented.code).toBe(0);
-    const output = await A.Presentation.verify(await A.Presentation.compile(request), A.Presentation.fromJSON(presented.json.presentation), {
-      verifierIdentity: 'https://verifier.example',
-    });
+    const output = await A.Presentation.verify(
+      await A.Presentation.compile(request),
+      A.Presentation.fromJSON(presented.json.presentation),
+      {
+        verifierIdentity: 'https://verifier.example',
+      },
+    );
     expect(String(output)).toBe(o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuer.toPublicKey().toFields()).toString());
+    // The owner's view (host-side, never a page method): list, then delete with an approval on the device.
+    const listed = await cli('list-credentials', '--device', 'software', '--credentials', store);
+    expect(listed.code).toBe(0);
+    expect(listed.json).toHaveLength(1);
+    const deleted = await cli('delete-credential', listed.json[0].id, '--device', 'software', '--credentials', store);
+    expect(deleted.json).toEqual({ deleted: true });
+    expect(deleted.stderr).toMatch(/Message: Delete credential [0-9a-f]{8}/);
+    expect((await cli('list-credentials', '--device', 'software', '--credentials', store)).json).toEqual([]);
   }, 300_000);
 
   it('errors: exit 1 with the ProviderError as JSON; usage errors exit 2', async () => {
@@ -102,7 +129,7 @@ describe('chain-ledger CLI with --device software', () => {
 
 describe('chain-ledger CLI with --device speculos:PORT (startSpeculosServer over HTTP)', () => {
   it('address and send-zkapp --only-sign through the unmodified Speculos transport', async () => {
-    const device = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, blindSigning: true });
+    const device = quietLedger({ extensions: true, blindSigning: true });
     const server = await startSpeculosServer(device, { buttons: false });
     try {
       const address = await cli('address', '--device', `speculos:${server.port}`, '--account', '1');

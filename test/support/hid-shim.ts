@@ -108,7 +108,8 @@ export class FrameAssembler {
       this.#length = (frame[5]! << 8) | frame[6]!;
       payload = frame.subarray(7);
     } else {
-      if (channel !== this.channel) throw new Error(`hid-shim: channel 0x${channel.toString(16)} inside a message on 0x${this.channel!.toString(16)}`);
+      if (channel !== this.channel)
+        throw new Error(`hid-shim: channel 0x${channel.toString(16)} inside a message on 0x${this.channel!.toString(16)}`);
       payload = frame.subarray(5);
     }
     this.#sequence++;
@@ -121,7 +122,7 @@ export class FrameAssembler {
 function toBytes(data: BufferSource): Uint8Array {
   if (data instanceof ArrayBuffer) return new Uint8Array(data.slice(0));
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
-  throw new TypeError("hid-shim: sendReport data must be a BufferSource");
+  throw new TypeError('hid-shim: sendReport data must be a BufferSource');
 }
 
 // ---- events ----
@@ -177,10 +178,21 @@ export class FakeHidDevice extends EventTarget implements HIDDevice {
     this.productName = options.productName ?? 'Nano X';
     const size = shim.packetSize;
     const report = (reportId: number): HIDReportInfo[] => [
-      { reportId, items: [{ reportSize: 8, reportCount: size, usages: [LEDGER_USAGE_PAGE * 0x10000 + 1], logicalMinimum: 0, logicalMaximum: 255 }] },
+      {
+        reportId,
+        items: [{ reportSize: 8, reportCount: size, usages: [LEDGER_USAGE_PAGE * 0x10000 + 1], logicalMinimum: 0, logicalMaximum: 255 }],
+      },
     ];
     this.collections = [
-      { usagePage: LEDGER_USAGE_PAGE, usage: 0x01, type: 1, children: [], inputReports: report(0), outputReports: report(0), featureReports: [] },
+      {
+        usagePage: LEDGER_USAGE_PAGE,
+        usage: 0x01,
+        type: 1,
+        children: [],
+        inputReports: report(0),
+        outputReports: report(0),
+        featureReports: [],
+      },
     ];
   }
 
@@ -192,13 +204,29 @@ export class FakeHidDevice extends EventTarget implements HIDDevice {
   }
 
   // The typed overloads of the HIDDevice interface, over the plain EventTarget methods.
-  override addEventListener(type: 'inputreport', listener: (this: this, ev: HIDInputReportEvent) => any, options?: boolean | AddEventListenerOptions): void;
-  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+  override addEventListener(
+    type: 'inputreport',
+    listener: (this: this, ev: HIDInputReportEvent) => any,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  override addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
   override addEventListener(type: string, listener: any, options?: boolean | AddEventListenerOptions): void {
     super.addEventListener(type, listener, options);
   }
-  override removeEventListener(type: 'inputreport', listener: (this: this, ev: HIDInputReportEvent) => any, options?: boolean | EventListenerOptions): void;
-  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
+  override removeEventListener(
+    type: 'inputreport',
+    listener: (this: this, ev: HIDInputReportEvent) => any,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  override removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | EventListenerOptions,
+  ): void;
   override removeEventListener(type: string, listener: any, options?: boolean | EventListenerOptions): void {
     super.removeEventListener(type, listener, options);
   }
@@ -228,7 +256,8 @@ export class FakeHidDevice extends EventTarget implements HIDDevice {
   async sendReport(reportId: number, data: BufferSource): Promise<void> {
     const shim = this.#shim;
     if (shim.unplugged) throw new DOMException('Failed to write the report.', 'NotAllowedError');
-    if (!this.#opened) throw new DOMException("Failed to execute 'sendReport' on 'HIDDevice': The device must be opened first.", 'InvalidStateError');
+    if (!this.#opened)
+      throw new DOMException("Failed to execute 'sendReport' on 'HIDDevice': The device must be opened first.", 'InvalidStateError');
     if (reportId !== 0) throw new DOMException(`hid-shim: report id ${reportId}, the Ledger uses 0`, 'NotSupportedError');
     const frame = toBytes(data);
     if (frame.length !== shim.packetSize) {
@@ -299,13 +328,29 @@ export class FakeHid extends EventTarget implements HID {
   }
 
   // The typed overloads of the HID interface, over the plain EventTarget methods.
-  override addEventListener(type: 'connect' | 'disconnect', listener: (this: this, ev: HIDConnectionEvent) => any, options?: boolean | AddEventListenerOptions): void;
-  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+  override addEventListener(
+    type: 'connect' | 'disconnect',
+    listener: (this: this, ev: HIDConnectionEvent) => any,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  override addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
   override addEventListener(type: string, listener: any, options?: boolean | AddEventListenerOptions): void {
     super.addEventListener(type, listener, options);
   }
-  override removeEventListener(type: 'connect' | 'disconnect', listener: (this: this, ev: HIDConnectionEvent) => any, options?: boolean | EventListenerOptions): void;
-  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions): void;
+  override removeEventListener(
+    type: 'connect' | 'disconnect',
+    listener: (this: this, ev: HIDConnectionEvent) => any,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  override removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | EventListenerOptions,
+  ): void;
   override removeEventListener(type: string, listener: any, options?: boolean | EventListenerOptions): void {
     super.removeEventListener(type, listener, options);
   }
@@ -324,7 +369,10 @@ export class FakeHid extends EventTarget implements HID {
     }
     const action = typeof shim.chooser === 'function' ? shim.chooser(options) : shim.chooser;
     if (action === 'no-gesture') {
-      throw new DOMException("Failed to execute 'requestDevice' on 'HID': Must be handling a user gesture to show a permission request.", 'SecurityError');
+      throw new DOMException(
+        "Failed to execute 'requestDevice' on 'HID': Must be handling a user gesture to show a permission request.",
+        'SecurityError',
+      );
     }
     // The chooser lists only matching, connected devices; picking none is the same as cancelling.
     if (action === 'cancel' || shim.unplugged || !matches(shim.device, options.filters)) return [];

@@ -17,7 +17,12 @@ export function verifyFieldElement(
 }
 
 /** mina-signer's multi-field verifier, for either domain. */
-export function verifyFields(sig: { field: string; scalar: string }, fields: bigint[], address: string, network: 'mainnet' | 'devnet'): boolean {
+export function verifyFields(
+  sig: { field: string; scalar: string },
+  fields: bigint[],
+  address: string,
+  network: 'mainnet' | 'devnet',
+): boolean {
   const publicKey = internals.PublicKey.toGroup(internals.PublicKey.fromBase58(address));
   return internals.verify({ r: BigInt(sig.field), s: BigInt(sig.scalar) }, { fields }, publicKey, network);
 }

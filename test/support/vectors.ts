@@ -3,7 +3,7 @@
  * stands alone, and .ci/run checks the copy still equals the shared file).
  */
 import { readFileSync } from 'node:fs';
-import type { PaymentOrDelegation } from '../../src/apdu/index.js';
+import type { PaymentOrDelegation } from '../../src/apdu.js';
 
 export interface VectorExchange {
   name: string;

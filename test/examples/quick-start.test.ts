@@ -1,0 +1,53 @@
+/**
+ * The walk-through (`npm start`, examples/quick-start.ts) against a device that has only what the released Mina app
+ * has: `--device speculos:PORT` on `startSpeculosServer` with a software Ledger whose extension is off (the default).
+ * Everything the app supports runs and verifies; the nullifier and presentation steps say what the device lacks and
+ * the walk-through goes on; the summary lists both; the exit code is 0.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
+
+import { quietLedger } from '../support/rig.js';
+
+const REPO = join(import.meta.dirname, '../..');
+
+describe('npm start -- --device speculos:PORT on the released app (no extension)', () => {
+  let server: SpeculosServer;
+  const device = quietLedger({ blindSigning: true });
+
+  beforeAll(async () => {
+    expect(device.extensions).toBe(false); // the default is the released app
+    // The screens are published; the device's approver (approve all) stands in for the buttons.
+    server = await startSpeculosServer(device, { port: 0, buttons: false });
+  });
+  afterAll(() => server?.close());
+
+  it('runs what the app supports, says what needs the extension, and exits 0', async () => {
+    const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        join(REPO, 'node_modules/.bin/tsx'),
+        ['examples/quick-start.ts', '--device', `speculos:${server.port}`],
+        { cwd: REPO, timeout: 240_000 },
+        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    expect(stderr).not.toMatch(/✖/);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`Device: Speculos on port ${server.port}`);
+    for (const verified of ['mina-signer verifyPayment', 'mina-signer verifyFields', 'the local chain applied it', 'verifyZkappCommand']) {
+      expect(stdout).toContain(verified);
+    }
+    expect(stdout).toMatch(/chain\.createNullifier\(\)\n {3}skipped: the device lacks CREATE_NULLIFIER \(INS 0xA2\).*ProviderError 20006/);
+    expect(stdout).toMatch(/chain\.requestPresentation\(\)\n {3}skipped: the device lacks SIGN_FIELDS \(INS 0xA1\).*ProviderError 20006/);
+    const summary = stdout.slice(stdout.indexOf('── summary'));
+    expect(summary).toMatch(
+      /needs the chain-ledger extension, which this device lacks \(2\):\n {5}– chain\.createNullifier\(\)\n {5}– chain\.requestPresentation\(\)/,
+    );
+    expect(summary).toContain('✔ Blind-sign a zkApp commitment (INS 06');
+    // The device really did the work: it answered the extension probe with 0x6D00 and signed over HTTP.
+    expect(device.exchanges.some((e) => e.request.startsWith('e0a0') && e.reply === '6d00')).toBe(true);
+    expect(device.exchanges.filter((e) => e.request.startsWith('e006') && e.reply.endsWith('9000')).length).toBeGreaterThanOrEqual(3);
+  });
+});
