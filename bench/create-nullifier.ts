@@ -11,7 +11,7 @@ import { compare } from './lib.js';
 const PRIVATE_KEY_0 = 'EKDt66ubGg5SDiwcQABWfFZaruq6idcyrLLfyZQjoH4CN3PHEiNj'; // account 0 of the public test mnemonic
 
 export async function benchCreateNullifier(rounds = 9) {
-  const ledger = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {} });
+  const ledger = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { extensions: true, warn: () => {} });
   const provider = createLedgerProvider({ transport: ledger, network: 'mainnet', origin: 'http://localhost' });
   await provider.requestAccounts();
   const client = new Client({ network: 'mainnet' });

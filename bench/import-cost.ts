@@ -38,7 +38,7 @@ const CONNECT = `
   const chain = await import(${dist('index.js')});
   mark('import');
   const { SoftwareLedger, TEST_MNEMONIC } = await import(${dist('emulator/index.js')});
-  const p = chain.createLedgerProvider({ transport: SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {} }), network: 'devnet', origin: 'http://localhost' });
+  const p = chain.createLedgerProvider({ transport: SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { extensions: true, warn: () => {} }), network: 'devnet', origin: 'http://localhost' });
   await p.requestAccounts();
   await p.signMessage({ message: 'hi' });
   mark('signMessage');`;
@@ -64,12 +64,15 @@ const SCENARIOS: Scenario[] = [
       const { FileCredentialStore } = await import(${dist('credentials/node.js')});
       const { mkdtempSync } = await import('node:fs');
       const { tmpdir } = await import('node:os');
-      const q = chain.createLedgerProvider({ transport: SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {} }), network: 'devnet', origin: 'http://localhost', credentialStore: new FileCredentialStore(mkdtempSync(tmpdir() + '/chain-ledger-bench-')) });
+      const q = chain.createLedgerProvider({ transport: SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { extensions: true, warn: () => {} }), network: 'devnet', origin: 'http://localhost', credentialStore: new FileCredentialStore(mkdtempSync(tmpdir() + '/chain-ledger-bench-')) });
       await q.requestAccounts();
       await q.storePrivateCredential({ credential: {} }).catch((e) => { if (e.code !== 20003) throw e; });
       mark('credential method');`,
   },
-  { name: 'mina-signer (baseline)', body: `const { default: Client } = await import('mina-signer'); new Client({ network: 'testnet' }); mark('import');` },
+  {
+    name: 'mina-signer (baseline)',
+    body: `const { default: Client } = await import('mina-signer'); new Client({ network: 'testnet' }); mark('import');`,
+  },
   { name: 'o1js (baseline)', body: `await import('o1js'); mark('import');` },
   { name: 'mina-attestations (baseline)', body: `await import('mina-attestations'); mark('import');` },
 ];

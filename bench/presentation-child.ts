@@ -37,23 +37,32 @@ const spec: any =
         assert: [A.Operation.lessThanEq(createdAt, A.Operation.property(passport, 'expiresAt'))],
         outputClaim: A.Operation.issuer(passport),
       }))
-    : A.PresentationSpec({ passport: Passport, membership: Membership, createdAt: A.Claim(UInt64) }, ({ passport, membership, createdAt }) => ({
-        assert: [
-          A.Operation.lessThanEq(createdAt, A.Operation.property(passport, 'expiresAt')),
-          A.Operation.lessThanEq(createdAt, A.Operation.property(membership, 'expiresAt')),
-        ],
-        outputClaim: A.Operation.record({ passport: A.Operation.issuer(passport), membership: A.Operation.issuer(membership) }),
-      }));
+    : A.PresentationSpec(
+        { passport: Passport, membership: Membership, createdAt: A.Claim(UInt64) },
+        ({ passport, membership, createdAt }) => ({
+          assert: [
+            A.Operation.lessThanEq(createdAt, A.Operation.property(passport, 'expiresAt')),
+            A.Operation.lessThanEq(createdAt, A.Operation.property(membership, 'expiresAt')),
+          ],
+          outputClaim: A.Operation.record({ passport: A.Operation.issuer(passport), membership: A.Operation.issuer(membership) }),
+        }),
+      );
 const [, compileMs] = await time(() => A.Presentation.precompile(spec));
 
-const ledger = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {} });
+const ledger = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { extensions: true, warn: () => {} });
 const store = new FileCredentialStore(mkdtempSync(join(tmpdir(), 'chain-ledger-bench-')));
 const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, credentialStore: store });
 const [owner] = await chain.requestAccounts();
 const expiresAt = UInt64.from(Date.now() + 1e10);
 const credentials = [
-  A.Credential.sign(PrivateKey.random(), { owner: PublicKey.fromBase58(owner!), data: { nationality: Nationality.from('Austria'), age: UInt64.from(30), expiresAt } }),
-  A.Credential.sign(PrivateKey.random(), { owner: PublicKey.fromBase58(owner!), data: { club: Club.from('Mina Club'), since: UInt64.from(2024), expiresAt } }),
+  A.Credential.sign(PrivateKey.random(), {
+    owner: PublicKey.fromBase58(owner!),
+    data: { nationality: Nationality.from('Austria'), age: UInt64.from(30), expiresAt },
+  }),
+  A.Credential.sign(PrivateKey.random(), {
+    owner: PublicKey.fromBase58(owner!),
+    data: { club: Club.from('Mina Club'), since: UInt64.from(2024), expiresAt },
+  }),
 ].slice(0, CREDENTIALS);
 for (const credential of credentials) await chain.storePrivateCredential({ credential: A.Credential.toJSON(credential) });
 const ours: number[] = [];

@@ -22,7 +22,11 @@ const bundleSizes = [
   { part: 'initial (HTML, CSS, entry chunk)', ...sum(bundle.initial.files), packages: union(bundle.initial.files) },
   { part: 'lazy: o1js', ...sum(bundle.o1js), packages: union(bundle.o1js) },
   { part: 'lazy: mina-attestations', ...sum(bundle.minaAttestations), packages: union(bundle.minaAttestations) },
-  { part: 'lazy: the rest (mina-signer internals per era, WebHID transport, IndexedDB store, …)', ...sum(lazyOther), packages: union(lazyOther) },
+  {
+    part: 'lazy: the rest (mina-signer internals per era, WebHID transport, IndexedDB store, …)',
+    ...sum(lazyOther),
+    packages: union(lazyOther),
+  },
 ];
 function sum(files: { bytes: number; gzipBytes: number }[]) {
   return { kB: kB(files.reduce((n, f) => n + f.bytes, 0)), gzipKB: kB(files.reduce((n, f) => n + f.gzipBytes, 0)), chunks: files.length };
@@ -31,7 +35,7 @@ function union(files: { packages: string[] }[]) {
   return [...new Set(files.flatMap((f) => f.packages))].sort();
 }
 const results = { started, machine: machine(), sendTransaction, createNullifier, presentation, importCost, bundleSizes };
-writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(results, null, 2) + '\n');
+writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 
 const m = results.machine;
 const lines = [
@@ -76,7 +80,7 @@ const lines = [
   'Ours = loading the stored credential, Presentation.prepare, the software Ledger signing the message fields',
   '(extension SIGN_FIELDS), the host verifying that signature, and Presentation.finalize (the proof).',
   '',
-  '## import(\'chain-ledger\'): time and memory, before and after the heavy methods',
+  "## import('chain-ledger'): time and memory, before and after the heavy methods",
   '',
   'Each row is a fresh `node` process importing the built package (dist/) and going as far as the scenario says;',
   'time from before the import to the end of the scenario, resident memory then; medians of alternating rounds.',

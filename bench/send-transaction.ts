@@ -19,9 +19,15 @@ export async function benchSendTransaction(rounds = 7) {
   const rows = [];
   for (const era of ['berkeley', 'mesa'] as const) {
     const client = era === 'berkeley' ? new ClientBerkeley({ network: 'devnet' }) : new ClientMesa({ network: 'devnet' });
-    for (const n of [1, 10, 50]) {
+    for (const n of [1, 5, 11]) {
+      // 11 = MAX_ACCOUNT_UPDATES, what a node accepts
       const command = resizeState(manyUpdates(berkeleyCommand(), n), era === 'berkeley' ? 8 : 32);
-      const feePayer = { feePayer: address!, fee: command.feePayer.body.fee, nonce: command.feePayer.body.nonce, memo: 'chain-ledger transcript' };
+      const feePayer = {
+        feePayer: address!,
+        fee: command.feePayer.body.fee,
+        nonce: command.feePayer.body.nonce,
+        memo: 'chain-ledger transcript',
+      };
       const before = ledger.exchanges.length;
       await provider.sendTransaction({ transaction: command, onlySign: true });
       const exchanges = ledger.exchanges.slice(before);

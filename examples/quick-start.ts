@@ -8,10 +8,13 @@
  * it is printed. Exits non-zero with the error's code or status word on failure.
  *
  * Run against a real device instead: `npm start -- --device usb` (Mina app open), or a Speculos-compatible server:
- * `npm start -- --device speculos:5000`.
+ * `npm start -- --device speculos:5000`. The software Ledger here has the chain-ledger extension (INS 0xA0–0xA2) turned
+ * on, and says so; the released Mina app has none: with it, the nullifier and presentation steps say what the device
+ * lacks and the walk-through goes on. It ends with a summary of what ran on the device and what needs the
+ * extension, and exits 0 when everything the device supports worked.
  */
 import Client from 'mina-signer';
-import { MinaLedgerApp, signatureToBase58, type MinaSignature } from '../src/apdu/index.js';
+import { MinaLedgerApp, signatureToBase58, type MinaSignature } from '../src/apdu.js';
 import { SoftwareLedger, TEST_MNEMONIC, type Review } from '../src/emulator/index.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,45 +22,91 @@ import { join } from 'node:path';
 import ClientBerkeley from 'mina-signer-berkeley';
 import { loadAttestations } from '../src/credentials/attestations.js';
 import { FileCredentialStore } from '../src/credentials/node.js';
-import { createLedgerProvider } from '../src/index.js';
+import { createLedgerProvider, credentialManager } from '../src/index.js';
 import type { ApduTransport } from '../src/transport/index.js';
 
 const NETWORK_ID = 0; // testnet/devnet
 const client = new Client({ network: 'testnet' });
 
 function printReview(review: Review): void {
-  console.log('   ┌─ on the device ' + '─'.repeat(40));
-  for (const screen of review.screens) console.log(`   │ ${screen.title}${screen.text ? `: ${screen.text}` : ''}`);
+  console.log(`   ┌─ on the device ${'─'.repeat(40)}`);
+  // One row per device screen: its lines as drawn, separated by " | " (long values paged as the device pages them).
+  for (const screen of review.screens) console.log(`   │ ${screen.lines.join(' | ')}`);
   console.log('   └─ (approved by the software Ledger)');
 }
+
+/** What ran, and what the device could not do because it lacks the extension: the summary at the end. */
+const summary = { ran: [] as string[], needsExtension: [] as string[] };
 
 async function step<T>(title: string, run: () => Promise<T>): Promise<T> {
   console.log(`\n▶ ${title}`);
   const start = performance.now();
   const result = await run();
   console.log(`   done in ${(performance.now() - start).toFixed(0)} ms`);
+  summary.ran.push(title);
   return result;
 }
+
+/** A step the device cannot do without the chain-ledger extension: say what it lacks, and go on. */
+function lacksExtension(title: string, what: string, reason?: string): void {
+  console.log(`\n▷ ${title}`);
+  console.log(`   skipped: the device lacks ${what} (chain-ledger extension, docs/apdu-extensions.md)${reason ? `; ${reason}` : ''}`);
+  summary.needsExtension.push(title);
+}
+
+function printSummary(deviceLabel: string): void {
+  console.log(`\n── summary (${deviceLabel}) ${'─'.repeat(30)}`);
+  console.log(`   ran (${summary.ran.length} steps, each device step approved on the device):`);
+  for (const title of summary.ran) console.log(`     ✔ ${title}`);
+  if (summary.needsExtension.length > 0) {
+    console.log(`   needs the chain-ledger extension, which this device lacks (${summary.needsExtension.length}):`);
+    for (const title of summary.needsExtension) console.log(`     – ${title}`);
+  }
+}
+
+const isNotSupported = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 20006;
 
 function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`verification failed: ${what}`);
   console.log(`   ✔ ${what}`);
 }
 
-async function openDevice(spec: string): Promise<{ transport: ApduTransport; software?: SoftwareLedger; close(): Promise<void> }> {
+interface OpenedDevice {
+  transport: ApduTransport;
+  software?: SoftwareLedger;
+  /** What the device is, as printed at the start and in the summary. */
+  label: string;
+  close(): Promise<void>;
+}
+
+async function openDevice(spec: string): Promise<OpenedDevice> {
   if (spec === 'software') {
-    const software = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { approve: (r) => (printReview(r), true), blindSigning: true });
-    return { transport: software, software, close: async () => {} };
+    // The extension is opt-in (the released Mina app has none): turned on here, and said so in the label.
+    const software = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
+      approve: (r) => {
+        printReview(r);
+        return true;
+      },
+      blindSigning: true,
+      extensions: true,
+    });
+    return {
+      transport: software,
+      software,
+      label: 'software Ledger (NOT hardware), Mina app 1.6.0 + chain-ledger extension',
+      close: async () => {},
+    };
   }
   const node = await import('../src/transport/node.js');
   if (spec === 'usb') {
     const transport = await node.openNodeHid();
-    return { transport, close: () => transport.close() };
+    return { transport, label: 'Ledger over USB', close: () => transport.close() };
   }
   const port = /^speculos(?::(\d+))?$/.exec(spec);
   if (port) {
-    const transport = await node.openSpeculos({ apiPort: Number(port[1] ?? 5000) });
-    return { transport, close: () => transport.close() };
+    const apiPort = Number(port[1] ?? 5000);
+    const transport = await node.openSpeculos({ apiPort });
+    return { transport, label: `Speculos on port ${apiPort}`, close: () => transport.close() };
   }
   throw new Error(`unknown --device ${spec} (software | usb | speculos[:port])`);
 }
@@ -66,6 +115,7 @@ async function main(): Promise<void> {
   const i = process.argv.indexOf('--device');
   const spec = i >= 0 ? (process.argv[i + 1] ?? '') : 'software';
   const device = await openDevice(spec);
+  console.log(`Device: ${device.label}`);
   if (!device.software) console.log('Confirm each step on your Ledger.');
   const app = new MinaLedgerApp(device.transport);
 
@@ -93,7 +143,10 @@ async function main(): Promise<void> {
 
     const message = await step('Sign a message (INS 05)', () => app.signMessage(0, 'Hello from chain-ledger', NETWORK_ID));
     show(message);
-    check(client.verifyMessage({ data: message.signedMessage, signature: message, publicKey: address }), `mina-signer verifyMessage("${message.signedMessage}")`);
+    check(
+      client.verifyMessage({ data: message.signedMessage, signature: message, publicKey: address }),
+      `mina-signer verifyMessage("${message.signedMessage}")`,
+    );
 
     if (version.major > 1 || version.minor >= 6) {
       const field = 15125478341151450434551337097321105823980530753786707595743937773095033818642n;
@@ -101,13 +154,11 @@ async function main(): Promise<void> {
         app.signFieldElement(0, field, NETWORK_ID),
       );
       show(fieldSig);
-      check(
-        client.verifyFields({ data: [field], signature: signatureToBase58(fieldSig), publicKey: address }),
-        'mina-signer verifyFields',
-      );
+      check(client.verifyFields({ data: [field], signature: signatureToBase58(fieldSig), publicKey: address }), 'mina-signer verifyFields');
     }
     await throughWindowChain(device.transport);
     if (device.software) console.log(`\n${device.software.exchanges.length} APDU exchanges with the software Ledger.`);
+    printSummary(device.label);
   } finally {
     await device.close();
   }
@@ -115,7 +166,7 @@ async function main(): Promise<void> {
 
 /** Part 2: the provider a dapp calls, on the in-process local chain. */
 async function throughWindowChain(transport: ApduTransport): Promise<void> {
-  console.log('\n── window.chain on a local chain ' + '─'.repeat(40));
+  console.log(`\n── window.chain on a local chain ${'─'.repeat(40)}`);
   const credentialDir = await mkdtemp(join(tmpdir(), 'chain-ledger-start-'));
   const chain = createLedgerProvider({
     transport,
@@ -173,10 +224,13 @@ async function throughWindowChain(transport: ApduTransport): Promise<void> {
     n.verify(message.map((m) => Field(m)));
     check(true, `o1js Nullifier.verify; nullifier key ${n.key().toString().slice(0, 20)}…`);
   } else {
-    await step('chain.createNullifier(): this app has no nullifier instruction', async () => {
-      const error = await chain.createNullifier({ message: ['1', '2'] }).catch((e: { code: number; data?: { reason: string } }) => e);
-      console.log(`   ProviderError ${(error as { code: number }).code}: ${(error as { data?: { reason: string } }).data?.reason}`);
-    });
+    const error = await chain.createNullifier({ message: ['1', '2'] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    if (!isNotSupported(error)) throw error ?? new Error('createNullifier succeeded on a device that reports no nullifier instruction');
+    const reason = (error as { data?: { reason?: string } }).data?.reason;
+    lacksExtension('chain.createNullifier()', 'CREATE_NULLIFIER (INS 0xA2)', `ProviderError 20006${reason ? `: ${reason}` : ''}`);
   }
 
   await credentials(chain, address!);
@@ -185,7 +239,7 @@ async function throughWindowChain(transport: ApduTransport): Promise<void> {
 
 /** Part 3: a credential issued to the Ledger account, stored encrypted, and presented to a verifier. */
 async function credentials(chain: ReturnType<typeof createLedgerProvider>, address: string): Promise<void> {
-  console.log('\n── private credentials ' + '─'.repeat(50));
+  console.log(`\n── private credentials ${'─'.repeat(50)}`);
   const { o1js, attestations: A } = await step('Load o1js and mina-attestations (only now: they are heavy)', () => loadAttestations());
   const { PrivateKey, PublicKey, UInt64, Poseidon } = o1js;
   const issuer = PrivateKey.random();
@@ -197,7 +251,7 @@ async function credentials(chain: ReturnType<typeof createLedgerProvider>, addre
   await step('chain.storePrivateCredential(): validated, approved on the Ledger, stored encrypted', () =>
     chain.storePrivateCredential({ credential }),
   );
-  const stored = await chain.listCredentials();
+  const stored = await credentialManager(chain).list();
   check(stored.length === 1, `the account's store holds ${stored.length} credential (id ${stored[0]?.id.slice(0, 12)}…)`);
 
   const spec = A.PresentationSpec(
@@ -212,13 +266,28 @@ async function credentials(chain: ReturnType<typeof createLedgerProvider>, addre
   );
   const request = A.PresentationRequest.https(spec, { createdAt: UInt64.from(Date.now()) }, { action: 'prove you are an adult' });
   console.log('   a verifier at http://localhost asks: "age ≥ 18 and not expired", output: the issuer');
-  const { presentation } = await step(
-    'chain.requestPresentation(): owner signature on the Ledger (SIGN_FIELDS), proof on the host (first run compiles ≈ 25-50 s)',
-    () => chain.requestPresentation({ presentation: { presentationRequest: JSON.parse(A.PresentationRequest.toJSON(request)) } }),
+  const title =
+    'chain.requestPresentation(): owner signature on the Ledger (SIGN_FIELDS), proof on the host (first run compiles ≈ 25-50 s)';
+  if (!chain.capabilities?.extension?.signFields) {
+    const error = await chain
+      .requestPresentation({ presentation: { presentationRequest: JSON.parse(A.PresentationRequest.toJSON(request)) } })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    if (!isNotSupported(error)) throw error ?? new Error('requestPresentation succeeded on a device that reports no SIGN_FIELDS');
+    const reason = (error as { data?: { reason?: string } }).data?.reason;
+    lacksExtension('chain.requestPresentation()', 'SIGN_FIELDS (INS 0xA1)', `ProviderError 20006${reason ? `: ${reason}` : ''}`);
+    return;
+  }
+  const { presentation } = await step(title, () =>
+    chain.requestPresentation({ presentation: { presentationRequest: JSON.parse(A.PresentationRequest.toJSON(request)) } }),
   );
   console.log(`   presentation: ${presentation.length} characters`);
   const output = await step('The verifier: Presentation.verify for its origin', async () =>
-    A.Presentation.verify(await A.Presentation.compile(request), A.Presentation.fromJSON(presentation), { verifierIdentity: 'http://localhost' }),
+    A.Presentation.verify(await A.Presentation.compile(request), A.Presentation.fromJSON(presentation), {
+      verifierIdentity: 'http://localhost',
+    }),
   );
   const expected = Poseidon.hashWithPrefix('mina-cred:v0:native', issuer.toPublicKey().toFields());
   check(String(output) === expected.toString(), 'the proof verifies and names the expected issuer');

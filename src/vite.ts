@@ -22,7 +22,10 @@
  *    `crossOriginIsolation: false`. Production servers must send the same two headers.
  *
  * The page still has to provide a global `Buffer` for the `@ledgerhq` transports (docs/development.md).
+ *
+ * @module chain-ledger/vite
  */
+
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -97,11 +100,28 @@ function locate(pkg: string): Internal {
 
 const PACKAGES = ['mina-signer', 'mina-signer-berkeley', 'mina-attestations'] as const;
 
+/**
+ * The Vite plugin a browser bundle of chain-ledger needs (see the module comment above for what it does).
+ *
+ * @param options - `crossOriginIsolation: false` leaves out the COOP/COEP headers of `vite` and `vite preview`.
+ * @example
+ * ```ts
+ * // vite.config.ts
+ * import { defineConfig } from 'vite';
+ * import { chainLedger } from 'chain-ledger/vite';
+ * export default defineConfig({ plugins: [chainLedger()] });
+ * ```
+ * @throws at build time, when an internal module it must resolve is not a file of the installed package (a
+ *   version mismatch of mina-signer or mina-attestations).
+ */
 export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
   const located = new Map<string, Internal>();
   const internal = (pkg: string) => {
     let found = located.get(pkg);
-    if (!found) located.set(pkg, (found = locate(pkg)));
+    if (!found) {
+      found = locate(pkg);
+      located.set(pkg, found);
+    }
     return found;
   };
   const inside = (file: string, dir: string) => file === dir || file.startsWith(dir + sep);
@@ -126,7 +146,7 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
       // 2. chain-ledger-internal:<package>/<file>
       if (source.startsWith(INTERNAL_PREFIX)) {
         const rest = source.slice(INTERNAL_PREFIX.length);
-        const pkg = PACKAGES.find((p) => rest.startsWith(p + '/'));
+        const pkg = PACKAGES.find((p) => rest.startsWith(`${p}/`));
         if (!pkg) throw new Error(`chain-ledger/vite: unknown internal module ${source}`);
         const file = resolve(internal(pkg).base, rest.slice(pkg.length + 1));
         if (!inside(file, internal(pkg).root) || !existsSync(file)) {

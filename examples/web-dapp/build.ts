@@ -68,7 +68,9 @@ export async function buildWebDapp(): Promise<BundleSizes> {
   }
   const leaked = initial.filter((c) => c.packages.some((p) => LAZY_ONLY.includes(p)));
   if (leaked.length > 0) {
-    throw new Error(`o1js / mina-attestations reached the initial bundle: ${leaked.map((c) => `${c.file} (${c.packages.join(', ')})`).join('; ')}`);
+    throw new Error(
+      `o1js / mina-attestations reached the initial bundle: ${leaked.map((c) => `${c.file} (${c.packages.join(', ')})`).join('; ')}`,
+    );
   }
   const total = (files: ChunkSize[]) => ({
     bytes: files.reduce((n, f) => n + f.bytes, 0),

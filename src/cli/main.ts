@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { TEST_MNEMONIC, SoftwareLedger, type Review } from '../emulator/index.js';
-import { createLedgerProvider, type LedgerProvider, type Network } from '../provider/index.js';
+import { createLedgerProvider, credentialManager, type LedgerProvider, type Network } from '../provider/index.js';
 import { toProviderError } from '../provider/errors.js';
 import type { ApduTransport } from '../transport/types.js';
 
@@ -21,12 +21,15 @@ Commands:
   nullifier FIELD...           a nullifier for the given field elements (needs the protocol extension)
   store-credential FILE        store a private credential (mina-attestations JSON)
   present REQUEST_FILE         a presentation for a request (mina-attestations PresentationRequest JSON)
+  list-credentials             the credentials stored for the account (the owner's view; never a page method)
+  delete-credential ID         delete a stored credential (approved on the device)
 
 Options:
   --device usb|speculos[:port]|software   default: usb
   --network mainnet|devnet|local          default: devnet ('local' is an in-process chain, funded for you)
   --account N                             default: 0
-  --graphql URL                           Mina node GraphQL endpoint (broadcast on mainnet/devnet)
+  --graphql URL                           Mina node GraphQL endpoint (broadcast on mainnet/devnet); no user:password@
+  --graphql-header 'Name: value'          a header for the GraphQL endpoint (repeatable), e.g. 'authorization: Bearer …'
   --origin URL                            verifier origin for https presentation requests (default http://localhost)
   --credentials DIR                       credential store directory
   --only-sign                             send-zkapp: return the signed command instead of broadcasting
@@ -34,23 +37,29 @@ Options:
 
 const err = (text: string) => process.stderr.write(`${text}\n`);
 
+/** The command line, as node:util parseArgs reads it (throws on an unknown or malformed option). */
+function parseCommandLine(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      device: { type: 'string', default: 'usb' },
+      network: { type: 'string', default: 'devnet' },
+      account: { type: 'string', default: '0' },
+      graphql: { type: 'string' },
+      'graphql-header': { type: 'string', multiple: true },
+      origin: { type: 'string', default: 'http://localhost' },
+      credentials: { type: 'string' },
+      'only-sign': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
+  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        device: { type: 'string', default: 'usb' },
-        network: { type: 'string', default: 'devnet' },
-        account: { type: 'string', default: '0' },
-        graphql: { type: 'string' },
-        origin: { type: 'string', default: 'http://localhost' },
-        credentials: { type: 'string' },
-        'only-sign': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    parsed = parseCommandLine(argv);
   } catch (error) {
     err((error as Error).message);
     err(USAGE);
@@ -72,6 +81,7 @@ export async function main(argv: string[]): Promise<number> {
       origin: values.origin!,
       accountIndex: Number(values.account),
       ...(values.graphql ? { graphqlUrl: values.graphql } : {}),
+      ...(values['graphql-header'] ? { graphqlHeaders: parseHeaders(values['graphql-header']) } : {}),
       ...(values.credentials ? { credentialStore: await fileStore(values.credentials) } : {}),
       onDeviceAction: ({ status, prompt }) => status === 'confirm' && err(`⏳ ${prompt}`),
     });
@@ -94,7 +104,13 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function run(chain: LedgerProvider, address: string, command: string, args: string[], values: Record<string, unknown>): Promise<unknown> {
+async function run(
+  chain: LedgerProvider,
+  address: string,
+  command: string,
+  args: string[],
+  values: Record<string, unknown>,
+): Promise<unknown> {
   switch (command) {
     case 'address':
       return { address };
@@ -112,9 +128,28 @@ async function run(chain: LedgerProvider, address: string, command: string, args
       return chain.storePrivateCredential({ credential: await readArg(args[0], 'FILE') });
     case 'present':
       return chain.requestPresentation({ presentation: { presentationRequest: JSON.parse(await readArg(args[0], 'REQUEST_FILE')) } });
+    case 'list-credentials':
+      return credentialManager(chain).list();
+    case 'delete-credential': {
+      if (!args[0]) throw Object.assign(new Error('missing ID'), { name: 'UsageError' });
+      return { deleted: await credentialManager(chain).delete(args[0]) };
+    }
     default:
       throw Object.assign(new Error(`unknown command ${command}`), { name: 'UsageError' });
   }
+}
+
+function parseHeaders(lines: string[]): Record<string, string> {
+  return Object.fromEntries(
+    lines.map((line) => {
+      const colon = line.indexOf(':');
+      if (colon <= 0)
+        throw Object.assign(new Error(`--graphql-header must be 'Name: value', not ${JSON.stringify(line.slice(0, 40))}`), {
+          name: 'UsageError',
+        });
+      return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
+    }),
+  );
 }
 
 async function readArg(path: string | undefined, name: string): Promise<string> {
@@ -129,8 +164,10 @@ async function fileStore(dir: string) {
 
 async function openDevice(spec: string): Promise<{ transport: ApduTransport; label: string; close(): Promise<void> }> {
   if (spec === 'software') {
-    // Demo and test use only: the public test mnemonic, reviews approved automatically and printed on stderr.
+    // Demo and test use only: the public test mnemonic, reviews approved automatically and printed on stderr. The
+    // chain-ledger extension (INS 0xA0–0xA2) is on, which the released Mina app lacks: the label says so.
     const transport = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
+      extensions: true,
       blindSigning: true,
       warn: (text) => err(`⚠ ${text}`),
       approve: (review: Review) => {
@@ -138,7 +175,7 @@ async function openDevice(spec: string): Promise<{ transport: ApduTransport; lab
         return true;
       },
     });
-    return { transport, label: 'software Ledger, NOT hardware', close: async () => {} };
+    return { transport, label: 'software Ledger, NOT hardware, with the chain-ledger extension', close: async () => {} };
   }
   const node = await import('../transport/node.js');
   if (spec === 'usb') {

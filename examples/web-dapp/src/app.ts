@@ -1,12 +1,23 @@
 /**
  * The web dapp: `window.chain` backed by a Ledger (WebHID) or, in demo mode, by the software Ledger with the public
  * test mnemonic (NOT hardware, labelled as such). Forms for sendTransaction, createNullifier, storePrivateCredential
- * and requestPresentation; results and ProviderErrors shown as a user reads them.
+ * and requestPresentation; results and ProviderErrors shown as a user reads them. The page finds the provider as a
+ * dapp finds any Mina wallet: `mina:requestProvider` answered by `mina:announceProvider` (chain-ledger `install`).
  *
  * Only chain-ledger's public entry points are imported; o1js and mina-attestations are loaded by the provider on
  * first use (and by the sample buttons below, on click), so they are lazy chunks of the bundle.
  */
-import { createLedgerProvider, isProviderError, type LedgerProvider, type Network } from 'chain-ledger';
+import {
+  ANNOUNCE_PROVIDER_EVENT,
+  DEFAULT_PROVIDER_INFO,
+  REQUEST_PROVIDER_EVENT,
+  createLedgerProvider,
+  install,
+  isProviderError,
+  type LedgerProvider,
+  type Network,
+  type ProviderDetail,
+} from 'chain-ledger';
 import { SoftwareLedger, TEST_MNEMONIC, type Review } from 'chain-ledger/emulator';
 import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
 import sampleCommand from './sample-zkapp-command.json' with { type: 'json' };
@@ -24,6 +35,8 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
 };
 
 let chain: LedgerProvider | undefined;
+/** Undoes the wallet side's `install` (window.chain and the announcements) before a new connection. */
+let uninstall: (() => void) | undefined;
 let address: string | undefined;
 /** A Ledger this site was granted before, reopened at load without a prompt. */
 let remembered: ApduTransport | undefined;
@@ -58,6 +71,7 @@ async function run(
   resultId: string,
   button: HTMLButtonElement,
   work: () => Promise<unknown>,
+  // biome-ignore lint/suspicious/noExplicitAny: each caller's summarize states the result shape it reads.
   summarize: (result: any) => string = () => '',
 ): Promise<void> {
   if (!chain) {
@@ -98,9 +112,11 @@ function setStatus(text: string): void {
 function demoApprover(review: Review): Promise<boolean> {
   const list = $('demo-screens');
   list.replaceChildren(
+    // Each screen as the device draws it, line by line (long values paged as the device pages them).
     ...review.screens.map((s) => {
       const li = document.createElement('li');
-      li.textContent = s.text ? `${s.title}: ${s.text}` : s.title;
+      li.textContent = s.lines.join('\n');
+      li.style.whiteSpace = 'pre-line';
       return li;
     }),
   );
@@ -126,13 +142,17 @@ function demoApprover(review: Review): Promise<boolean> {
 async function connect(transport: ApduTransport, demo: boolean): Promise<void> {
   const network = ($<HTMLSelectElement>('network').value as Network) || 'devnet';
   const graphqlUrl = $<HTMLInputElement>('graphql').value.trim() || undefined;
-  chain = createLedgerProvider({
+  // The wallet side: the provider goes on window.chain and announces itself (mina:announceProvider).
+  const provider = createLedgerProvider({
     transport,
     network,
     graphqlUrl,
     onDeviceAction: ({ status, prompt }) => setStatus(status === 'confirm' ? `Confirm on your Ledger… ${prompt}` : ''),
   });
-  window.chain = chain;
+  uninstall?.();
+  uninstall = install(provider);
+  // The dapp side, as with any Mina wallet (Auro, Pallad, @mina-js/connect): ask who is there, pick the Ledger.
+  chain = discoverLedger();
   chain.on('disconnect', (error) => {
     address = undefined;
     setConnection(`Disconnected: ${describeError(error).text.split('\n')[0]}`, 'disconnected');
@@ -151,6 +171,26 @@ async function connect(transport: ApduTransport, demo: boolean): Promise<void> {
     chain = undefined;
     setConnection(describeError(error).text.split('\n\n')[0]!, 'error');
   }
+}
+
+/**
+ * Wallet discovery: dispatch `mina:requestProvider` and take the provider whose announcement carries chain-ledger's
+ * rdns. Injected wallets answer synchronously, inside `dispatchEvent`.
+ */
+function discoverLedger(): LedgerProvider {
+  let found: LedgerProvider | undefined;
+  const onAnnounce = (event: Event) => {
+    const { info, provider } = (event as CustomEvent<ProviderDetail<LedgerProvider>>).detail;
+    if (info.rdns === DEFAULT_PROVIDER_INFO.rdns) found = provider;
+  };
+  window.addEventListener(ANNOUNCE_PROVIDER_EVENT, onAnnounce);
+  try {
+    window.dispatchEvent(new Event(REQUEST_PROVIDER_EVENT));
+  } finally {
+    window.removeEventListener(ANNOUNCE_PROVIDER_EVENT, onAnnounce);
+  }
+  if (!found) throw new Error('no chain-ledger provider answered mina:requestProvider');
+  return found;
 }
 
 function setConnection(text: string, state: string): void {
@@ -174,7 +214,9 @@ async function connectLedger(): Promise<void> {
 async function startDemo(): Promise<void> {
   $('demo-banner').hidden = false;
   $('demo-device').hidden = false;
+  // The chain-ledger extension (nullifiers, presentations) is opt-in and on here; the banner says so.
   const device = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
+    extensions: true,
     approve: demoApprover,
     blindSigning: true,
     warn: (message) => console.warn(message),
@@ -265,29 +307,53 @@ export function start(): void {
   button('sample-request').onclick = () => void fill('presentation-request', 'result-present', sampleRequest);
 
   button('send').onclick = () =>
-    void run('result-send', button('send'), async () => {
-      const fee = value('fee').trim();
-      const memo = value('memo');
-      const feePayer = fee || memo ? { ...(fee ? { fee } : {}), ...(memo ? { memo } : {}) } : undefined;
-      const text = value('tx').trim();
-      const transaction: unknown = text.startsWith('{') ? JSON.parse(text) : text;
-      return chain!.sendTransaction({ transaction, onlySign: $<HTMLInputElement>('only-sign').checked, feePayer });
-    }, (result: { signedData?: string; hash?: string }) => {
-      if (result.hash) return `sent, transaction hash ${result.hash}`;
-      const { feePayer } = JSON.parse(result.signedData!) as { feePayer: { feePayer: string; fee: string; nonce: string; memo: string } };
-      return `signed on the Ledger, not sent. Fee payer ${feePayer.feePayer}, fee ${Number(feePayer.fee) / 1e9} MINA, nonce ${feePayer.nonce}, memo "${feePayer.memo}"`;
-    });
+    void run(
+      'result-send',
+      button('send'),
+      async () => {
+        const fee = value('fee').trim();
+        const memo = value('memo');
+        const feePayer = fee || memo ? { ...(fee ? { fee } : {}), ...(memo ? { memo } : {}) } : undefined;
+        const text = value('tx').trim();
+        const transaction: string | object = text.startsWith('{') ? (JSON.parse(text) as object) : text;
+        return chain!.sendTransaction({ transaction, onlySign: $<HTMLInputElement>('only-sign').checked, feePayer });
+      },
+      (result: { signedData?: string; hash?: string }) => {
+        if (result.hash) return `sent, transaction hash ${result.hash}`;
+        const { feePayer } = JSON.parse(result.signedData!) as { feePayer: { feePayer: string; fee: string; nonce: string; memo: string } };
+        return `signed on the Ledger, not sent. Fee payer ${feePayer.feePayer}, fee ${Number(feePayer.fee) / 1e9} MINA, nonce ${feePayer.nonce}, memo "${feePayer.memo}"`;
+      },
+    );
   button('nullifier').onclick = () =>
-    void run('result-nullifier', button('nullifier'), () =>
-      chain!.createNullifier({ message: value('nullifier-message').split(',').map((s) => s.trim()).filter((s) => s !== '') }),
-    (result: { public: { nullifier: { x: string } } }) => `nullifier made on the Ledger and verified here (x = ${result.public.nullifier.x.slice(0, 16)}…)`,
+    void run(
+      'result-nullifier',
+      button('nullifier'),
+      () =>
+        chain!.createNullifier({
+          message: value('nullifier-message')
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== ''),
+        }),
+      (result: { public: { nullifier: { x: string } } }) =>
+        `nullifier made on the Ledger and verified here (x = ${result.public.nullifier.x.slice(0, 16)}…)`,
     );
   button('store').onclick = () =>
-    void run('result-store', button('store'), () => chain!.storePrivateCredential({ credential: value('credential') }), () => 'stored, encrypted, in this browser (IndexedDB)');
+    void run(
+      'result-store',
+      button('store'),
+      () => chain!.storePrivateCredential({ credential: value('credential') }),
+      () => 'stored, encrypted, in this browser (IndexedDB)',
+    );
   button('present').onclick = () =>
-    void run('result-present', button('present'), async () => {
-      const request: unknown = JSON.parse(value('presentation-request'));
-      return chain!.requestPresentation({ presentation: { presentationRequest: request } });
-    }, (result: { presentation: string }) => `presentation ready for the verifier (${result.presentation.length} characters)`);
+    void run(
+      'result-present',
+      button('present'),
+      async () => {
+        const request = JSON.parse(value('presentation-request')) as object;
+        return chain!.requestPresentation({ presentation: { presentationRequest: request } });
+      },
+      (result: { presentation: string }) => `presentation ready for the verifier (${result.presentation.length} characters)`,
+    );
   document.body.dataset.ready = 'true';
 }
