@@ -121,10 +121,24 @@ export function encodeGetVersion(): ApduRequest {
   return { ins: INS_GET_VERSION, p1: 0, p2: 0, data: new Uint8Array(0) };
 }
 
+/**
+ * The versions a Mina app can claim. Every release so far is 1.x (1.0.2 … 1.6.0: mina-ledger-app.md §1); a major
+ * version up to 9 and minor and patch numbers up to 99 leave room for every plausible release, and refuse what only
+ * a corrupted or lying reply says (0.0.0, 114.47.110, 2.227.35: the security review's fuzzed replies).
+ */
+const APP_VERSION_LIMITS = { major: [1, 9], minor: [0, 99], patch: [0, 99] } as const;
+
 export function decodeVersion(reply: Uint8Array): AppVersion {
   if (reply.length !== 3) throw new LedgerReplyError(`version reply must be 3 bytes, got ${reply.length}`);
   const reader = new ByteReader(reply, replyError);
-  return parseVersion(`${reader.u8()}.${reader.u8()}.${reader.u8()}`);
+  const version = parseVersion(`${reader.u8()}.${reader.u8()}.${reader.u8()}`);
+  for (const part of ['major', 'minor', 'patch'] as const) {
+    const [min, max] = APP_VERSION_LIMITS[part];
+    if (version[part] < min || version[part] > max) {
+      throw new LedgerReplyError(`the device claims Mina app ${version.version}, which no Mina app is (${part} must be ${min}–${max})`);
+    }
+  }
+  return version;
 }
 
 // ---- INS 02: address ----

@@ -23,6 +23,7 @@ Commands:
   present REQUEST_FILE         a presentation for a request (mina-attestations PresentationRequest JSON)
   list-credentials             the credentials stored for the account (the owner's view; never a page method)
   delete-credential ID         delete a stored credential (approved on the device)
+  rekey-store                  re-encrypt the account's credential store under a fresh salt (the owner's view)
 
 Options:
   --device usb|speculos[:port]|software   default: usb
@@ -134,6 +135,8 @@ async function run(
       if (!args[0]) throw Object.assign(new Error('missing ID'), { name: 'UsageError' });
       return { deleted: await credentialManager(chain).delete(args[0]) };
     }
+    case 'rekey-store':
+      return { rekeyed: await credentialManager(chain).rekey() };
     default:
       throw Object.assign(new Error(`unknown command ${command}`), { name: 'UsageError' });
   }

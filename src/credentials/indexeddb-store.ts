@@ -3,7 +3,7 @@
  *
  * Two object stores: `entries`, keyed by `[account, id]` (with an `account` index), each record an encrypted entry;
  * `headers`, keyed by `account`, holding the account's salt, check value and entry-list MAC (format 2; format-1
- * headers, without salt and MAC, are still read and re-keyed on the next write). Every `add` and `remove` is one
+ * headers, without salt and MAC, are still read and re-keyed on the next write). Every `add`, `remove` and `rekey` is one
  * read-write transaction over both (atomic by IndexedDB's semantics; `durability: 'strict'`, so it resolves once
  * committed to disk). Encryption happens before the transaction opens (a transaction cannot wait for WebCrypto
  * without committing early), from a snapshot read first; the write transaction checks that the header and the entry
@@ -79,6 +79,21 @@ export class IndexedDbCredentialStore implements CredentialStore {
     });
   }
 
+  /**
+   * Re-keys the account's store under a fresh random salt: every entry re-encrypted (ids and dates kept), a new
+   * check value and entry-list MAC, in one transaction. For a leak of derived keys; a leaked store-key signature
+   * still opens it (docs/credentials.md). False if the account has no store (nothing is written).
+   */
+  async rekey(account: string, secret: Uint8Array): Promise<boolean> {
+    await StoreKeys.derive(account, secret);
+    return this.#write(account, secret, async (keys, entries, exists) => {
+      if (!exists) return { result: false };
+      const fresh = await StoreKeys.derive(account, secret, StoreKeys.newSalt());
+      const resealed = await Promise.all(entries.map(async (e) => fresh.seal(e.id, await keys.open(e), e.storedAt)));
+      return { result: true, entries: resealed, keys: fresh };
+    });
+  }
+
   /** The account's header and entries, read in one transaction and validated (`corrupt`). */
   async #snapshot(account: string): Promise<Snapshot> {
     const { header, records } = await this.#transaction('readonly', async (tx) => ({
@@ -94,12 +109,13 @@ export class IndexedDbCredentialStore implements CredentialStore {
 
   /**
    * Read, change, write: opens a snapshot (a format-1 store is re-keyed under a fresh salt), lets `change` seal what
-   * it adds, then writes in one transaction if the header and the entry ids are still the snapshot's (else retries).
+   * it adds (or re-seal everything under new keys), then writes in one transaction if the header and the entry ids
+   * are still the snapshot's (else retries).
    */
   async #write<T>(
     account: string,
     secret: Uint8Array,
-    change: (keys: StoreKeys, entries: SealedEntry[]) => Promise<{ result: T; entries?: SealedEntry[] }>,
+    change: (keys: StoreKeys, entries: SealedEntry[], exists: boolean) => Promise<Change<T>>,
   ): Promise<T> {
     const name = JSON.stringify([this.dbName, account]);
     let lock = writeLocks.get(name);
@@ -113,7 +129,7 @@ export class IndexedDbCredentialStore implements CredentialStore {
   async #writeOnce<T>(
     account: string,
     secret: Uint8Array,
-    change: (keys: StoreKeys, entries: SealedEntry[]) => Promise<{ result: T; entries?: SealedEntry[] }>,
+    change: (keys: StoreKeys, entries: SealedEntry[], exists: boolean) => Promise<Change<T>>,
   ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const snapshot = await this.#snapshot(account);
@@ -133,9 +149,10 @@ export class IndexedDbCredentialStore implements CredentialStore {
           rekeyed = true;
         }
       }
-      const { result, entries: changed } = await change(keys, entries);
+      const { result, entries: changed, keys: replaced } = await change(keys, entries, snapshot.header !== undefined);
       const next = changed ?? (rekeyed ? entries : undefined);
       if (next === undefined) return result;
+      if (replaced !== undefined) keys = replaced;
       const sorted = [...next].sort((a, b) => compare(a.id, b.id));
       const header: HeaderRecord = {
         account,
@@ -258,6 +275,13 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
   });
+}
+
+/** What a write's change returns: its result, the entries to write (none: nothing changes), and new keys (a re-key). */
+interface Change<T> {
+  result: T;
+  entries?: SealedEntry[];
+  keys?: StoreKeys;
 }
 
 interface Snapshot {

@@ -86,3 +86,16 @@ export async function deleteCredential(ctx: CredentialContext, id: string): Prom
   }
   return ctx.store.remove(ctx.address, secret, id);
 }
+
+/**
+ * Host-side re-key (see provider/credential-manager.ts): the account's store re-encrypted under a fresh salt with
+ * the secret the device re-derives (the store-key approval, once per connection). False if there is no store.
+ * 20006 for a store without `rekey`, asked before the device.
+ */
+export async function rekeyCredentials(ctx: CredentialContext): Promise<boolean> {
+  const { store } = ctx;
+  if (typeof store.rekey !== 'function') {
+    throw new ProviderError(ErrorCode.MethodNotSupported, { reason: 'this credential store cannot be re-keyed (it has no rekey method)' });
+  }
+  return store.rekey(ctx.address, await ctx.storeSecret());
+}

@@ -22,6 +22,13 @@ export interface CredentialStore {
   add(account: string, secret: Uint8Array, credential: string): Promise<{ id: string; duplicate: boolean }>;
   /** Removes by id; false if absent. */
   remove(account: string, secret: Uint8Array, id: string): Promise<boolean>;
+  /**
+   * Re-keys the account's store under a fresh random salt (every entry re-encrypted, ids and dates kept); false if
+   * the account has no store. Both built-in stores have it; a store without it cannot be re-keyed (the credential
+   * manager's `rekey()` then answers 20006). It protects against leaked derived keys, not a leaked store-key
+   * signature (docs/credentials.md).
+   */
+  rekey?(account: string, secret: Uint8Array): Promise<boolean>;
 }
 
 /**

@@ -76,6 +76,8 @@ export class FallbackProvider {
   requestAccounts = (context?: RequestContext) => this.ledger.requestAccounts(context);
   getAccounts = (context?: RequestContext) => this.ledger.getAccounts(context);
   disconnect = () => this.ledger.disconnect();
+  /** Rejects every call of the Ledger provider waiting for or on the device (each → 1002); returns how many. */
+  rejectPending = (): number => this.ledger.rejectPending();
   requestNetwork = (context?: RequestContext) => this.ledger.requestNetwork(context);
   verifyMessage = (args: VerifyMessageArgs, context?: RequestContext) => this.ledger.verifyMessage(args, context);
   verifyJsonMessage = (args: VerifyMessageArgs, context?: RequestContext) => this.ledger.verifyJsonMessage(args, context);

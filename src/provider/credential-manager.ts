@@ -1,5 +1,5 @@
 /**
- * The wallet owner's view of the credential store: list and delete. These are host-side functions (the CLI, a wallet
+ * The wallet owner's view of the credential store: list, delete and re-key. These are host-side functions (the CLI, a wallet
  * UI in the host application), not page methods: a page never reads stored credentials (they leave the wallet only
  * as presentations) and never deletes them. Neither `request()` nor the provider object serves them; only code that
  * holds this module's `credentialManager` and the provider can call them (docs/security.md).
@@ -16,16 +16,24 @@ export interface CredentialManager {
    * there (then nothing is asked). Rejected on the device → 1002, nothing deleted.
    */
   delete(id: string, options?: CallOptions): Promise<boolean>;
+  /**
+   * Re-keys the connected account's store: the store secret is derived through the device as for every credential
+   * operation (the store-key approval, once per connection), then every entry is re-encrypted under a fresh random
+   * salt (ids and dates kept). Resolves false when the account has no store yet. Against a leak of derived keys;
+   * a leaked store-key signature re-derives the same secret and opens the re-keyed store too (docs/credentials.md).
+   */
+  rekey(options?: CallOptions): Promise<boolean>;
 }
 
 /**
  * The host-side credential API of a provider: for the wallet owner (the CLI, a wallet UI), never for a page.
  *
  * @param provider - A provider; connect it first with `requestAccounts()`.
- * @returns `list()` and `delete(id)`. Each rejects only with `ProviderError`: 1001 when the provider is not
- *   connected, 1002 when the user rejects on the Ledger (the store key or a deletion), 20003 for a bad id, 20006 on
- *   a Mina app older than 1.4.5 (the store key needs its signed-message echo), 22001 when the store fails (the
- *   details go to `onHostLog`, not to the error).
+ * @returns `list()`, `delete(id)` and `rekey()`. Each rejects only with `ProviderError`: 1001 when the provider is
+ *   not connected, 1002 when the user rejects on the Ledger (the store key or a deletion), 20003 for a bad id, 20006
+ *   on a Mina app older than 1.4.5 (the store key needs its signed-message echo), on a transport that would log the
+ *   store key, or (`rekey`) for a store without `rekey`, 22001 when the store fails (the details go to `onHostLog`,
+ *   not to the error).
  * @example
  * ```ts
  * import { createLedgerProvider, credentialManager } from 'chain-ledger';
@@ -40,5 +48,6 @@ export function credentialManager(provider: LedgerProvider): CredentialManager {
   return {
     list: (options = {}) => hostCredentialAccess.list(provider, options),
     delete: (id, options = {}) => hostCredentialAccess.delete(provider, id, options),
+    rekey: (options = {}) => hostCredentialAccess.rekey(provider, options),
   };
 }

@@ -18,11 +18,37 @@ export {
 } from '../errors/provider-error.js';
 
 /**
- * What the host's log should get for a failure whose page-facing reason is generic (credential-store I/O or damage):
- * the full detail; undefined for every other failure.
+ * Absolute local paths inside a message: POSIX (`/home/<user>/…`, at least one directory), `file:` URLs and Windows
+ * drive paths. Not URLs' paths (`https://host/a/b`, `127.0.0.1:8080/graphql`): a slash right after a word character,
+ * a colon, a dot or another slash does not start one.
+ */
+const LOCAL_PATH = /file:\/\/[^\s'"`)]*|(?<![\w.:/\\])\/(?:[\w.@+~-]+\/)+[\w.@+~-]*|\b[A-Za-z]:\\[^\s'"`)]*/;
+
+/** True if `text` names an absolute local path (which gives the OS user name and the host's layout away). */
+function namesLocalPath(text: string): boolean {
+  return LOCAL_PATH.test(text);
+}
+
+/**
+ * A page-facing reason without local paths: unchanged when it names none; else the library's own context before the
+ * first ": " (when that part names no path), and a pointer to the host's log, which gets the whole text.
+ */
+function withoutLocalPaths(reason: string): string {
+  if (!namesLocalPath(reason)) return reason;
+  const colon = reason.indexOf(': ');
+  const context = colon > 0 && !namesLocalPath(reason.slice(0, colon)) ? reason.slice(0, colon) : 'the host failed';
+  return `${context} (the detail names local files: the host's log has it)`;
+}
+
+/**
+ * What the host's log should get for a failure whose page-facing reason is generic (credential-store I/O or damage,
+ * or a message naming local paths: o1js, the presentation worker, file errors): the full detail; undefined for every
+ * other failure.
  */
 export function hostDetail(error: unknown): string | undefined {
   if (isCredentialStoreError(error) && (error.kind === 'io' || error.kind === 'corrupt')) return `credential store: ${error.message}`;
+  const reason = mapError(error).data?.reason;
+  if (reason !== undefined && namesLocalPath(reason)) return `withheld from the page (it names local files): ${reason}`;
   return undefined;
 }
 
@@ -32,9 +58,19 @@ const statusWord = (e: LedgerError) =>
 /**
  * Any failure → `ProviderError`, in one place. Device errors are matched by name (see src/apdu/errors.ts); the
  * node's and the local chain's refusals are 21001; an abort by the caller becomes 1002 with the reason "cancelled";
- * anything unexpected becomes 22001, never a raw throw.
+ * anything unexpected becomes 22001, never a raw throw. A reason that would name local paths (raw o1js, worker or
+ * file-system text) reaches pages without them; `hostDetail` gives the host's log the whole text.
  */
 export function toProviderError(error: unknown): ProviderError {
+  const mapped = mapError(error);
+  const reason = mapped.data?.reason;
+  if (reason === undefined || !namesLocalPath(reason)) return mapped;
+  // Raw o1js / worker / file-system text inside a reason: pages get the context, the host's log the detail.
+  return new ProviderError(mapped.code, { ...mapped.data!, reason: withoutLocalPaths(reason) });
+}
+
+/** `toProviderError` before local paths are taken out of the reason. */
+function mapError(error: unknown): ProviderError {
   if (isProviderError(error)) return error;
   if (isLedgerError(error)) return fromLedgerError(error);
   const e = error as { name?: unknown; message?: unknown } | undefined;

@@ -9,6 +9,7 @@ import type { CredentialStore } from '../credentials/store.js';
 import type { Era } from '../crypto/mina-signer-internals.js';
 import type { ApduTransport } from '../transport/types.js';
 import type { LocalChain } from '../zkapp/local-chain.js';
+import type { ZkappSummary } from '../zkapp/summary.js';
 import { invalidParams } from './errors.js';
 import { DEFAULT_MAX_PENDING_CALLS } from './pending.js';
 import { parseMina } from './schemas.js';
@@ -48,6 +49,17 @@ export interface LedgerProviderOptions {
   era?: Era;
   /** Largest fee accepted for a zkApp command, in MINA (default 10, as Auro). */
   feeCap?: number | string;
+  /**
+   * Largest amount of MINA a zkApp command may take from the account, fee included, in MINA (default: no cap). Above
+   * it the call is refused (20003) before the device is asked.
+   */
+  spendCap?: number | string;
+  /**
+   * Sees what a zkApp command does to the account (fee payer and fee, balance changes per token, changes of keys,
+   * permissions or delegate, what each signature authorizes) before the device is asked: return false (or throw) to
+   * refuse (→ 1002). The one place a wallet can show this when the device signs blind (the released app shows a hash).
+   */
+  confirmZkapp?: (summary: ZkappSummary & { origin: string }) => boolean | Promise<boolean>;
   /** For `network: 'local'`: the in-process chain to use (default: a new o1js LocalBlockchain on first use). */
   localChain?: LocalChain;
   /**
@@ -72,10 +84,17 @@ export interface LedgerProviderOptions {
    */
   maxRequestsPerMinute?: number;
   /**
-   * Asked before `switchChain` changes the network (the signing domain of every later call): return false (or throw)
-   * to refuse (→ 1002, nothing changes). Without it the switch happens, and `chainChanged` tells the page.
+   * Asked before `switchChain` changes the network (the signing domain of every later call): return true to switch
+   * (`chainChanged` tells the page), false (or throw) to refuse (→ 1002, nothing changes). Without it a page's
+   * `switchChain` is refused (1002), unless `allowUnconfirmedSwitchChain` is true.
    */
   confirmSwitchChain?: (request: { from: string; to: string; origin: string }) => boolean | Promise<boolean>;
+  /**
+   * Let `switchChain` change the network without asking anyone (default false: without `confirmSwitchChain` it is
+   * refused with 1002). Only for a host that shows the network itself and accepts that any page it serves may change
+   * the signing domain of later calls.
+   */
+  allowUnconfirmedSwitchChain?: boolean;
   /**
    * The host's log, for details a page must not see (local paths of a failing credential store). Default
    * `console.warn`.
@@ -91,6 +110,7 @@ export interface CheckedOptions {
   maxPendingCalls: number;
   maxRequestsPerMinute: number;
   feeCap: bigint;
+  spendCap: bigint | undefined;
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -130,7 +150,11 @@ export const providerOptionsSchema = z.looseObject({
     'must be a positive integer',
   ),
   feeCap: optional((value) => (feeCapOf(value ?? 10) ?? 0n) > 0n, 'must be a positive amount of MINA'),
+  spendCap: optional((value) => value === undefined || value === null || (feeCapOf(value) ?? -1n) >= 0n, 'must be an amount of MINA'),
+  confirmZkapp: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   era: optional((value) => value === 'berkeley' || value === 'mesa', 'must be "berkeley" or "mesa"'),
+  confirmSwitchChain: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
+  allowUnconfirmedSwitchChain: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
   graphqlUrl: graphqlUrl.optional(),
   graphqlHeaders: optional(
     (value) =>
@@ -161,5 +185,6 @@ export function checkProviderOptions(options: LedgerProviderOptions): CheckedOpt
     maxPendingCalls: options.maxPendingCalls ?? DEFAULT_MAX_PENDING_CALLS,
     maxRequestsPerMinute: options.maxRequestsPerMinute ?? Infinity,
     feeCap: feeCapOf(options.feeCap ?? 10)!,
+    spendCap: options.spendCap === undefined || options.spendCap === null ? undefined : feeCapOf(options.spendCap)!,
   };
 }

@@ -12,6 +12,7 @@
  */
 import { LedgerDisconnectedError, toLedgerError } from '../apdu/errors.js';
 import { FifoLock } from '../util/fifo-lock.js';
+import { guardStoreKeyReplies } from './quiet-exchange.js';
 import type { ApduTransport, SendOptions } from './types.js';
 
 type Listener = (error: LedgerDisconnectedError) => void;
@@ -53,6 +54,8 @@ export class ExclusiveTransport implements ApduTransport {
 
   private constructor(inner: ApduTransport) {
     this.inner = inner;
+    // The store-key reply never reaches @ledgerhq/logs, whoever opened the transport (quiet-exchange.ts).
+    guardStoreKeyReplies(inner);
     inner.on?.('disconnect', this.#onInnerDisconnect);
   }
 

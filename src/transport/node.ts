@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { LedgerNotFoundError } from '../apdu/errors.js';
 import { ExclusiveTransport } from './exclusive.js';
 import { isStoreKeyRequest } from '../apdu/store-key.js';
-import { quietStoreKeyReplies, type HidFraming } from './quiet-exchange.js';
+import { markStoreKeyQuiet, quietStoreKeyReplies, speculosExchange, type HidFraming } from './quiet-exchange.js';
 import type { ApduTransport } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -177,10 +177,9 @@ export function quietSpeculos(transport: SpeculosInternals): void {
     if (typeof http?.post !== 'function') {
       throw new Error('this Speculos transport cannot exchange the store-key request without logging its reply');
     }
-    const reply = (await http.post('/apdu', { data: Buffer.from(apdu).toString('hex') })).data.data;
-    if (typeof reply !== 'string' || !/^([0-9a-f]{2})+$/i.test(reply)) throw new Error('Speculos answered no APDU reply');
-    return Buffer.from(reply, 'hex');
+    return speculosExchange(http, apdu);
   };
+  markStoreKeyQuiet(transport);
 }
 
 /** What the Speculos transport adds: button presses and the screen-text event stream (an rxjs Subject). */

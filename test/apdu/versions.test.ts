@@ -1,7 +1,8 @@
 /** Version gating in the client, checked against the software Ledger behaving as each older app version. */
 import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
-import { MinaLedgerApp, signedMessageText, supports } from '../../src/apdu.js';
+import { MinaLedgerApp, codec, signedMessageText, supports } from '../../src/apdu.js';
+import { createLedgerProvider } from '../../src/index.js';
 import type { Review } from '../../src/emulator/index.js';
 import { counting } from '../support/counting.js';
 import { addressOf, vectors } from '../support/vectors.js';
@@ -93,5 +94,42 @@ describe('INS 05 across the 1.4.x message quirks', () => {
     const { app } = setup('1.6.0');
     const e = vectors.exchanges.find((x) => x.name === 'sign_msg_1')!;
     expect(await app.signMessage(0, 'Hello Mina!', 0)).toMatchObject({ field: e.signature!.field, scalar: e.signature!.scalar });
+  });
+});
+
+describe('the version a device claims must be one a Mina app can have (major 1–9, minor and patch 0–99)', () => {
+  it.each([
+    ['0.0.0 (an all-zero reply)', [0, 0, 0]],
+    ['0.9.9', [0, 9, 9]],
+    ['10.0.0', [10, 0, 0]],
+    ['114.47.110 (a fuzzed reply the review saw accepted)', [114, 47, 110]],
+    ['2.227.35 (another)', [2, 227, 35]],
+    ['1.100.0', [1, 100, 0]],
+    ['1.6.255', [1, 6, 255]],
+  ])('%s → LedgerReplyError, through the codec, the client and the provider', async (_name, bytes) => {
+    expect(() => codec.decodeVersion(Uint8Array.from(bytes))).toThrow(expect.objectContaining({ name: 'LedgerReplyError' }));
+    const device = quietLedger();
+    const lying = {
+      async send(cla: number, ins: number, p1: number, p2: number, data?: Uint8Array, statusList?: readonly number[]) {
+        if (ins === 0x01) return Uint8Array.from([...bytes, 0x90, 0x00]);
+        return device.send(cla, ins, p1, p2, data, statusList);
+      },
+    };
+    await expect(new MinaLedgerApp(lying).getAppVersion()).rejects.toMatchObject({
+      name: 'LedgerReplyError',
+      message: expect.stringMatching(/no Mina app is/),
+    });
+    const chain = createLedgerProvider({ transport: lying, network: 'devnet', origin: 'https://dapp.example' });
+    await expect(chain.requestAccounts()).rejects.toMatchObject({ code: 22001 });
+    expect(chain.isConnected()).toBe(false);
+  });
+
+  it.each([
+    ['1.0.0', [1, 0, 0]],
+    ['1.6.0', [1, 6, 0]],
+    ['1.10.3 (a later release)', [1, 10, 3]],
+    ['9.99.99 (the edge)', [9, 99, 99]],
+  ])('%s is accepted', (name, bytes) => {
+    expect(codec.decodeVersion(Uint8Array.from(bytes)).version).toBe(name.split(' ')[0]);
   });
 });

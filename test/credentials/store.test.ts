@@ -3,8 +3,7 @@
  * with the browser store (test/credentials/indexeddb.browser.test.ts runs that one in Chromium).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,8 +19,9 @@ import {
   isCredentialStoreError,
   type CredentialFile,
 } from '../../src/credentials/node.js';
+import { REPO } from '../support/process.js';
+import { tempDirs, within } from '../support/rig.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const NODE_ENTRY = join(REPO, 'src/credentials/node.ts');
 
 const ALICE = 'B62qo6wASdEftjuRPaoxxcqqCFteG4SD36SeTkfZKzR98UyLZJa3chs';
@@ -70,18 +70,16 @@ async function expectKind(promise: Promise<unknown>, kind: CredentialStoreError[
   return e;
 }
 
+const tempDir = tempDirs('store');
+/** Each test's own directory, its store in `dir` below it. */
 let root: string;
 let dir: string;
 let store: FileCredentialStore;
 
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'chain-ledger-store-'));
+beforeEach(() => {
+  root = tempDir();
   dir = join(root, 'credentials');
   store = new FileCredentialStore(dir);
-});
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
 });
 
 const readStoreFile = async (account = ALICE) => JSON.parse(await readFile(store.fileOf(account), 'utf8')) as CredentialFile;
@@ -513,18 +511,12 @@ async function startWriter(args: { prefix: string; count: number | 'forever'; st
   };
 }
 
-const withTimeout = <T>(promise: Promise<T>, ms: number, what: string) =>
-  Promise.race([
-    promise,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref()),
-  ]);
-
 describe('FileCredentialStore: several processes', () => {
   const children: Child[] = [];
   afterEach(async () => {
     for (const child of children.splice(0)) {
       if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
-      await withTimeout(child.exited, 5_000, 'child exit');
+      await within(child.exited, 'child exit', 5_000);
     }
   });
 
@@ -535,7 +527,7 @@ describe('FileCredentialStore: several processes', () => {
     await Promise.all([a.waitFor(/ready/, 20_000), b.waitFor(/ready/, 20_000)]);
     a.process.stdin!.write('go\n');
     b.process.stdin!.write('go\n');
-    const [ea, eb] = await Promise.all([withTimeout(a.exited, 30_000, 'writer a'), withTimeout(b.exited, 30_000, 'writer b')]);
+    const [ea, eb] = await Promise.all([within(a.exited, 'writer a', 30_000), within(b.exited, 'writer b', 30_000)]);
     expect([ea.code, ea.stderr]).toEqual([0, '']);
     expect([eb.code, eb.stderr]).toEqual([0, '']);
     const stored = (await store.list(ALICE, SECRET)).map((e) => e.credential).sort();
@@ -555,7 +547,7 @@ describe('FileCredentialStore: several processes', () => {
       writer.process.stdin!.write('go\n');
       await writer.waitFor(new RegExp(`added ${3 + round * 2}\\n`), 20_000);
       writer.process.kill('SIGKILL');
-      await withTimeout(writer.exited, 5_000, 'killed writer');
+      await within(writer.exited, 'killed writer', 5_000);
       const written = writer.output().match(/added \d+/g)!.length;
 
       const entries = await store.list(ALICE, SECRET); // never a partial file

@@ -5,11 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createLedgerProvider, type LedgerProviderOptions } from '../../src/provider/provider.js';
-import { SoftwareLedger } from '../../src/emulator/index.js';
-import { vectors } from '../support/vectors.js';
+import { ORIGIN, quietLedger } from '../support/rig.js';
 
-const ORIGIN = 'https://dapp.example';
-const ledger = SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {} });
+const ledger = quietLedger();
 const base = { transport: ledger, network: 'devnet', origin: ORIGIN } as const;
 
 function creationError(options: unknown): unknown {

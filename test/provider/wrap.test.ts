@@ -20,7 +20,13 @@ function setup(whenUnsupported: 'refuse' | 'delegate', approve = true) {
   // The real app 1.6.0: no extension instructions, so nullifiers and presentations are beyond the device.
   const ledger = quietLedger({ approve: () => approve, extensions: false });
   const { original, calls } = originalProvider();
-  const chain = wrapProvider(original, { transport: ledger, network: 'devnet', origin: ORIGIN, whenUnsupported });
+  const chain = wrapProvider(original, {
+    transport: ledger,
+    network: 'devnet',
+    origin: ORIGIN,
+    whenUnsupported,
+    allowUnconfirmedSwitchChain: true,
+  });
   return { chain, calls, ledger };
 }
 

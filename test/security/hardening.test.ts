@@ -18,7 +18,7 @@ import { PendingCalls } from '../../src/provider/pending.js';
 import { credentialIssuer, type Issuer } from '../support/credentials.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { addressOf } from '../support/vectors.js';
-import { ORIGIN, providerRig, quietLedger, tempDirs } from '../support/rig.js';
+import { ORIGIN, providerRig, quietLedger, tempDirs, within } from '../support/rig.js';
 
 const ACCOUNT0 = addressOf(0);
 const tempDir = tempDirs('hardening');
@@ -28,11 +28,13 @@ beforeAll(async () => {
   issuer = await credentialIssuer();
 }, 120_000);
 
-function rig(options: { origin?: string; bridge?: boolean; version?: string; dir?: string } = {}) {
+function rig(options: { origin?: string; bridge?: boolean; version?: string; dir?: string; extensions?: true | '1.0' } = {}) {
   const reviews: Review[] = [];
   let answer = true;
   const ledger = quietLedger({
-    extensions: true,
+    extensions: options.extensions ?? true,
+    // Extension 1.0 signs presentations with SIGN_FIELDS, behind the Blind signing setting.
+    blindSigning: options.extensions === '1.0',
     version: options.version,
     approve: (review) => (reviews.push(review), answer),
   });
@@ -585,10 +587,11 @@ describe('2. host work is bounded before any prompt', () => {
 
   it('an AbortSignal fired while the proof is made: 1002, and the aborted caller never gets the presentation (it did before)', async () => {
     const dir = tempDir();
-    const first = rig({ dir });
+    // SIGN_FIELDS (extension 1.0): the owner signature this test recognises on the device.
+    const first = rig({ dir, extensions: '1.0' });
     await first.chain.requestAccounts();
     await first.chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });
-    const second = rig({ dir });
+    const second = rig({ dir, extensions: '1.0' });
     await second.chain.requestAccounts();
     const controller = new AbortController();
     // The user approves the owner signature; the caller gives up right after (during the proof).
@@ -596,18 +599,8 @@ describe('2. host work is bounded before any prompt', () => {
       if (review.screens.some((s) => s.title === 'Sign fields' || s.text === 'Sign fields')) setTimeout(() => controller.abort(), 0);
       return true;
     };
-    const { UInt64 } = issuer.A.o1js;
-    const { PresentationSpec, Claim, Operation, Credential, DynamicString, PresentationRequest } = issuer.A.attestations;
-    const spec = PresentationSpec(
-      { credential: Credential.Native({ nationality: DynamicString({ maxLength: 50 }), age: UInt64 }), createdAt: Claim(UInt64) },
-      ({ credential }: any) => ({
-        assert: [Operation.lessThanEq(Operation.property(credential, 'age'), Operation.property(credential, 'age'))],
-        outputClaim: Operation.issuer(credential),
-      }),
-    );
-    const presentationRequest = JSON.parse(
-      PresentationRequest.toJSON(PresentationRequest.https(spec, { createdAt: UInt64.from(1) }, { action: 'login' })),
-    );
+    // A request the stored credential satisfies: without the abort, a presentation would come back.
+    const presentationRequest = issuer.presentationRequest().json;
     const before = second.ledger.exchanges.length;
     const error = await failure(second.chain.requestPresentation({ presentation: { presentationRequest } }, { signal: controller.signal }));
     expect(error, JSON.stringify(error)).toMatchObject({ code: 1002 });
@@ -615,4 +608,377 @@ describe('2. host work is bounded before any prompt', () => {
     const sent = second.ledger.exchanges.slice(before).map((e) => e.request.slice(2, 4));
     expect(sent).toContain('a1'); // the abort came after the owner signature, as intended
   }, 300_000);
+});
+
+// ---- issue #14, second pass: the gaps an audit of the fixes found ----
+
+/** The store-key signature (r ‖ s, hex) of the vectors' device, made on a twin of it (deterministic). */
+async function storeKeyHex(): Promise<string> {
+  const { MinaLedgerApp } = await import('../../src/device/client.js');
+  const { signatureToRawHex } = await import('../../src/apdu/signature.js');
+  const { STORE_KEY_MESSAGE } = await import('../../src/apdu/store-key.js');
+  return signatureToRawHex(await new MinaLedgerApp(quietLedger()).signMessage(0, STORE_KEY_MESSAGE, 1));
+}
+
+describe('5b. the store-key reply stays off @ledgerhq/logs whatever transport the provider is given', () => {
+  it('a raw @ledgerhq/hw-transport-node-speculos-http transport (not through openSpeculos): the key never reaches a log listener', async () => {
+    const { createRequire } = await import('node:module');
+    const { startSpeculosServer } = await import('../../src/emulator/index.js');
+    const require = createRequire(import.meta.url);
+    // The CommonJS builds: the transport and the @ledgerhq/logs it publishes on.
+    const SpeculosHttpTransport = require('@ledgerhq/hw-transport-node-speculos-http').default as {
+      open(options: { baseURL: string; apiPort: string }): Promise<{ close(): Promise<void> }>;
+    };
+    const { listen } = require('@ledgerhq/logs') as typeof import('@ledgerhq/logs');
+    const keyHex = await storeKeyHex();
+    const server = await startSpeculosServer(quietLedger({ extensions: true, approve: () => true }), { port: 0, buttons: false });
+    const raw = await within(SpeculosHttpTransport.open({ baseURL: 'http://127.0.0.1', apiPort: String(server.port) }), 'open');
+    const logged: string[] = [];
+    const stop = listen((entry) => logged.push(`${entry.type} ${entry.message ?? ''}`));
+    try {
+      const chain = createLedgerProvider({
+        transport: raw as never,
+        network: 'devnet',
+        origin: ORIGIN,
+        credentialStore: new FileCredentialStore(tempDir()),
+      });
+      await within(chain.requestAccounts(), 'requestAccounts');
+      await within(chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) }), 'storePrivateCredential', 60_000);
+      expect(await within(credentialManager(chain).list(), 'list')).toHaveLength(1);
+      expect(logged.filter((line) => line.startsWith('apdu <= ')).length).toBeGreaterThan(2); // other replies are logged
+      for (const line of logged) expect(line).not.toContain(keyHex.slice(0, 64));
+    } finally {
+      stop();
+      await raw.close();
+      await server.close();
+    }
+  }, 120_000);
+
+  it('an @ledgerhq Transport of unknown shape: credential calls → 20006 before any prompt; the store-key request is refused, never logged', async () => {
+    const { createRequire } = await import('node:module');
+    const { MinaLedgerApp } = await import('../../src/device/client.js');
+    const { STORE_KEY_MESSAGE } = await import('../../src/apdu/store-key.js');
+    const require = createRequire(import.meta.url);
+    const Transport = require('@ledgerhq/hw-transport').default as new () => object;
+    const { log, listen } = require('@ledgerhq/logs') as typeof import('@ledgerhq/logs');
+    const ledger = quietLedger({ extensions: true });
+    // A transport the library does not know (a BLE or WebUSB one, say): it logs every reply, as @ledgerhq ones do.
+    class LoggingTransport extends Transport {
+      async exchange(apdu: Buffer): Promise<Buffer> {
+        log('apdu', `=> ${apdu.toString('hex')}`);
+        const reply = Buffer.from(await ledger.exchange(apdu));
+        log('apdu', `<= ${reply.toString('hex')}`);
+        return reply;
+      }
+    }
+    const raw = new LoggingTransport();
+    const keyHex = await storeKeyHex();
+    const logged: string[] = [];
+    const stop = listen((entry) => logged.push(`${entry.type} ${entry.message ?? ''}`));
+    try {
+      const chain = createLedgerProvider({
+        transport: raw as never,
+        network: 'devnet',
+        origin: ORIGIN,
+        credentialStore: new FileCredentialStore(tempDir()),
+      });
+      await chain.requestAccounts();
+      expect((await chain.signMessage({ message: 'still works' })).publicKey).toBe(ACCOUNT0);
+      const before = ledger.exchanges.length;
+      for (const call of [chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) }), credentialManager(chain).list()]) {
+        expect(await failure(call)).toMatchObject({ code: 20006, data: { reason: expect.stringMatching(/log the credential store key/) } });
+      }
+      expect(ledger.exchanges.length).toBe(before); // nothing was asked
+      // Not through the provider either: the request never reaches the device.
+      await expect(new MinaLedgerApp(raw as never).signMessage(0, STORE_KEY_MESSAGE, 1)).rejects.toBeDefined();
+      expect(ledger.exchanges.slice(before).map((e) => e.request.slice(0, 4))).toEqual(['e001']); // its version read only
+      for (const line of logged) expect(line).not.toContain(keyHex.slice(0, 64));
+    } finally {
+      stop();
+    }
+  }, 120_000);
+});
+
+describe('2b. re-keying is reachable: credentialManager(provider).rekey(), the interface, IndexedDB, the CLI', () => {
+  it('rekey() re-derives the secret through the device and re-encrypts under a fresh salt; ids and contents stay', async () => {
+    const { readFileSync } = await import('node:fs');
+    const dir = tempDir();
+    const { chain, reviews } = rig({ dir });
+    const store = new FileCredentialStore(dir);
+    const manager = credentialManager(chain);
+    await chain.requestAccounts();
+    expect(await manager.rekey()).toBe(false); // no store yet: nothing written
+    await chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });
+    const [entry] = await manager.list();
+    const before = JSON.parse(readFileSync(store.fileOf(ACCOUNT0), 'utf8'));
+    expect(await manager.rekey()).toBe(true);
+    const after = JSON.parse(readFileSync(store.fileOf(ACCOUNT0), 'utf8'));
+    expect(after.salt).not.toBe(before.salt);
+    expect(after.check).not.toBe(before.check);
+    expect(after.entries[0].id).toBe(before.entries[0].id);
+    expect(after.entries[0].data).not.toBe(before.entries[0].data);
+    expect(await manager.list()).toEqual([entry]);
+    // A new connection (the same device re-derives the same secret, asked on the device again) opens it.
+    const again = rig({ dir });
+    await again.chain.requestAccounts();
+    expect(await credentialManager(again.chain).list()).toEqual([entry]);
+    expect(again.reviews.flatMap((r) => r.screens).some((s) => s.text === 'chain-ledger credential store key v1')).toBe(true);
+    expect(reviews.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a store without rekey → 20006 before the device is asked', async () => {
+    const ledger = quietLedger({ extensions: true });
+    const inner = new FileCredentialStore(tempDir());
+    const chain = createLedgerProvider({
+      transport: ledger,
+      network: 'devnet',
+      origin: ORIGIN,
+      credentialStore: { list: inner.list.bind(inner), add: inner.add.bind(inner), remove: inner.remove.bind(inner) },
+    });
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    expect(await failure(credentialManager(chain).rekey())).toMatchObject({ code: 20006 });
+    expect(ledger.exchanges.length).toBe(before);
+  });
+
+  it('IndexedDbCredentialStore.rekey: a fresh salt, the entries re-encrypted, ids kept; the old salt no longer in use', async () => {
+    const { IDBFactory } = await import('fake-indexeddb');
+    const { IndexedDbCredentialStore } = await import('../../src/credentials/indexeddb-store.js');
+    const factory = new IDBFactory();
+    const store = new IndexedDbCredentialStore('rekey-test', { indexedDB: factory });
+    const SECRET = Uint8Array.from({ length: 32 }, (_, i) => 255 - i);
+    const header = async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = factory.open('rekey-test');
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      try {
+        return await new Promise<{ salt: string; check: string; mac: string }>((resolve, reject) => {
+          const get = db.transaction('headers').objectStore('headers').get(ACCOUNT0);
+          get.onsuccess = () => resolve(get.result);
+          get.onerror = () => reject(get.error);
+        });
+      } finally {
+        db.close();
+      }
+    };
+    expect(await store.rekey(ACCOUNT0, SECRET)).toBe(false);
+    const a = await store.add(ACCOUNT0, SECRET, JSON.stringify({ name: 'a' }));
+    const b = await store.add(ACCOUNT0, SECRET, JSON.stringify({ name: 'b' }));
+    const listed = await store.list(ACCOUNT0, SECRET);
+    const first = await header();
+    expect(await store.rekey(ACCOUNT0, SECRET)).toBe(true);
+    const second = await header();
+    expect(second.salt).not.toBe(first.salt);
+    expect(second.check).not.toBe(first.check);
+    expect(second.mac).not.toBe(first.mac);
+    expect(await store.list(ACCOUNT0, SECRET)).toEqual(listed);
+    expect(listed.map((e) => e.id).sort()).toEqual([a.id, b.id].sort());
+    await expect(
+      store.rekey(
+        ACCOUNT0,
+        Uint8Array.from({ length: 32 }, () => 7),
+      ),
+    ).rejects.toMatchObject({ kind: 'wrong-key' });
+    expect((await header()).salt).toBe(second.salt); // a wrong secret writes nothing
+    await store.close();
+  });
+});
+
+describe('3b. presentations: the event loop stays free, and an abort during the compile rejects at once', () => {
+  /** The suite's https request for one issued credential (its circuit is in o1js's cache: global-setup.ts). */
+  const loginRequest = () => issuer.presentationRequest().json;
+
+  /** Another request for the same credential, revealing the age: a circuit of its own. */
+  function ageRequest() {
+    const { UInt64: U } = issuer.A.o1js;
+    const { PresentationSpec, Claim, Operation, Credential, PresentationRequest } = issuer.A.attestations;
+    const spec = PresentationSpec(
+      { credential: Credential.Native({ nationality: issuer.Nationality, age: U, expiresAt: U }), createdAt: Claim(U) },
+      ({ credential, createdAt }: any) => ({
+        assert: [Operation.lessThanEq(createdAt, Operation.property(credential, 'expiresAt'))],
+        outputClaim: Operation.property(credential, 'age'),
+      }),
+    );
+    return JSON.parse(PresentationRequest.toJSON(PresentationRequest.https(spec, { createdAt: U.from(Date.now()) }, { action: 'age' })));
+  }
+
+  /** A connected provider with one stored credential and the store key already derived (no device request left but the signature). */
+  async function withCredential() {
+    // The owner signature with SIGN_FIELDS (extension 1.0): what these tests measure is the host's work around it.
+    const ledger = quietLedger({ extensions: '1.0', blindSigning: true });
+    const chain = createLedgerProvider({
+      transport: ledger,
+      network: 'devnet',
+      origin: ORIGIN,
+      credentialStore: new FileCredentialStore(tempDir()),
+    });
+    await chain.requestAccounts();
+    await chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });
+    return { chain, ledger };
+  }
+
+  it('an abort 0.3 s after the call starts (during the compile) → 1002 within a bounded time, and no device request', async () => {
+    const { chain, ledger } = await withCredential();
+    const before = ledger.exchanges.length;
+    const controller = new AbortController();
+    const started = performance.now();
+    // A spec no worker has compiled in this process (a warm worker keeps the last specs' programs: their prepare is quick).
+    const call = chain.requestPresentation({ presentation: { presentationRequest: ageRequest() } }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    const error = await failure(within(call, 'the aborted presentation', 10_000));
+    const settledAfter = performance.now() - started;
+    expect(error).toMatchObject({ code: 1002 });
+    expect(settledAfter).toBeLessThan(3_000); // the compile alone takes tens of seconds
+    expect(
+      ledger.exchanges.slice(before).map((e) => e.request.slice(0, 4)),
+      `${settledAfter}`,
+    ).toEqual([]); // the owner signature was never asked
+  }, 120_000);
+
+  it('timers keep firing while a presentation compiles and proves (the work runs in a worker thread)', async () => {
+    const { chain } = await withCredential();
+    const INTERVAL = 100;
+    let ticks = 0;
+    let last = performance.now();
+    let longestGap = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+      ticks++;
+    }, INTERVAL);
+    const started = performance.now();
+    try {
+      const outcome = await chain.requestPresentation({ presentation: { presentationRequest: loginRequest() } }).then(
+        (value) => ({ value }),
+        (error: ProviderError) => ({ error }),
+      );
+      expect('value' in outcome, JSON.stringify(outcome)).toBe(true);
+      expect(JSON.parse((outcome as { value: { presentation: string } }).value.presentation)).toHaveProperty('proof');
+    } finally {
+      clearInterval(timer);
+    }
+    const elapsed = performance.now() - started;
+    // A blocked loop fires (almost) nothing for the whole compile and proof (tens of seconds); a free one ~ every 100 ms.
+    expect(elapsed).toBeGreaterThan(3_000);
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor((elapsed / INTERVAL) * 0.5));
+    expect(longestGap).toBeLessThan(5_000);
+  }, 300_000);
+});
+
+describe('4b. switchChain is refused unless the integrator confirms or opts in', () => {
+  it('no confirmSwitchChain → 1002, nothing changes, no chainChanged; allowUnconfirmedSwitchChain: true switches', async () => {
+    const changed: string[] = [];
+    const { chain } = providerRig();
+    chain.on('chainChanged', ({ networkID }) => changed.push(networkID));
+    for (const call of [
+      chain.switchChain({ networkID: 'mina:mainnet' }),
+      chain.request({ method: 'mina_switchChain', params: { networkID: 'mina:mainnet' } }),
+    ]) {
+      expect(await failure(call)).toMatchObject({ code: 1002, data: { reason: expect.stringMatching(/confirmSwitchChain/) } });
+    }
+    expect(chain.network).toBe('devnet');
+    expect(changed).toEqual([]);
+    expect(await chain.switchChain({ networkID: 'mina:devnet' })).toEqual({ networkID: 'mina:devnet' }); // no change: fine
+
+    const open = providerRig({}, { allowUnconfirmedSwitchChain: true }).chain;
+    expect(await open.switchChain({ networkID: 'mina:mainnet' })).toEqual({ networkID: 'mina:mainnet' });
+    expect(open.network).toBe('mainnet');
+  });
+
+  it('the options are checked at creation (20003 naming them)', () => {
+    const ledger = quietLedger();
+    for (const [field, value] of [
+      ['allowUnconfirmedSwitchChain', 'yes'],
+      ['confirmSwitchChain', true],
+    ] as const) {
+      expect(
+        creationError(() => createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, [field]: value } as never)),
+      ).toMatchObject({
+        code: 20003,
+        data: { field },
+      });
+    }
+  });
+});
+
+describe('6b. smaller ones', () => {
+  const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
+  const text = JSON.stringify({ version: 'v0', witness: { type: 'unsigned' }, credential: { owner: ACCOUNT0, data: {} } });
+
+  it('a FIFO at the lock path: the writer waits its bounded time, then "io", never blocks on it; a stale one is broken', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { utimesSync, lstatSync } = await import('node:fs');
+    const dir = tempDir();
+    const store = new FileCredentialStore(dir, { lockTimeoutMs: 300 });
+    const lock = `${store.fileOf(ACCOUNT0)}.lock`;
+    execFileSync('mkfifo', [lock]);
+    const { error } = await bounded(store.add(ACCOUNT0, SECRET, text));
+    expect(error).toMatchObject({ name: 'CredentialStoreError', kind: 'io', message: expect.stringMatching(/held by another process/) });
+    expect(lstatSync(lock).isFIFO()).toBe(true);
+    expect(await bounded(store.list(ACCOUNT0, SECRET))).toEqual({ value: [] }); // readers take no lock
+    // Left there by a crash long ago: broken like any stale lock, and the write goes through.
+    const old = Date.now() / 1000 - 3600;
+    utimesSync(lock, old, old);
+    const { value } = await bounded(store.add(ACCOUNT0, SECRET, text));
+    expect(value).toMatchObject({ duplicate: false });
+  });
+
+  it('wrapProvider passes rejectPending() through to its Ledger provider', async () => {
+    const ledger = quietLedger();
+    const chain = wrapProvider({}, { transport: ledger, network: 'devnet', origin: ORIGIN, whenUnsupported: 'refuse' });
+    await chain.requestAccounts();
+    let prompts = 0;
+    let release: (approved: boolean) => void = () => {};
+    ledger.approve = () => (prompts++, new Promise<boolean>((resolve) => (release = resolve)));
+    const code = (e: ProviderError) => e.code;
+    const onDevice = chain.request({ method: 'chain_signMessage', params: { message: 'one' } }).then(() => 'ok', code);
+    const waiting = chain.signJsonMessage({ message: [{ label: 'a', value: 'b' }] }).then(() => 'ok', code);
+    while (prompts === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(chain.rejectPending()).toBe(2);
+    expect(await Promise.all([onDevice, waiting])).toEqual([1002, 1002]);
+    expect(prompts).toBe(1);
+    release(false);
+  });
+
+  it('raw o1js / worker / file-system text naming local paths: pages get the context, onHostLog the detail', async () => {
+    const { toProviderError, invalidParams } = await import('../../src/provider/errors.js');
+    const path = '/home/alice/.cache/o1js/step-pk-credential-0123';
+    const raw = `ENOENT: no such file or directory, open '${path}'`;
+    const wrapped = toProviderError(
+      invalidParams('presentation.presentationRequest', `cannot prepare a presentation for this request: ${raw}`),
+    );
+    expect(wrapped).toMatchObject({ code: 20003, data: { field: 'presentation.presentationRequest' } });
+    expect(wrapped.data!.reason).toMatch(/^cannot prepare a presentation for this request \(.*host's log/);
+    expect(JSON.stringify(wrapped)).not.toContain('/home/alice');
+    for (const other of [`at file:///home/alice/x.js:1:2`, `C:\\Users\\alice\\AppData\\x.bin missing`]) {
+      expect(JSON.stringify(toProviderError(new Error(other)))).not.toContain('alice');
+    }
+    // Not a local path: URLs (already redacted elsewhere) and ordinary text stay as they were.
+    for (const plain of ['node at http://127.0.0.1:8080/graphql refused', 'expected 1/2 of the fields', 'Sign fields / Digest']) {
+      expect(toProviderError(new Error(plain)).data!.reason).toBe(plain);
+    }
+    // Through the provider: a store that fails with raw file-system text.
+    const logged: string[] = [];
+    const inner = new FileCredentialStore(tempDir());
+    const chain = createLedgerProvider({
+      transport: quietLedger({ extensions: true }),
+      network: 'devnet',
+      origin: ORIGIN,
+      onHostLog: (m) => logged.push(m),
+      credentialStore: {
+        ...{ add: inner.add.bind(inner), remove: inner.remove.bind(inner) },
+        list: async () => {
+          throw new Error(raw);
+        },
+      },
+    });
+    await chain.requestAccounts();
+    const error = await failure(credentialManager(chain).list());
+    expect(error).toMatchObject({ code: 22001 });
+    expect(JSON.stringify(error)).not.toContain('/home/alice');
+    expect(logged.join('\n')).toContain(path);
+  });
 });

@@ -86,7 +86,10 @@ describe('openTranscript', () => {
 });
 
 describe('node-hid: the store-key reply is never published on @ledgerhq/logs', () => {
-  it('over a simulated HID device: other replies are traced, the store-key reply is not, and it is exact', async () => {
+  it.each([
+    ['opened by openNodeHid (quietNodeHid)', true],
+    ['a raw TransportNodeHid given to a client or the provider (their queue adds the quiet path)', false],
+  ])('%s, over a simulated HID device: other replies are traced, the store-key reply is not, and it is exact', async (_name, viaOpener) => {
     const { STORE_KEY_MESSAGE } = await import('../../src/apdu/store-key.js');
     const { signatureToRawHex } = await import('../../src/apdu/signature.js');
     // The CommonJS build of @ledgerhq/logs: the one the CommonJS transport publishes on (its own subscriber list).
@@ -125,7 +128,7 @@ describe('node-hid: the store-key reply is never published on @ledgerhq/logs', (
     };
     const NoEvents = createRequire(import.meta.url)('@ledgerhq/hw-transport-node-hid-noevents').default;
     const transport = new NoEvents(device);
-    quietNodeHid(transport);
+    if (viaOpener) quietNodeHid(transport);
     const app = new MinaLedgerApp(transport);
     const logged: string[] = [];
     const stop = listen((entry) => logged.push(`${entry.type} ${entry.message ?? ''}`));

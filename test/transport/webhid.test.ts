@@ -14,26 +14,15 @@ import type { ExclusiveTransport } from '../../src/transport/exclusive.js';
 import { isWebHidAvailable, openWebHid, unwrapDefault } from '../../src/transport/webhid.js';
 import { createHidShim, encodeFrames, FrameAssembler, type HidShimOptions } from '../support/hid-shim.js';
 import { exchange, vectors } from '../support/vectors.js';
-import { quietLedger, within } from '../support/rig.js';
+import { rejection as failure } from '../support/provider-failure.js';
+import { quietLedger, tempDirs, within } from '../support/rig.js';
+import { FileCredentialStore } from '../../src/credentials/node.js';
+import { createLedgerProvider, credentialManager } from '../../src/index.js';
+
+const tempDir = tempDirs('webhid');
 
 /** The package's own framing (the one TransportWebHID uses), a CommonJS-typed default export. */
 const hidFraming = unwrapDefault(hidFramingModule as { default: unknown }) as typeof hidFramingModule.default.default;
-
-/** The settled error of a promise expected to reject (bounded). */
-async function failure(
-  promise: Promise<unknown>,
-  what?: string,
-): Promise<{ name: string; message: string; statusCode?: number; cause?: unknown }> {
-  const outcome = await within(
-    promise.then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    ),
-    what,
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${String(outcome.value)}`);
-  return outcome.error as never;
-}
 
 function setup(ledgerOptions: Parameters<typeof SoftwareLedger.fromMnemonic>[1] = {}, shimOptions: HidShimOptions = {}) {
   const ledger = quietLedger({ ...ledgerOptions });
@@ -88,6 +77,27 @@ describe('the HID shim framing', () => {
       const results = ours.map((f) => assembler.push(f));
       expect(toHex(results.at(-1)!)).toBe(toHex(message));
       expect(results.slice(0, -1).every((r) => r === undefined)).toBe(true);
+    }
+  });
+
+  it("chain-ledger's own framing (for raw transports given to the provider) is byte for byte the package's", async () => {
+    const { ledgerHidFraming } = await import('../../src/transport/quiet-exchange.js');
+    for (const length of [0, 1, 5, 56, 57, 58, 59, 60, 116, 117, 118, 177, 255, 260, 600]) {
+      const message = Uint8Array.from({ length }, (_, i) => (i * 13 + length) & 0xff);
+      const channel = (length * 251 + 0x0101) & 0xffff;
+      const theirs = hidFraming(channel, 64);
+      const ours = ledgerHidFraming(channel, 64);
+      const blocks = ours.makeBlocks(message);
+      expect(blocks.map(toHex)).toEqual(theirs.makeBlocks(Buffer.from(message)).map(toHex));
+      let acc: unknown;
+      for (const block of blocks) {
+        expect(ours.getReducedResult(acc)).toBeUndefined();
+        acc = ours.reduceResponse(acc, block);
+      }
+      expect(toHex(ours.getReducedResult(acc)!)).toBe(toHex(message));
+      expect(() => ours.reduceResponse(undefined, encodeFrames(channel ^ 1, message)[0]!)).toThrow(
+        expect.objectContaining({ id: 'InvalidChannel' }),
+      );
     }
   });
 
@@ -167,6 +177,35 @@ describe('openWebHid over the real TransportWebHID and the shim', () => {
       expect(shim.protocolErrors).toEqual([]);
     } finally {
       stop();
+    }
+  });
+
+  it('a raw TransportWebHID (opened without openWebHid) given to the provider: the store-key reply is not logged either', async () => {
+    const { shim } = setup({}, { granted: true, foreignChannelNoise: true });
+    const TransportWebHID = unwrapDefault((await import('@ledgerhq/hw-transport-webhid')) as { default: unknown }) as {
+      openConnected(): Promise<{ close(): Promise<void> } | null>;
+    };
+    const raw = (await within(TransportWebHID.openConnected(), 'openConnected'))!;
+    const logged: string[] = [];
+    const stop = listen((entry) => logged.push(`${entry.type} ${entry.message ?? ''}`));
+    try {
+      const chain = createLedgerProvider({
+        transport: raw as never,
+        network: 'devnet',
+        origin: 'https://dapp.example',
+        credentialStore: new FileCredentialStore(tempDir()),
+      });
+      await within(chain.requestAccounts());
+      expect(await within(credentialManager(chain).list())).toEqual([]); // the store key was derived
+      const key = shim.exchanges.find((e) => toHex(e.request).startsWith('e005'))!;
+      expect(toHex(key.request)).toContain(toHex(new TextEncoder().encode(STORE_KEY_MESSAGE)));
+      const signature = toHex(key.reply!).slice(0, 128);
+      expect(logged.some((line) => line.startsWith('apdu <= '))).toBe(true); // other replies are logged
+      for (const line of logged) expect(line).not.toContain(signature);
+      expect(shim.protocolErrors).toEqual([]);
+    } finally {
+      stop();
+      await within(raw.close());
     }
   });
 
