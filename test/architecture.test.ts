@@ -1,8 +1,10 @@
 /**
  * The layers of src/, as docs/architecture.md draws them: every import (static, dynamic or type-only) between two
  * folders of src/ must be an edge of the graph below, which points one way (lower layers never import higher ones),
- * so there are no cycles. Files at the top of src/ are package entry points and build tools: they may import any
- * folder, and no folder may import them. A new edge is a decision: add it here and to docs/architecture.md.
+ * so there are no cycles between folders. Files at the top of src/ are package entry points and build tools: they
+ * may import any folder, and no folder may import them. A new edge is a decision: add it here and to
+ * docs/architecture.md. Below the folders, no module imports itself back through any chain of imports either (inside
+ * a folder too, type-only imports included): a type two modules share lives in the lower one.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -73,6 +75,65 @@ function edges(): Edge[] {
   return result;
 }
 
+/** file → the src/ files it imports (relative to src/, `.js` specifiers resolved to their `.ts` source). */
+function moduleGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const targets = relativeImports(readFileSync(file, 'utf8'))
+      .map((specifier) => resolve(dirname(file), specifier).replace(/\.js$/, '.ts'))
+      .filter((target) => target.startsWith(SRC + sep))
+      .map((target) => relative(SRC, target));
+    graph.set(relative(SRC, file), [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** Every cycle of `graph`, one per strongly connected component, as the path `a → b → … → a` (Tarjan). */
+function cycles(graph: Map<string, string[]>): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component = stack.splice(stack.indexOf(node));
+    if (component.length > 1 || graph.get(node)!.includes(node)) found.push(pathWithin(graph, new Set(component), node));
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+/** One cycle through `start` inside a strongly connected component, as `start → … → start`. */
+function pathWithin(graph: Map<string, string[]>, component: Set<string>, start: string): string {
+  const previous = new Map<string, string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift()!;
+    for (const next of graph.get(node) ?? []) {
+      if (next === start) {
+        const path = [start];
+        for (let at = node; at !== start; at = previous.get(at)!) path.splice(1, 0, at);
+        return [...path, start].join(' → ');
+      }
+      if (component.has(next) && !previous.has(next)) {
+        previous.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return start;
+}
+
 describe('architecture: imports point one way', () => {
   const all = edges();
 
@@ -100,5 +161,33 @@ describe('architecture: imports point one way', () => {
   it('no import goes up, sideways outside the graph, to an entry point, or out of src/', () => {
     const bad = all.filter((e) => !(ALLOWED[e.from] ?? []).includes(e.to)).map((e) => `${e.file}: ${e.from} → ${e.to} (${e.specifier})`);
     expect(bad).toEqual([]);
+  });
+
+  it('finds cycles between modules when there are some (the check still works)', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts', 'd.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', []],
+      ['e.ts', ['e.ts']],
+      ['f.ts', ['d.ts']],
+    ]);
+    expect(cycles(graph).sort()).toEqual(['a.ts → b.ts → c.ts → a.ts', 'e.ts → e.ts']);
+    expect(
+      cycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
+    const modules = moduleGraph();
+    expect(modules.size).toBeGreaterThan(60);
+    // Inside a folder and type-only: the provider's method table imports its messages' types.
+    expect(modules.get(join('provider', 'rpc.ts'))).toContain(join('provider', 'messages.ts'));
+  });
+
+  it('no module imports itself back, through any chain of imports (type-only and inside a folder included)', () => {
+    expect(cycles(moduleGraph())).toEqual([]);
   });
 });

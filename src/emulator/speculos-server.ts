@@ -15,9 +15,13 @@
  * Generate/Cancel, the Reject of a notice); after an approval the device shows "Signing..." for a transaction, and
  * when the app then answers an error it stays on the screen it was on (recorded on the real app).
  *
- * Only a local tool may drive it: a request whose Host is not a loopback name, any request with an Origin header
- * (a web page: CSRF, DNS rebinding) and a POST whose body is not declared `application/json` are refused (403/415),
- * so no page the user visits can press its buttons or send APDUs.
+ * Only a local tool may drive it: a request whose Host is not a loopback name (DNS rebinding) and any request with
+ * an Origin header (a web page: every cross-site POST a browser sends carries one, a form's too) are refused (403),
+ * so no page the user visits can press its buttons or send APDUs. A POST body is read as JSON whatever its
+ * Content-Type, as the real Speculos does (`curl -d '{"action":"press-and-release"}' …/button/right` sends a form
+ * type); a body that is neither declared `application/json` nor parses as JSON is refused (415).
+ *
+ * `GET /screenshot` answers 501: the server publishes the screens as text events and draws no pixels.
  *
  * Node only (node:http is loaded when the server starts).
  */
@@ -192,8 +196,13 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
     }
     const url = new URL(req.url ?? '/', 'http://speculos');
     const path = url.pathname;
+    let body: Record<string, unknown> | undefined;
+    if (req.method === 'POST') {
+      const read = await readJson(req);
+      if (read === NOT_JSON) return json(res, 415, { error: 'refused: a POST body must be JSON, e.g. {"action":"press-and-release"}' });
+      body = read;
+    }
     if (path === '/apdu' && req.method === 'POST') {
-      const body = await readJson(req);
       const hex = typeof body?.data === 'string' ? body.data : undefined;
       if (hex === undefined || !/^([0-9a-fA-F]{2})*$/.test(hex)) return json(res, 400, { error: 'expected {"data": hex}' });
       // Speculos serialises APDUs with a lock: a second one waits for the first reply.
@@ -233,9 +242,11 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
     }
     const button = /^\/button\/(left|right|both)$/.exec(path);
     if (button && req.method === 'POST') {
-      await readJson(req);
       press(button[1]!);
       return json(res, 200, {});
+    }
+    if (path === '/screenshot' && req.method === 'GET') {
+      return json(res, 501, { error: 'no screenshots: this server draws no pixels; read the screens as text from /events' });
     }
     return json(res, 404, { error: `no route ${req.method} ${path}` });
   }
@@ -264,15 +275,15 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
   };
 }
 
-/** Why a request is refused, or undefined: only a local tool (no browser page) may drive the device. */
+/**
+ * Why a request is refused, or undefined: only a local tool (no browser page) may drive the device. A browser puts
+ * an Origin header on every cross-site POST (a form or `text/plain` "simple request" too), and a DNS-rebound page
+ * reaches us under its own name in Host; a local tool (curl, the Speculos transport) sends neither.
+ */
 function refuse(req: IncomingMessage): { status: number; error: string } | undefined {
   const host = req.headers.host ?? '';
   if (!LOOPBACK_HOST_HEADER.test(host)) return { status: 403, error: 'refused: the Host header must name a loopback address' };
   if (req.headers.origin !== undefined) return { status: 403, error: 'refused: requests from a web page (Origin header) are not accepted' };
-  if (req.method === 'POST') {
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') return { status: 415, error: 'refused: POST bodies must be application/json' };
-  }
   return undefined;
 }
 
@@ -282,7 +293,16 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+/** A body that is neither declared `application/json` nor parses as JSON. */
+const NOT_JSON = Symbol('not JSON');
+
+/**
+ * The body as a JSON object (undefined when empty, or JSON that is not an object), read whatever its Content-Type
+ * as the real Speculos reads it (`request.get_json(force=True)`); NOT_JSON when it does not parse and was not
+ * declared `application/json` either.
+ */
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown> | undefined | typeof NOT_JSON> {
+  const declared = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -290,11 +310,11 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown> |
     if (size > MAX_BODY) throw new Error('request body too large');
     chunks.push(chunk);
   }
-  if (size === 0) return undefined;
+  if (size === 0) return declared ? undefined : NOT_JSON;
   try {
     const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
   } catch {
-    return undefined;
+    return declared ? undefined : NOT_JSON;
   }
 }

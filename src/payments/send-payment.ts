@@ -69,7 +69,7 @@ export async function sendLegacyCommand(
   const method = kind === 'payment' ? 'sendPayment' : 'sendStakeDelegation';
   if (ctx.network === 'local') {
     throw new ProviderError(ErrorCode.MethodNotSupported, {
-      reason: `${method} on network "local": the o1js LocalBlockchain applies zkApp commands only, not signed payments or delegations; use devnet with a graphqlUrl`,
+      reason: `${method} is not supported on network "local": o1js's LocalBlockchain applies zkApp commands only and has no signed payments or delegations to apply this to; use network "devnet" with a graphqlUrl, or move MINA with a zkApp command (sendTransaction)`,
     });
   }
   if (!ctx.graphqlUrl) throw invalidParams('graphqlUrl', `${method} broadcasts through a Mina node: configure the provider's graphqlUrl`);

@@ -6,13 +6,21 @@
  * @example
  * ```ts
  * const { networkID } = await chain.request({ method: 'chain_requestNetwork' });
+ * const [address] = await chain.request({ method: 'mina_requestAccounts' }); // Auro's name: the same method, typed alike
  * const result = await chain.request({ method: 'chain_sendTransaction', params: { transaction: tx.toJSON(), onlySign: true } });
  * ```
  */
 import type { z } from 'zod';
 import type { NullifierJson } from '../nullifier/complete.js';
 import type { SendTransactionResult } from '../zkapp/send-transaction.js';
-import type { SignedFields, signFieldsParams, signJsonMessageParams, verifyFieldsParams, verifyMessageParams } from './messages.js';
+import type {
+  SignedFields,
+  SignedMessage,
+  signFieldsParams,
+  signJsonMessageParams,
+  verifyFieldsParams,
+  verifyMessageParams,
+} from './messages.js';
 import type {
   createNullifierParams,
   requestPresentationParams,
@@ -26,7 +34,7 @@ import type {
 
 /** `sendTransaction({ transaction, onlySign?, nonce?, feePayer?: { fee?, memo? } })` (Auro's shape). */
 export type SendTransactionArgs = z.input<typeof sendTransactionParams>;
-/** `createNullifier({ message })`: 0–64 field elements (decimal or 0x-hex text, integral numbers). */
+/** `createNullifier({ message })`: 0–64 field elements (text as `BigInt()` reads it, or integral numbers). */
 export type CreateNullifierArgs = z.input<typeof createNullifierParams>;
 /** `requestPresentation({ presentation: { presentationRequest, zkAppAccount? } })`. */
 export type RequestPresentationArgs = z.input<typeof requestPresentationParams>;
@@ -40,7 +48,7 @@ export type SwitchChainArgs = z.input<typeof switchChainParams>;
 export type SendPaymentArgs = z.input<typeof sendPaymentParams>;
 /** `sendStakeDelegation({ to, fee?, memo?, nonce? })`: `to` is the block producer. */
 export type SendStakeDelegationArgs = z.input<typeof sendStakeDelegationParams>;
-/** `signFields({ message })`: one field (INS 06, blind) or several (extension SIGN_FIELDS). */
+/** `signFields({ message })`: one field (INS 06, blind) or several (extension SIGN_FIELDS, up to 64; more → 20006). */
 export type SignFieldsArgs = z.input<typeof signFieldsParams>;
 /** `verifyFields({ publicKey, data, signature })`. */
 export type VerifyFieldsArgs = z.input<typeof verifyFieldsParams>;
@@ -49,13 +57,8 @@ export type VerifyMessageArgs = z.input<typeof verifyMessageParams>;
 /** `signJsonMessage({ message: [{ label, value }, …] })`. */
 export type SignJsonMessageArgs = z.input<typeof signJsonMessageParams>;
 
-/** What `signMessage` (and `signJsonMessage`) returns; `data` is the text the device signed. */
-export interface SignedMessage {
-  publicKey: string;
-  /** The text the device signed (verify with mina-signer `verifyMessage` on the provider's network). */
-  data: string;
-  signature: { field: string; scalar: string };
-}
+/** Declared with the method that signs it (messages.ts), so that the two modules do not import each other. */
+export type { SignedMessage } from './messages.js';
 
 /** A nullifier (o1js / mina-signer JSON, decimal strings) and the message as given. */
 export type NullifierResult = NullifierJson & { data: unknown[] };
@@ -94,15 +97,21 @@ export interface ChainRpcSchema {
 
 /** Wallet-side method names accepted by `request`. */
 export type WalletMethod = keyof ChainRpcSchema;
-export type RpcParams<M extends WalletMethod> = ChainRpcSchema[M]['params'];
-export type RpcResult<M extends WalletMethod> = ChainRpcSchema[M]['result'];
-type Positional<M extends WalletMethod> = ChainRpcSchema[M] extends { positional: infer P } ? P : never;
+/** Auro's name of a wallet method (`mina_requestAccounts` for `chain_requestAccounts`), served the same way. */
+export type AuroMethod<M extends WalletMethod = WalletMethod> = M extends `chain_${infer Rest}` ? `mina_${Rest}` : never;
+/** Every name `request` serves: the `chain_` names and Auro's `mina_` names of the same methods. */
+export type RequestMethod = WalletMethod | AuroMethod;
+/** The `chain_` method a name stands for (itself, or the `chain_` equivalent of a `mina_` name). */
+export type ChainMethod<M extends RequestMethod> = Extract<M extends `mina_${infer Rest}` ? `chain_${Rest}` : M, WalletMethod>;
+export type RpcParams<M extends RequestMethod> = ChainRpcSchema[ChainMethod<M>]['params'];
+export type RpcResult<M extends RequestMethod> = ChainRpcSchema[ChainMethod<M>]['result'];
+type Positional<M extends RequestMethod> = ChainRpcSchema[ChainMethod<M>] extends { positional: infer P } ? P : never;
 
 /**
- * The argument of `request` for method `M`: params as the object, as a one-element array holding it, or the
- * method's positional form; methods without params take none.
+ * The argument of `request` for method `M` (a `chain_` name or Auro's `mina_` name): params as the object, as a
+ * one-element array holding it, or the method's positional form; methods without params take none.
  */
-export type RequestArguments<M extends WalletMethod = WalletMethod> = {
+export type RequestArguments<M extends RequestMethod = RequestMethod> = {
   [K in M]: RpcParams<K> extends undefined
     ? { method: K; params?: undefined | readonly [] }
     : { method: K; params: RpcParams<K> | readonly [RpcParams<K>] | Positional<K> };

@@ -154,8 +154,9 @@ export function roundMina(value: number | string): bigint | undefined {
 }
 
 /**
- * An optional fee in MINA (number or decimal text): empty or zero means "not given" (the wallet picks it, as Auro
- * does); negative, non-numeric or below 1 nanomina after rounding is 20003. The cap is checked on the fee chosen.
+ * An optional fee in MINA (number or decimal text): empty, or zero after rounding to 9 decimals (0, '0', 1e-10),
+ * means "not given" (the wallet picks it, as Auro does); negative or non-numeric is 20003. The cap is checked on
+ * the fee chosen.
  */
 export const optionalFee = accepting<number | string | null | undefined>()(
   z.unknown().transform((value, ctx): bigint | undefined => {
@@ -165,12 +166,20 @@ export const optionalFee = accepting<number | string | null | undefined>()(
       ctx.addIssue({ code: 'custom', message: 'must be an amount of MINA: a non-negative number or decimal text' });
       return z.NEVER;
     }
-    if (nanomina === 0n) {
-      if (Number(value) === 0) return undefined; // 0, '0', '0.0': "not given", as Auro reads a zero fee
-      ctx.addIssue({ code: 'custom', message: 'must be at least 1 nanomina (0.000000001 MINA)' });
-      return z.NEVER;
-    }
-    return nanomina;
+    // 0 nanomina (0, '0.0', or 1e-10 rounded to 9 decimals as Auro rounds it) is "not given", as Auro reads a zero fee.
+    return nanomina === 0n ? undefined : nanomina;
+  }),
+).optional();
+
+/**
+ * `sendTransaction`'s `feePayer.fee`, read as `optionalFee` but not refused here: Auro reads it only when the
+ * command's own fee payer fee is 0, and ignores it otherwise. A bad value becomes `{ invalid: reason }`, which the
+ * fee choice (src/zkapp/send-transaction.ts) refuses with 20003 naming `feePayer.fee` only when it uses it.
+ */
+const feeReadWhenUsed = accepting<number | string | null | undefined>()(
+  z.unknown().transform((value): bigint | { invalid: string } | undefined => {
+    const result = optionalFee.safeParse(value);
+    return result.success ? result.data : { invalid: result.error.issues[0]!.message };
   }),
 ).optional();
 
@@ -193,23 +202,38 @@ export const sendTransactionParams = z.object({
   onlySign: z.boolean().optional(),
   nonce: optionalNonce,
   feePayer: z
-    .object({ fee: optionalFee, memo: optionalMemo })
+    .object({ fee: feeReadWhenUsed, memo: optionalMemo })
     .nullish()
     .transform((fp) => fp ?? undefined),
 });
 
+/** Longest text accepted for one message field: p in binary with its `0b` prefix is 257 characters. */
+export const MAX_FIELD_TEXT = 1024;
+
+/** `BigInt(text)`, or undefined where it throws (`'1e3'`, `'1.5'`, `'0x'`, `'-0x1'`). */
+function bigIntOf(text: string): bigint | undefined {
+  try {
+    return BigInt(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * A message field as Auro accepts it (it calls `BigInt(value)`): decimal text with or without leading zeros, `0x`
- * hex text, or an integral number; it must be within the field (0 ≤ x < p), where Auro would reduce silently.
+ * A message field as Auro accepts it (it calls `BigInt(value)`): text as `BigInt` reads it (decimal with leading
+ * zeros or a `+`, `0x` / `0o` / `0b` prefixes, surrounding whitespace; `''` is 0 as `BigInt('')` is 0n), or an
+ * integral number. It must be within the field (0 ≤ x < p): negative values and values ≥ p are refused, where Auro
+ * would reduce them silently to another value.
  */
-export const messageField = z.union([z.string().max(80), z.number()]).transform((value, ctx) => {
+export const messageField = z.union([z.string().max(MAX_FIELD_TEXT), z.number()]).transform((value, ctx) => {
   let field: bigint | undefined;
-  if (typeof value === 'number') field = Number.isInteger(value) && value >= 0 ? BigInt(value) : undefined;
-  else if (/^(\d+|0[xX][0-9a-fA-F]+)$/.test(value)) field = BigInt(value);
-  if (field === undefined || field >= PALLAS_P) {
+  if (typeof value === 'number') field = Number.isInteger(value) ? BigInt(value) : undefined;
+  else field = bigIntOf(value);
+  if (field === undefined || field < 0n || field >= PALLAS_P) {
     ctx.addIssue({
       code: 'custom',
-      message: 'must be a field element 0 ≤ x < p: decimal text (leading zeros allowed), 0x-hex text, or an integral number',
+      message:
+        'must be a field element 0 ≤ x < p: an integral number, or text that BigInt() reads as one (decimal, 0x/0o/0b, surrounding spaces)',
     });
     return z.NEVER;
   }

@@ -6,8 +6,6 @@ import { SOFTWARE_LEDGER_WARNING, SoftwareLedger, TEST_MNEMONIC, type Review } f
 import { addressOf, vectors } from '../support/vectors.js';
 import { quietLedger } from '../support/rig.js';
 
-const make = (options: Parameters<typeof SoftwareLedger.fromMnemonic>[1] = {}) => quietLedger({ ...options });
-
 describe('software Ledger states', () => {
   it('says loudly that it is not hardware, once per instance', () => {
     const warnings: string[] = [];
@@ -17,7 +15,7 @@ describe('software Ledger states', () => {
   });
 
   it('never reveals the mnemonic or keys through inspect or JSON', () => {
-    const device = make();
+    const device = quietLedger();
     device.addressOf(0);
     const shown = inspect(device, { depth: 10, showHidden: true }) + JSON.stringify(device);
     for (const word of ['course', 'grief', 'EKDt66', '164244176fdd']) expect(shown).not.toContain(word);
@@ -38,7 +36,7 @@ describe('software Ledger states', () => {
   });
 
   it('locked: every APDU answers 0x5515 until unlocked', async () => {
-    const device = make({ locked: true });
+    const device = quietLedger({ locked: true });
     const app = new MinaLedgerApp(device);
     await expect(app.getAppVersion()).rejects.toMatchObject({ name: 'LedgerDeviceLockedError', statusCode: 0x5515 });
     device.unlock();
@@ -46,19 +44,19 @@ describe('software Ledger states', () => {
   });
 
   it('app closed: the dashboard answers 0x6E01 (or the configured word) and reports itself as BOLOS', async () => {
-    const device = make({ appOpen: false });
+    const device = quietLedger({ appOpen: false });
     await expect(new MinaLedgerApp(device).getAppVersion()).rejects.toMatchObject({ name: 'LedgerAppNotOpenError', statusCode: 0x6e01 });
     const info = await device.exchange(Uint8Array.of(0xb0, 0x01, 0, 0, 0));
     expect(new TextDecoder().decode(info.subarray(2, 7))).toBe('BOLOS');
     device.openApp();
     const mina = await device.exchange(Uint8Array.of(0xb0, 0x01, 0, 0, 0));
     expect([...mina]).toEqual([1, 4, ...new TextEncoder().encode('Mina'), 5, ...new TextEncoder().encode('1.6.0'), 1, 0, 0x90, 0]);
-    const other = make({ appOpen: false, closedAppStatus: 0x6511 });
+    const other = quietLedger({ appOpen: false, closedAppStatus: 0x6511 });
     await expect(new MinaLedgerApp(other).getAppVersion()).rejects.toMatchObject({ name: 'LedgerAppNotOpenError', statusCode: 0x6511 });
   });
 
   it('unplugged before an exchange: the call fails as disconnected and "disconnect" is emitted once', async () => {
-    const device = make();
+    const device = quietLedger();
     const events: unknown[] = [];
     device.on('disconnect', (e) => events.push(e));
     const app = new MinaLedgerApp(device);
@@ -69,7 +67,7 @@ describe('software Ledger states', () => {
   });
 
   it('unplugged during a review: the pending call fails as disconnected', async () => {
-    const device = make({
+    const device = quietLedger({
       approve: () => {
         device.unplug();
         return new Promise<boolean>(() => {}); // the user never answers: the cable is gone
@@ -81,7 +79,7 @@ describe('software Ledger states', () => {
   });
 
   it('failNextExchange cuts off a non-interactive exchange after it reached the device', async () => {
-    const device = make();
+    const device = quietLedger();
     const app = new MinaLedgerApp(device);
     device.failNextExchange('disconnect');
     await expect(app.getAppVersion()).rejects.toMatchObject({ name: 'LedgerDisconnectedError' });
@@ -90,7 +88,7 @@ describe('software Ledger states', () => {
 
   it('blind signing off by default: INS 06 shows the notice and answers 0x6985', async () => {
     const reviews: Review[] = [];
-    const device = make({ approve: (r) => (reviews.push(r), true) });
+    const device = quietLedger({ approve: (r) => (reviews.push(r), true) });
     await expect(new MinaLedgerApp(device).signFieldElement(0, 5n, 0)).rejects.toMatchObject({ statusCode: 0x6985 });
     expect(reviews.map((r) => [r.kind, r.approvable])).toEqual([['blind-signing-disabled', false]]);
     device.blindSigning = true;
@@ -100,7 +98,7 @@ describe('software Ledger states', () => {
   it('a slow device answers only after its latency (fake clock, no wall-time assertion)', async () => {
     vi.useFakeTimers();
     try {
-      const device = make({ latencyMs: 120 });
+      const device = quietLedger({ latencyMs: 120 });
       let settled = false;
       const done = new MinaLedgerApp(device).getAppVersion().then(() => (settled = true));
       await vi.advanceTimersByTimeAsync(119);
@@ -115,7 +113,7 @@ describe('software Ledger states', () => {
 
   it('sign-tx review shows what the Nano shows, and checks the sender after approval', async () => {
     const reviews: Review[] = [];
-    const device = make({ approve: (r) => (reviews.push(r), true) });
+    const device = quietLedger({ approve: (r) => (reviews.push(r), true) });
     const app = new MinaLedgerApp(device);
     const tx = {
       txType: 'payment' as const,
@@ -175,13 +173,13 @@ describe('software Ledger states', () => {
   });
 
   it('account N and N + 2^31 derive the same key, as on the device (the host never sends the latter)', async () => {
-    const device = make();
+    const device = quietLedger();
     const reply = await device.exchange(Uint8Array.of(0xe0, 0x02, 0x01, 0, 4, 0x80, 0, 0, 1));
     expect(new TextDecoder().decode(reply.subarray(0, 55))).toBe(addressOf(1));
   });
 
   it('keeps a RecordStore-compatible log of exchanges', async () => {
-    const device = make();
+    const device = quietLedger();
     await new MinaLedgerApp(device).getAppVersion();
     expect(device.exchanges).toEqual([{ request: 'e001000000', reply: '0106009000' }]);
   });

@@ -5,7 +5,7 @@
  * The recorded user's decision is acted out on the review (`approves`, `screensSeen`).
  */
 import { describe, expect, it } from 'vitest';
-import { SoftwareLedger, type Review } from '../../src/emulator/index.js';
+import type { Review } from '../../src/emulator/index.js';
 import {
   DOCUMENTED_DIFFERENCES,
   approves,
@@ -15,18 +15,21 @@ import {
   screensSeen,
   type RecordedExchange,
 } from '../support/speculos-recordings.js';
+import { quietLedger } from '../support/rig.js';
 
 /** The screens of every review the device went through, and "Signing..." once a transaction is approved. */
 async function replay(exchange: RecordedExchange): Promise<{ reply: string; screens: string[][] }> {
   const screens: string[][] = [];
-  const device = SoftwareLedger.fromMnemonic(recordings.mnemonic, {
-    warn: () => {},
-    blindSigning: exchange.blindSigning,
-    approve: (review: Review) => {
-      screens.push(...screensSeen(review, exchange.decision));
-      return approves(exchange.decision);
+  const device = quietLedger(
+    {
+      blindSigning: exchange.blindSigning,
+      approve: (review: Review) => {
+        screens.push(...screensSeen(review, exchange.decision));
+        return approves(exchange.decision);
+      },
     },
-  });
+    recordings.mnemonic,
+  );
   const reply = bytesHex(await device.exchange(hexBytes(exchange.request)));
   return { reply, screens };
 }

@@ -1,22 +1,18 @@
 /** chain_createNullifier through the provider: shape, host verification, and a device that lies. */
 import { Field, Nullifier, PublicKey } from 'o1js';
 import { describe, expect, it } from 'vitest';
-import { SoftwareLedger } from '../../src/emulator/index.js';
-import { createLedgerProvider, type ProviderError } from '../../src/index.js';
+import type { ProviderError } from '../../src/index.js';
 import type { ApduTransport } from '../../src/transport/index.js';
 import { addressOf } from '../support/vectors.js';
-import { ORIGIN, quietLedger } from '../support/rig.js';
+import { OTHER_MNEMONIC, connectedWith, quietLedger } from '../support/rig.js';
 
-async function connected(transport: ApduTransport) {
-  const chain = createLedgerProvider({ transport, network: 'mainnet', origin: ORIGIN });
-  await chain.requestAccounts();
-  return chain;
-}
+/** A connected mainnet provider on a software Ledger with the extension (or on the `transport` given). */
+const connected = connectedWith({ extensions: true }, { network: 'mainnet' });
 const ledger = () => quietLedger({ extensions: true });
 
 describe('chain_createNullifier', () => {
   it('returns the nullifier JSON with the message as given, and it verifies independently', async () => {
-    const chain = await connected(ledger());
+    const { chain } = await connected();
     const message = ['12345', 67890, '0'];
     const result = (await chain.request({ method: 'chain_createNullifier', params: [{ message }] })) as any;
     expect(Object.keys(result).sort()).toEqual(['data', 'private', 'public', 'publicKey']);
@@ -30,17 +26,16 @@ describe('chain_createNullifier', () => {
   });
 
   it('rejection on the device → 1002', async () => {
-    const device = quietLedger({ extensions: true, approve: (r) => r.kind === 'address' });
-    const chain = await connected(device);
+    const { chain } = await connected({ approve: (r) => r.kind === 'address' });
     await expect(chain.createNullifier({ message: ['1'] })).rejects.toMatchObject({ code: 1002, data: { statusWord: '0x6985' } });
   });
 
   it('a device that returns a nullifier of another key → 22001, nothing returned', async () => {
     // The first device connects (account 0); a second one with another seed answers the nullifier request.
     const honest = ledger();
-    const other = SoftwareLedger.fromMnemonic(`${'abandon '.repeat(11)}about`, { extensions: true, warn: () => {} });
+    const other = quietLedger({ extensions: true }, OTHER_MNEMONIC);
     let current: ApduTransport = honest;
-    const chain = await connected({ send: (...args) => current.send(...args) });
+    const { chain } = await connected({}, { transport: { send: (...args) => current.send(...args) } });
     current = other;
     const error = (await chain.createNullifier({ message: ['1', '2'] }).catch((e: unknown) => e)) as ProviderError;
     expect(error).toMatchObject({ code: 22001, data: { reason: expect.stringMatching(/does not verify/) } });
@@ -57,7 +52,7 @@ describe('chain_createNullifier', () => {
         return copy;
       },
     };
-    const chain = await connected(tampering);
+    const { chain } = await connected({}, { transport: tampering });
     await expect(chain.createNullifier({ message: ['1'] })).rejects.toMatchObject({ code: 22001 });
   });
 });

@@ -10,12 +10,14 @@ import {
   type ChainRpcSchema,
   type LedgerProvider,
   type NullifierResult,
+  type RpcParams,
   type RpcResult,
   type SendTransactionArgs,
   type SignedMessage,
   type WalletMethod,
 } from '../../src/index.js';
 
+import type { AuroMethod, RequestMethod } from '../../src/provider/rpc.js';
 import { ORIGIN, quietLedger } from '../support/rig.js';
 
 /** A call made only for its type: it is not connected, so it rejects, and the rejection is expected. */
@@ -46,6 +48,23 @@ describe('request() is typed per method', () => {
     expectTypeOf<RpcResult<'chain_verifyFields'>>().toEqualTypeOf<boolean>();
   });
 
+  it("types Auro's mina_ names exactly as their chain_ equivalents", () => {
+    const chain = provider();
+    expectTypeOf(typeOnly(chain.request({ method: 'mina_requestAccounts' }))).resolves.toEqualTypeOf<string[]>();
+    expectTypeOf(typeOnly(chain.request({ method: 'mina_requestNetwork' }))).resolves.toEqualTypeOf<{ networkID: string }>();
+    expectTypeOf(
+      typeOnly(chain.request({ method: 'mina_sendTransaction', params: { transaction: '{}', onlySign: true } })),
+    ).resolves.toEqualTypeOf<RpcResult<'chain_sendTransaction'>>();
+    expectTypeOf(typeOnly(chain.request({ method: 'mina_createNullifier', params: [['1', 2]] }))).resolves.toEqualTypeOf<NullifierResult>();
+    expectTypeOf<RpcResult<'mina_sign_JsonMessage'>>().toEqualTypeOf<SignedMessage>();
+    expectTypeOf<RpcParams<'mina_signFields'>>().toEqualTypeOf<RpcParams<'chain_signFields'>>();
+    // One mina_ name per chain_ name, and nothing else.
+    expectTypeOf<AuroMethod>().toEqualTypeOf<Extract<RequestMethod, `mina_${string}`>>();
+    expectTypeOf<'mina_requestAccounts'>().toMatchTypeOf<AuroMethod>();
+    expectTypeOf<'mina_addChain'>().not.toMatchTypeOf<RequestMethod>();
+    expectTypeOf<Exclude<RequestMethod, WalletMethod | AuroMethod>>().toEqualTypeOf<never>();
+  });
+
   it('takes the params each method documents, in object and positional form', () => {
     const chain = provider();
     // A dapp's o1js transaction: `tx.toJSON()` is JSON text; the object form is accepted as well.
@@ -71,6 +90,10 @@ describe('request() is typed per method', () => {
       chain.sendTransaction({ transaction: '{}', onlySign: 'yes' }),
       // @ts-expect-error: switchChain knows three networks
       chain.switchChain({ networkID: 'zeko:mainnet' }),
+      // @ts-expect-error: Auro's addChain is no method of this provider, under either name
+      chain.request({ method: 'mina_addChain', params: {} }),
+      // @ts-expect-error: the mina_ name takes the same params as the chain_ name
+      chain.request({ method: 'mina_signMessage', params: { message: 42 } }),
     ];
     const codes = await Promise.all(
       calls.map((call) =>
@@ -80,7 +103,7 @@ describe('request() is typed per method', () => {
         ),
       ),
     );
-    expect(codes).toEqual([20006, 20003, 20003, 20003, 20003]);
+    expect(codes).toEqual([20006, 20003, 20003, 20003, 20003, 20006, 20003]);
   });
 
   it('the schema names exactly the methods request() serves', () => {

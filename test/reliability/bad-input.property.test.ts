@@ -37,6 +37,7 @@ import { loadO1js } from '../../src/crypto/o1js.js';
 import { createLedgerProvider, ERROR_MESSAGES, type LedgerProvider } from '../../src/index.js';
 import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand } from '../support/zkapp.js';
+import { DEFAULT_BASE_FEE, DEFAULT_FEE_PER_ACCOUNT_UPDATE } from '../../src/zkapp/send-transaction.js';
 import {
   HUGE,
   P,
@@ -136,8 +137,9 @@ describe('bad input never escapes as anything but a documented ProviderError, an
 
   it(`sendTransaction: ${RUNS.options} mutations of nonce / feePayer / extra keys around a valid command (onlySign)`, async () => {
     await fc.assert(
-      fc.asyncProperty(optionMutation.map(optionMutationCase), (c) =>
-        run('sendTransaction (option mutations)', c, () => chain.sendTransaction(c.args as never)),
+      fc.asyncProperty(
+        fc.tuple(optionMutation, fc.boolean()).map(([m, zeroFee]) => optionMutationCase({ ...m, zeroFee })),
+        (c) => run('sendTransaction (option mutations)', c, () => chain.sendTransaction(c.args as never)),
       ),
       { numRuns: RUNS.options },
     );
@@ -237,13 +239,22 @@ let prototypesBefore: ReturnType<typeof prototypeSnapshot>;
 let validCredential: Record<string, unknown>;
 let validRequest: Record<string, unknown>;
 const fixture = berkeleyCommand() as unknown as Record<string, unknown>;
+/** The same command with no fee of its own (0): then `feePayer.fee` is read (Auro's order), else the default fee. */
+const zeroFeeFixture = (() => {
+  const command = structuredClone(fixture) as { feePayer: { body: { fee: string } } };
+  command.feePayer.body.fee = '0';
+  return command as unknown as Record<string, unknown>;
+})();
+const DEFAULT_FEE = String(
+  DEFAULT_BASE_FEE + DEFAULT_FEE_PER_ACCOUNT_UPDATE * BigInt((fixture as { accountUpdates: unknown[] }).accountUpdates.length),
+);
 
 const stats: Record<string, { runs: number; results: number; refused: number }> = {};
 
 beforeAll(async () => {
   dataHome = mkdtempSync(join(tmpdir(), 'chain-ledger-reliability-'));
   process.env.XDG_DATA_HOME = dataHome; // the default file store, in a temporary directory
-  chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN });
+  chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, allowUnconfirmedSwitchChain: true });
   expect(await chain.requestAccounts()).toEqual([ADDRESS]);
   [o1js, attestations, internals.berkeley, internals.mesa] = await Promise.all([
     loadO1js(),
@@ -289,20 +300,36 @@ afterAll(() => {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const PRINTABLE = /^[\x20-\x7e\r\n]+$/;
 
-/** `{ message }`: 1–65 printable ASCII bytes (CR, LF allowed), not the reserved store-key text. */
-function validSignMessage(args: unknown): args is { message: string } {
-  if (!isRecord(args)) return false;
+/**
+ * `{ message }`: a string is well-formed (anything else is 20003); the store-key text is reserved (20003); the device
+ * signs 1–65 printable ASCII bytes (CR, LF allowed), and a well-formed text beyond that is 20006 (docs/provider.md).
+ */
+function signMessageVerdict(args: unknown): 'valid' | 20003 | 20006 {
+  if (!isRecord(args) || typeof args.message !== 'string') return 20003;
   const m = args.message;
   // Reserved (src/apdu/store-key.ts): the store-key text anywhere, in any letter case (the apps under test prefix
   // "Message : ", so the signed text contains it exactly when the message does).
-  return typeof m === 'string' && m.length <= 65 && PRINTABLE.test(m) && !m.toLowerCase().includes('chain-ledger credential store');
+  if (m.toLowerCase().includes('chain-ledger credential store')) return 20003;
+  return m.length <= 65 && PRINTABLE.test(m) ? 'valid' : 20006;
 }
 
-/** A field element as Auro reads it (`BigInt(v)`): decimal text (leading zeros allowed), 0x-hex text, or an integral number; < p. */
+/**
+ * A field element as Auro reads it (`BigInt(v)`): an integral number, or text `BigInt` reads (decimal with leading
+ * zeros or `+`, 0x/0o/0b, surrounding whitespace, '' as 0) of at most 1,024 characters; 0 ≤ x < p.
+ */
 function validField(v: unknown): boolean {
-  if (typeof v === 'number') return Number.isInteger(v) && v >= 0 && BigInt(v) < P;
-  if (typeof v !== 'string' || v.length > 80 || !/^(\d+|0[xX][0-9a-fA-F]+)$/.test(v)) return false;
-  return BigInt(v) < P;
+  let x: bigint;
+  if (typeof v === 'number') {
+    if (!Number.isInteger(v)) return false;
+    x = BigInt(v);
+  } else if (typeof v === 'string' && v.length <= 1024) {
+    try {
+      x = BigInt(v);
+    } catch {
+      return false;
+    }
+  } else return false;
+  return x >= 0n && x < P;
 }
 
 /** `{ message }`: 0–64 field elements (an empty message is a valid nullifier message). */
@@ -422,6 +449,8 @@ interface Case {
   expect: Expect;
   note: string;
   check?: (value: unknown) => void;
+  /** The refusal's code when it is not the caller's default (20006: well-formed, but beyond what the device signs). */
+  code?: number;
 }
 
 /** Cases print briefly in fast-check's reports (a 100 kB string or 2000 levels would drown the counterexample). */
@@ -430,7 +459,8 @@ function makeCase(c: Case): Case {
   return Object.assign(c, { [fc.toStringMethod]: text, toString: text });
 }
 
-function judge(name: string, c: Case, s: Settled, expectedError = 20003): void {
+function judge(name: string, c: Case, s: Settled, callerError = 20003): void {
+  const expectedError = c.code ?? callerError;
   const stat = (stats[name] ??= { runs: 0, results: 0, refused: 0 });
   stat.runs++;
   const at = () => `${name} with ${c.expect} argument (${c.note}) ${describeValue(c.args)}`;
@@ -504,9 +534,10 @@ const signMessageArgs: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 function signMessageCase(args: unknown): Case {
-  return validSignMessage(args)
-    ? makeCase({ args, expect: 'valid', note: 'oracle: valid', check: checkSignedMessage(args.message) })
-    : makeCase({ args, expect: 'invalid', note: 'oracle: invalid' });
+  const verdict = signMessageVerdict(args);
+  return verdict === 'valid'
+    ? makeCase({ args, expect: 'valid', note: 'oracle: valid', check: checkSignedMessage((args as { message: string }).message) })
+    : makeCase({ args, expect: 'invalid', note: `oracle: ${verdict}`, code: verdict });
 }
 
 // createNullifier
@@ -591,32 +622,10 @@ const GOOD_NONCES: [unknown, string][] = [
   ['4294967295', '4294967295'],
   [-0, '0'],
 ];
-const BAD_FEES: unknown[] = [
-  -1,
-  '-1',
-  '1e3',
-  Infinity,
-  '0.0000000001',
-  1e-10,
-  'abc',
-  true,
-  [],
-  {},
-  '1,5',
-  '.5',
-  '1.',
-  '+1',
-  '0x1',
-  '-0',
-  5e-324,
-  '1e21',
-  1e21,
-  1n,
-  '１',
-];
-/** Zero is "not given" too, as Auro reads a zero fee. */
-const EMPTY_FEES: unknown[] = [...EMPTY_VALUES, 0, '0', -0];
-/** Above the 10 MINA cap, but never chosen here: the fixture's own fee (0.1 MINA, > 0) comes first, as in Auro. */
+const BAD_FEES: unknown[] = [-1, '-1', '1e3', Infinity, 'abc', true, [], {}, '1,5', '.5', '1.', '+1', '0x1', '-0', '1e21', 1e21, 1n, '１'];
+/** Zero is "not given" too, as Auro reads a zero fee, and so is what rounds to 0 nanomina at 9 decimals. */
+const EMPTY_FEES: unknown[] = [...EMPTY_VALUES, 0, '0', -0, '0.0000000001', 1e-10, 5e-324];
+/** Above the 10 MINA cap: refused when chosen (a command without a fee of its own), ignored beside the command's own fee. */
 const IGNORED_FEES: unknown[] = [11, '10.000000001', 2 ** 53 + 2];
 const GOOD_FEES: [unknown, string][] = [
   [0.1, '100000000'],
@@ -680,7 +689,8 @@ const invalidOptionArb: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.constantFrom(...BAD_ONLY_SIGN).map((onlySign) => ({ onlySign })),
   fc.constantFrom(...BAD_NONCES).map((nonce) => ({ nonce })),
   fc.constantFrom(...BAD_FEE_PAYERS).map((feePayer) => ({ feePayer })),
-  fc.constantFrom(...BAD_FEES).map((fee) => ({ feePayer: { fee } })),
+  // feePayer.fee is read only when the command has no fee of its own (Auro's order).
+  fc.constantFrom(...BAD_FEES, ...IGNORED_FEES).map((fee) => ({ transaction: structuredClone(zeroFeeFixture), feePayer: { fee } })),
   fc.constantFrom(...BAD_MEMOS).map((memo) => ({ feePayer: { memo } })),
   fc.tuple(fc.constantFrom(...BAD_MEMOS), fc.constantFrom(...GOOD_FEES)).map(([memo, [fee]]) => ({ feePayer: { fee, memo } })),
 );
@@ -773,9 +783,10 @@ const optionMutation = fc.oneof(
   fc.record({ key: fc.constantFrom('extra', '__proto__', 'constructor', 'prototype', 'transactions', 'signal'), value: replacementArb() }),
 );
 
-function optionMutationCase({ key, value }: { key: string; value: unknown }): Case {
+/** `zeroFee`: around the command without a fee of its own, where `feePayer.fee` is read (else it is ignored). */
+function optionMutationCase({ key, value, zeroFee = false }: { key: string; value: unknown; zeroFee?: boolean }): Case {
   const args: Record<string, unknown> = {
-    transaction: structuredClone(fixture),
+    transaction: structuredClone(zeroFee ? zeroFeeFixture : fixture),
     onlySign: true,
     nonce: '7',
     feePayer: { fee: '0.2', memo: 'hi' },
@@ -787,15 +798,20 @@ function optionMutationCase({ key, value }: { key: string; value: unknown }): Ca
   const isEmpty = (v: unknown) => EMPTY_VALUES.some((e) => Object.is(e, v)) || v === undefined;
   const nonce = !('nonce' in args) || isEmpty(args.nonce) ? [undefined, '0'] : GOOD_NONCES.find(([v]) => Object.is(v, args.nonce));
   const feePayer = args.feePayer;
-  // The fixture's own fee is 0.1 MINA (> 0): it is signed whatever valid feePayer.fee comes with it (Auro's order).
-  const fee = '100000000';
+  // Auro's order: the fixture's own fee (0.1 MINA) is signed and feePayer.fee ignored, whatever it is; without a fee
+  // of its own, feePayer.fee (MINA) is read, an empty one means the default, and what is read must be a fee ≤ 10 MINA.
+  let fee = zeroFee ? DEFAULT_FEE : '100000000';
   let memo: string | undefined = FIXTURE_MEMO;
   let feePayerOk = true;
   if (feePayer !== undefined && feePayer !== null) {
     if (!isRecord(feePayer)) feePayerOk = false;
     else {
-      const feeOk =
-        !('fee' in feePayer) || [...GOOD_FEES.map(([v]) => v), ...EMPTY_FEES, ...IGNORED_FEES].some((v) => Object.is(v, feePayer.fee));
+      let feeOk = true;
+      if (zeroFee && 'fee' in feePayer && !EMPTY_FEES.some((v) => Object.is(v, feePayer.fee))) {
+        const good = GOOD_FEES.find(([v]) => Object.is(v, feePayer.fee));
+        feeOk = good !== undefined;
+        if (good) fee = good[1];
+      }
       // An empty memo ('' or null) keeps the command's own memo.
       if ('memo' in feePayer && !isEmpty(feePayer.memo)) {
         memo = typeof feePayer.memo === 'string' && GOOD_MEMOS.includes(feePayer.memo) ? wellFormed(feePayer.memo) : undefined;
@@ -957,7 +973,11 @@ const presentationCases: fc.Arbitrary<Case> = fc.oneof(
 // request({ method, params })
 
 /** The provider's own table of wallet-side names. */
-const WALLET_METHODS: Record<string, string> = { ...METHODS };
+/** The wallet-side names, and Auro's (`mina_…`), which the provider serves as their `chain_` equivalents. */
+const WALLET_METHODS: Record<string, string> = {
+  ...METHODS,
+  ...Object.fromEntries(Object.entries(METHODS).map(([name, method]) => [name.replace(/^chain_/, 'mina_'), method])),
+};
 const TRICKY_METHODS = [
   'chain_signmessage',
   'CHAIN_SIGNMESSAGE',
@@ -976,6 +996,8 @@ const TRICKY_METHODS = [
   '__defineGetter__',
   'chain_requestAccounts\n',
   'mina_requestAccounts',
+  'mina_signmessage',
+  'mina_',
   'chain_signFields',
   'chain_sendLegacyPayment',
   'chain_sendPayment',
@@ -1018,7 +1040,7 @@ function requestCase(method: string, params: unknown, form: Form, inner?: Case):
   switch (name) {
     case 'signMessage': {
       const inner2 = signMessageCase(effective);
-      return c(inner2.expect, 20003, inner2.check);
+      return c(inner2.expect, inner2.code ?? 20003, inner2.check);
     }
     case 'createNullifier': {
       // Positional as mina-js sends it: [[fields]] is { message: fields }.

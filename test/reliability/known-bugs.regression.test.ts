@@ -2,11 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAttestations, type AttestationsModules } from '../../src/credentials/attestations.js';
 import { FileCredentialStore } from '../../src/credentials/node.js';
 import type { SoftwareLedger } from '../../src/emulator/index.js';
-import { createLedgerProvider, type LedgerProviderOptions } from '../../src/index.js';
+import { createLedgerProvider } from '../../src/index.js';
 import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand } from '../support/zkapp.js';
 import { dagValue, deepValue } from '../support/reliability.js';
-import { ORIGIN, connectedProvider, quietLedger, tempDirs } from '../support/rig.js';
+import { ORIGIN, connectedWith, quietLedger, tempDir } from '../support/rig.js';
 
 // The tests come first; the rig and the oracles they use follow them, at the end of the file.
 
@@ -282,18 +282,15 @@ describe('BUG 11: a small presentation request or credential with many values co
 
 // ---- the rig and the oracles used above (module code: it runs before vitest collects the tests) ----
 
-const tempDir = tempDirs('known-bugs');
-let dir: string;
+const dir = tempDir('known-bugs');
 let A: AttestationsModules;
 
 beforeAll(async () => {
-  dir = tempDir();
   A = await loadAttestations();
 }, 60_000);
 
 /** A connected provider on the software Ledger (blind signing on), devnet, no graphqlUrl, a file store in a temp dir. */
-const connected = (options: Partial<LedgerProviderOptions> = {}) =>
-  connectedProvider({ extensions: true, blindSigning: true }, { credentialStore: new FileCredentialStore(dir), ...options });
+const connected = connectedWith({ extensions: true, blindSigning: true }, () => ({ credentialStore: new FileCredentialStore(dir) }));
 
 /** Runs a call; returns what it settled with, the APDUs (first 2 bytes) that reached the device meanwhile, and how long it took. */
 async function outcome(ledger: SoftwareLedger, call: () => Promise<unknown>) {

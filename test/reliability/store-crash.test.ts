@@ -9,13 +9,13 @@
  * previous round. Delays come from a seeded PRNG; the seed is printed (set STORE_CRASH_SEED to replay).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FileCredentialStore, parseCredentialFile } from '../../src/credentials/node.js';
 import { esbuild } from '../support/esbuild.js';
+import { REPO } from '../support/process.js';
+import { tempDir, within } from '../support/rig.js';
 import { runs } from '../support/runs.js';
 
 // The tests come first; the rig and the oracles they use follow them, at the end of the file.
@@ -35,11 +35,11 @@ describe('FileCredentialStore: writers killed with SIGKILL at random points', ()
         dir = await mkdtemp(join(work, 'seq-'));
         acknowledged = new Set();
         next?.process.kill('SIGKILL');
-        if (next) await bounded(next.exited, 5_000, 'discarded writer');
+        if (next) await within(next.exited, 'discarded writer', 5_000);
         next = undefined;
       }
       const writer = next ?? startWriter(dir, `r${round}-`, 'forever', STALE_MS);
-      await bounded(writer.ready, 20_000, `writer ${round} ready`);
+      await within(writer.ready, `writer ${round} ready`, 20_000);
       // Start the next round's process now, so its start-up overlaps this round (it waits for "go").
       next =
         (round + 1) % PER_DIRECTORY === 0 || round + 1 === ROUNDS ? undefined : startWriter(dir, `r${round + 1}-`, 'forever', STALE_MS);
@@ -49,7 +49,7 @@ describe('FileCredentialStore: writers killed with SIGKILL at random points', ()
       writer.process.stdin!.write('go\n');
       if (delay > 0) await sleep(delay);
       writer.process.kill('SIGKILL');
-      const { signal } = await bounded(writer.exited, 5_000, `killed writer ${round}`);
+      const { signal } = await within(writer.exited, `killed writer ${round}`, 5_000);
       expect(signal, `writer ${round} died of SIGKILL, not on its own: ${writer.stderr()}`).toBe('SIGKILL');
       expect(writer.stderr(), `writer ${round}`).toBe('');
       stats.kills++;
@@ -106,7 +106,7 @@ describe('FileCredentialStore: writers killed with SIGKILL at random points', ()
       const survivors = [0, 1].map((k) => startWriter(dir, `c${round}-s${k}-`, 6, STALE_MS));
       const victims = [0, 1].map((k) => startWriter(dir, `c${round}-v${k}-`, 'forever', STALE_MS));
       const all = [...survivors, ...victims];
-      await bounded(Promise.all(all.map((w) => w.ready)), 20_000, `round ${round} ready`);
+      await within(Promise.all(all.map((w) => w.ready)), `round ${round} ready`, 20_000);
       for (const w of all) w.process.stdin!.write('go\n');
       await Promise.all(
         victims.map(async (v) => {
@@ -115,7 +115,7 @@ describe('FileCredentialStore: writers killed with SIGKILL at random points', ()
           kills++;
         }),
       );
-      const results = await bounded(Promise.all(all.map((w) => w.exited)), 60_000, `round ${round} writers`);
+      const results = await within(Promise.all(all.map((w) => w.exited)), `round ${round} writers`, 60_000);
       results.slice(0, 2).forEach((r, k) => {
         expect(r.code, `survivor ${k} of round ${round}: ${survivors[k]!.stderr()}`).toBe(0);
         // A survivor may only have met "io" (its lock broken as stale while a killed writer's lock was broken).
@@ -142,7 +142,6 @@ describe('FileCredentialStore: writers killed with SIGKILL at random points', ()
 
 // ---- the rig and the oracles used above (module code: it runs before vitest collects the tests) ----
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const ACCOUNT = 'B62qo6wASdEftjuRPaoxxcqqCFteG4SD36SeTkfZKzR98UyLZJa3chs';
 const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i + 7);
 const SECRET_HEX = Buffer.from(SECRET).toString('hex');
@@ -197,14 +196,12 @@ for (let i = 0; count === 'forever' || i < Number(count); i++) {
 process.exit(0);
 `;
 
-let work: string;
-let bundle: string;
-let script: string;
+/** The bundle, the child's script and the stores' directories, removed after the tests. */
+const work = tempDir('store-crash');
+const bundle = join(work, 'store.mjs');
+const script = join(work, 'writer.mjs');
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'chain-ledger-store-crash-'));
-  bundle = join(work, 'store.mjs');
-  script = join(work, 'writer.mjs');
   await writeFile(script, CHILD_SCRIPT);
   await esbuild(
     [
@@ -220,10 +217,6 @@ beforeAll(async () => {
   );
   console.log(`store-crash seed: ${SEED} (STORE_CRASH_SEED=${SEED} replays the kill schedule)`);
 }, 60_000);
-
-afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true });
-});
 
 interface Writer {
   process: ChildProcess;
@@ -264,11 +257,6 @@ function startWriter(dir: string, prefix: string, count: number | 'forever', sta
   };
 }
 
-const bounded = <T>(promise: Promise<T>, ms: number, what: string) =>
-  Promise.race([
-    promise,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms).unref()),
-  ]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The serials stored for the account; `list` authenticates every entry, so this fails on any damage. */

@@ -1,21 +1,31 @@
-/** Child processes the tests run (a build, the o1js warm-up, esbuild), each bounded in time. */
+/** Child processes the tests run (a build, the o1js warm-up, esbuild, the CLI), each bounded in time. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
+/** How a child process ended and what it wrote: `output` is stdout and stderr together, in the order they came. */
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  output: string;
+}
+
 /**
- * Runs `command args` in the repository and resolves its output (stdout and stderr together); rejects with the
- * output's tail when it exits non-zero, and kills it when it runs longer than `timeoutMs`.
+ * Runs `command args` in the repository and resolves how it ended, whatever its exit code, once its output streams
+ * have closed; kills it and rejects, naming `what`, when it runs longer than `timeoutMs`.
  */
-export function runBounded(command: string, args: string[], timeoutMs: number, what = `${command} ${args.join(' ')}`): Promise<string> {
+export function spawnBounded(command: string, args: string[], timeoutMs: number, what = `${command} ${args.join(' ')}`): Promise<Finished> {
   const child = spawn(command, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
+  const done: Finished = { code: null, stdout: '', stderr: '', output: '' };
   child.stdout.on('data', (c: Buffer) => {
-    out += c.toString();
+    done.stdout += c.toString();
+    done.output += c.toString();
   });
   child.stderr.on('data', (c: Buffer) => {
-    out += c.toString();
+    done.stderr += c.toString();
+    done.output += c.toString();
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -26,10 +36,24 @@ export function runBounded(command: string, args: string[], timeoutMs: number, w
       clearTimeout(timer);
       reject(e);
     });
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`${what} exited ${code}:\n${out.slice(-4000)}`));
+      resolve({ ...done, code });
     });
   });
+}
+
+/**
+ * Runs `command args` in the repository and resolves its output (stdout and stderr together); rejects with the
+ * output's tail when it exits non-zero, and kills it when it runs longer than `timeoutMs`.
+ */
+export async function runBounded(
+  command: string,
+  args: string[],
+  timeoutMs: number,
+  what = `${command} ${args.join(' ')}`,
+): Promise<string> {
+  const { code, output } = await spawnBounded(command, args, timeoutMs, what);
+  if (code !== 0) throw new Error(`${what} exited ${code}:\n${output.slice(-4000)}`);
+  return output;
 }

@@ -1,5 +1,21 @@
+/** Awaiting calls that must fail: the error they reject with, or a failed test naming what resolved instead. */
 import { expect } from 'vitest';
-import type { ProviderError } from '../../src/index.js';
+import { ProviderError } from '../../src/index.js';
+import { within } from './rig.js';
+
+/** What a promise settled with, without throwing. */
+function settled(promise: Promise<unknown>): Promise<{ value: unknown } | { error: unknown }> {
+  return promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+}
+
+/** The error of an outcome that must be a rejection; a value fails the test without printing it (only its type). */
+function errorOf(outcome: { value: unknown } | { error: unknown }): unknown {
+  if (!('error' in outcome)) throw new Error(`expected a rejection, but the call returned a value (${typeof outcome.value})`);
+  return outcome.error;
+}
 
 /**
  * Awaits a call that must reject with a ProviderError (matched by name, as dapps match it) and returns the error.
@@ -7,11 +23,25 @@ import type { ProviderError } from '../../src/index.js';
  * secrets if a check is broken.
  */
 export async function providerFailure(promise: Promise<unknown>): Promise<ProviderError> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, but the call returned a value (${typeof outcome.value})`);
-  expect(outcome.error).toMatchObject({ name: 'ProviderError' });
-  return outcome.error as ProviderError;
+  const error = errorOf(await settled(promise));
+  expect(error).toMatchObject({ name: 'ProviderError' });
+  return error as ProviderError;
+}
+
+/** `providerFailure`, and the error is an instance of this package's own `ProviderError` class, not only named so. */
+export async function ownProviderFailure(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await providerFailure(promise);
+  expect(error).toBeInstanceOf(ProviderError);
+  return error;
+}
+
+/**
+ * Awaits a call that must reject (any error: transports and device clients throw their own) and returns the error,
+ * naming `what` when it neither settles within `within`'s bound nor rejects.
+ */
+export async function rejection(
+  promise: Promise<unknown>,
+  what?: string,
+): Promise<{ name: string; message: string; statusCode?: number; cause?: unknown }> {
+  return errorOf(await within(settled(promise), what)) as never;
 }

@@ -15,14 +15,20 @@ import { vectors } from './vectors.js';
 /** The origin of the page in most provider tests. */
 export const ORIGIN = 'https://dapp.example';
 
-/** A software Ledger on the vectors' mnemonic, without its not-hardware console warning. */
-export function quietLedger(options: SoftwareLedgerOptions = {}): SoftwareLedger {
-  return SoftwareLedger.fromMnemonic(vectors.mnemonic, { warn: () => {}, ...options });
+/** Another valid mnemonic (BIP39's all-"abandon" test vector): a device holding other keys than the vectors'. */
+export const OTHER_MNEMONIC = `${'abandon '.repeat(11)}about`;
+
+/** A software Ledger on the vectors' mnemonic (or `mnemonic`), without its not-hardware console warning. */
+export function quietLedger(options: SoftwareLedgerOptions = {}, mnemonic = vectors.mnemonic): SoftwareLedger {
+  return SoftwareLedger.fromMnemonic(mnemonic, { warn: () => {}, ...options });
 }
 
 /**
  * A provider on a quiet software Ledger: devnet, origin `ORIGIN`, every review approved and recorded in `reviews`
- * (unless `device.approve` says otherwise), every device action recorded in `actions`. Not connected yet.
+ * (unless `device.approve` says otherwise), every device action recorded in `actions`; `requests('e005')` counts the
+ * APDUs sent to that device so far whose hex starts so (CLA and INS: e005 = SIGN_MSG, e006 = SIGN_FIELD_ELEMENT).
+ * `provider.transport` puts another transport in front of the provider (the rig's `ledger` is then unused).
+ * Not connected yet.
  */
 export function providerRig(device: SoftwareLedgerOptions = {}, provider: Partial<LedgerProviderOptions> = {}) {
   const reviews: Review[] = [];
@@ -35,7 +41,8 @@ export function providerRig(device: SoftwareLedgerOptions = {}, provider: Partia
     onDeviceAction: (a) => actions.push(a),
     ...provider,
   });
-  return { ledger, chain, reviews, actions };
+  const requests = (prefix: string) => ledger.exchanges.filter((e) => e.request.startsWith(prefix)).length;
+  return { ledger, chain, reviews, actions, requests };
 }
 
 /** `providerRig`, connected (requestAccounts has run). */
@@ -44,6 +51,32 @@ export async function connectedProvider(device: SoftwareLedgerOptions = {}, prov
   await rig.chain.requestAccounts();
   return rig;
 }
+
+/** Provider options, or a function that makes them per call (values made after the file's `beforeAll`). */
+type ProviderDefaults = Partial<LedgerProviderOptions> | (() => Partial<LedgerProviderOptions>);
+
+/**
+ * `providerRig` with a test file's own defaults, each call's options given on top: `device` for the software Ledger,
+ * `provider` for the provider (a function when its values are made per call, such as a credential store in a
+ * temporary directory made before the tests).
+ */
+export function providerRigWith(device: SoftwareLedgerOptions, provider: ProviderDefaults = {}) {
+  return (more: SoftwareLedgerOptions = {}, moreProvider: Partial<LedgerProviderOptions> = {}) =>
+    providerRig({ ...device, ...more }, { ...(typeof provider === 'function' ? provider() : provider), ...moreProvider });
+}
+
+/** `providerRigWith`, connected (requestAccounts has run). */
+export function connectedWith(device: SoftwareLedgerOptions, provider: ProviderDefaults = {}) {
+  const rig = providerRigWith(device, provider);
+  return async (more: SoftwareLedgerOptions = {}, moreProvider: Partial<LedgerProviderOptions> = {}) => {
+    const made = rig(more, moreProvider);
+    await made.chain.requestAccounts();
+    return made;
+  };
+}
+
+/** A promise that never settles: an `approve` hook of a user who never answers. */
+export const never = () => new Promise<boolean>(() => {});
 
 /** Bounds a wait: rejects, naming `what`, when `promise` has not settled after `ms`; a hang fails the test instead of stalling it. */
 export function within<T>(promise: Promise<T>, what = 'operation', ms = 10_000): Promise<T> {
@@ -68,4 +101,9 @@ export function tempDirs(prefix: string): () => string {
     dirs.push(dir);
     return dir;
   };
+}
+
+/** One temporary directory `chain-ledger-<prefix>-…` for a test file, removed after the file's tests. */
+export function tempDir(prefix: string): string {
+  return tempDirs(prefix)();
 }

@@ -9,7 +9,7 @@
  * Every wait is bounded: a missing screen fails the test instead of hanging it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SoftwareLedger, startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
+import { startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
 import { openSpeculos } from '../../src/transport/node.js';
 import {
   DOCUMENTED_DIFFERENCES,
@@ -19,6 +19,7 @@ import {
   type Decision,
   type RecordedExchange,
 } from '../support/speculos-recordings.js';
+import { quietLedger } from '../support/rig.js';
 
 const WAIT_MS = 5_000;
 const TITLE_Y = 3;
@@ -101,7 +102,7 @@ describe(`the ${recordings.exchanges.length} real-app recordings over real HTTP 
   let server: SpeculosServer;
   let transport: Transport;
   let events: Events;
-  const device = SoftwareLedger.fromMnemonic(recordings.mnemonic, { warn: () => {} });
+  const device = quietLedger({}, recordings.mnemonic);
 
   beforeAll(async () => {
     server = await startSpeculosServer(device, { port: 0 });

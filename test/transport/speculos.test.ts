@@ -14,7 +14,7 @@ import { MinaLedgerApp, toLedgerError, type LedgerDisconnectedError } from '../.
 import { startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
 import { openSpeculos, type SpeculosControls } from '../../src/transport/node.js';
 import { addressOf, exchange, txOf } from '../support/vectors.js';
-import { quietLedger, within as bounded } from '../support/rig.js';
+import { quietLedger, within } from '../support/rig.js';
 
 const WAIT_MS = 5_000;
 /** The server draws a screen's first line (its title) at y = 3 and the other lines under it, like a Nano. */
@@ -23,9 +23,6 @@ const PATH_0 = "44'/12586'/0'/0/0";
 
 type SpeculosEvent = { text: string; x: number; y: number };
 type SpeculosTransport = Awaited<ReturnType<typeof openSpeculos>>;
-
-/** Every wait here is bounded by WAIT_MS unless it says otherwise. */
-const within = <T>(promise: Promise<T>, what: string, ms = WAIT_MS): Promise<T> => bounded(promise, what, ms);
 
 /** What the transport's event stream delivered, read in order with a cursor; every wait has a timeout. */
 class ScreenLog {
@@ -86,9 +83,9 @@ class ScreenLog {
 /** Presses `right` until the screen titled `title` is shown (at most `max` presses), then `both`. */
 async function pressRightUntilThenBoth(transport: SpeculosTransport, log: ScreenLog, title: string, max = 20): Promise<void> {
   for (let i = 0; i < max; i++) {
-    await within(transport.speculos.button('right'), 'the right button');
+    await within(transport.speculos.button('right'), 'the right button', WAIT_MS);
     if ((await log.nextTitle()) === title) {
-      await within(transport.speculos.button('both'), 'both buttons');
+      await within(transport.speculos.button('both'), 'both buttons', WAIT_MS);
       return;
     }
   }
@@ -113,7 +110,7 @@ function valueShown(log: ScreenLog, title: string): string {
 }
 
 async function eventTexts(server: SpeculosServer): Promise<string[]> {
-  const response = await within(fetch(`${server.url}/events`), 'GET /events');
+  const response = await within(fetch(`${server.url}/events`), 'GET /events', WAIT_MS);
   expect(response.status).toBe(200);
   const body = (await response.json()) as { events: SpeculosEvent[] };
   return body.events.map((e) => e.text);
@@ -139,20 +136,20 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
   async function setup(options: { blindSigning?: boolean } = {}) {
     const device = quietLedger({ ...options });
     server = await startSpeculosServer(device, { port: 0 });
-    transport = await within(openSpeculos({ apiPort: server.port }), 'openSpeculos');
+    transport = await within(openSpeculos({ apiPort: server.port }), 'openSpeculos', WAIT_MS);
     log = new ScreenLog(transport.speculos);
     return { device, server, transport, log, app: new MinaLedgerApp(transport) };
   }
 
   it('reads the app version 1.6.0', async () => {
     const { app } = await setup();
-    const version = await within(app.getAppVersion(), 'getAppVersion');
+    const version = await within(app.getAppVersion(), 'getAppVersion', WAIT_MS);
     expect(version).toEqual({ version: '1.6.0', major: 1, minor: 6, patch: 0 });
   });
 
   it('reads the address of account 0 silently, with nothing on screen', async () => {
     const { app, device, log } = await setup();
-    await expect(within(app.getAddress(0), 'getAddress(0)')).resolves.toBe(addressOf(0));
+    await expect(within(app.getAddress(0), 'getAddress(0)', WAIT_MS)).resolves.toBe(addressOf(0));
     // Silent: version read (for gating) then P1 = 1; no review screen.
     expect(device.exchanges.map((e) => e.request.slice(0, 8))).toEqual(['e0010000', 'e0020100']);
     expect(log.texts).toEqual([]);
@@ -167,7 +164,7 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
     await pressRightUntilThenBoth(transport, log, 'Generate');
     await log.waitFor('Address (1/2)'); // the second stage is on screen
     await pressRightUntilThenBoth(transport, log, 'Approve');
-    await expect(within(pending, 'the approved address')).resolves.toBe(addressOf(0));
+    await expect(within(pending, 'the approved address', WAIT_MS)).resolves.toBe(addressOf(0));
     await log.waitFor('is ready');
 
     const titles = screensOf(log).map(([title]) => title);
@@ -180,7 +177,7 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
     const listed = await eventTexts(server);
     expect(listed).toEqual(expect.arrayContaining(['Get', 'Address', 'Path', PATH_0, 'Generate', 'Address (1/2)', 'Approve']));
 
-    const reset = await within(fetch(`${server.url}/events`, { method: 'DELETE' }), 'DELETE /events');
+    const reset = await within(fetch(`${server.url}/events`, { method: 'DELETE' }), 'DELETE /events', WAIT_MS);
     expect(reset.status).toBe(200);
     expect(await eventTexts(server)).toEqual([]);
   });
@@ -198,7 +195,7 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
     await pressRightUntilThenBoth(transport, log, 'Generate');
     await log.waitFor('Address (1/2)'); // the second stage is on screen
     await pressRightUntilThenBoth(transport, log, 'Reject');
-    const error = await within(outcome, 'the rejected address');
+    const error = await within(outcome, 'the rejected address', WAIT_MS);
     expect(error).toMatchObject({ name: 'LedgerUserRejectedError', statusCode: 0x6985 });
     expect(log.texts).toContain('Approve'); // passed over on the way to "Reject"
   });
@@ -210,7 +207,7 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
 
     await log.waitFor('Transaction');
     await pressRightUntilThenBoth(transport, log, 'Approve');
-    const signature = await within(pending, 'the payment signature');
+    const signature = await within(pending, 'the payment signature', WAIT_MS);
     expect(signature).toEqual({ field: sign_tx_1.signature!.field, scalar: sign_tx_1.signature!.scalar });
     expect(log.texts).toEqual(expect.arrayContaining(['testnet', 'Payment', 'MINA 1729.0', 'MINA 2.0', 'Hello Mina!', 'Signing...']));
     expect([valueShown(log, 'Sender'), valueShown(log, 'Receiver')]).toEqual([p.from, p.to]);
@@ -226,13 +223,16 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
         (e: unknown) => e,
       ),
       'INS 07',
+      WAIT_MS,
     );
     expect(error).toMatchObject({ name: 'TransportStatusError', statusCode: 0x6d00 });
     const mapped = toLedgerError(error, 0x07);
     expect(mapped).toMatchObject({ name: 'LedgerUnsupportedInstructionError', statusCode: 0x6d00, ins: 0x07 });
     expect((mapped as Error).cause).toBe(error);
     // The transport is still usable afterwards.
-    await expect(within(new MinaLedgerApp(transport).getAppVersion(), 'getAppVersion')).resolves.toMatchObject({ version: '1.6.0' });
+    await expect(within(new MinaLedgerApp(transport).getAppVersion(), 'getAppVersion', WAIT_MS)).resolves.toMatchObject({
+      version: '1.6.0',
+    });
   });
 
   it('shows "Blind signing not enabled" for a field element when blind signing is off, ending on a Reject to press', async () => {
@@ -245,11 +245,11 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
 
     await log.waitFor('not enabled');
     // Both buttons on the notice do nothing; only its last screen, Reject, answers.
-    await within(transport.speculos.button('both'), 'both buttons');
+    await within(transport.speculos.button('both'), 'both buttons', WAIT_MS);
     expect(server.currentScreen?.lines).toEqual(['Blind signing', 'not enabled']);
     expect(device.exchanges.filter((e) => e.request.startsWith('e006'))).toEqual([]);
     await pressRightUntilThenBoth(transport, log, 'Reject');
-    const error = await within(outcome, 'the dismissed notice');
+    const error = await within(outcome, 'the dismissed notice', WAIT_MS);
     expect(error).toMatchObject({ name: 'LedgerUserRejectedError', statusCode: 0x6985, ins: 0x06 });
     expect((error as Error).message).toMatch(/Blind signing/);
   });
@@ -265,17 +265,17 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
 
     await log.waitFor('Get'); // the call is now held by the device, waiting for buttons
     expect(transport.disconnected).toBe(false);
-    await within(server.close(), 'server.close()');
+    await within(server.close(), 'server.close()', WAIT_MS);
 
-    const fromTransport = await within(innerDisconnect, 'the transport "disconnect" event');
+    const fromTransport = await within(innerDisconnect, 'the transport "disconnect" event', WAIT_MS);
     expect(fromTransport).toMatchObject({ name: 'DisconnectedDevice' });
-    const fromQueue = await within(queueDisconnect, 'the queue "disconnect" event');
+    const fromQueue = await within(queueDisconnect, 'the queue "disconnect" event', WAIT_MS);
     expect(fromQueue.name).toBe('LedgerDisconnectedError');
     expect(transport.disconnected).toBe(true);
 
-    const pendingError = await within(outcome, 'the pending address review');
+    const pendingError = await within(outcome, 'the pending address review', WAIT_MS);
     expect(pendingError).toMatchObject({ name: 'LedgerDisconnectedError' });
-    await expect(within(app.getAppVersion(), 'a call after the disconnect')).rejects.toMatchObject({
+    await expect(within(app.getAppVersion(), 'a call after the disconnect', WAIT_MS)).rejects.toMatchObject({
       name: 'LedgerDisconnectedError',
     });
   });
@@ -283,16 +283,16 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
   it('the store-key reply is never published on @ledgerhq/logs (other replies are), and it is still exact', async () => {
     const device = quietLedger();
     server = await startSpeculosServer(device, { port: 0, buttons: false });
-    transport = await within(openSpeculos({ apiPort: server.port }), 'openSpeculos');
+    transport = await within(openSpeculos({ apiPort: server.port }), 'openSpeculos', WAIT_MS);
     const app = new MinaLedgerApp(transport);
     // The CommonJS build of @ledgerhq/logs: the one the CommonJS Speculos transport publishes on.
     const { listen } = createRequire(import.meta.url)('@ledgerhq/logs') as typeof import('@ledgerhq/logs');
     const logged: string[] = [];
     const stop = listen((entry) => logged.push(`${entry.type} ${entry.message ?? ''}`));
     try {
-      const normal = await within(app.signMessage(0, 'hello', 1), 'signMessage');
+      const normal = await within(app.signMessage(0, 'hello', 1), 'signMessage', WAIT_MS);
       expect(logged.some((line) => line.includes(signatureToRawHex(normal).slice(0, 64)))).toBe(true);
-      const key = await within(app.signMessage(0, STORE_KEY_MESSAGE, 1), 'store-key signMessage');
+      const key = await within(app.signMessage(0, STORE_KEY_MESSAGE, 1), 'store-key signMessage', WAIT_MS);
       expect(key.signedMessage).toBe(`Message : ${STORE_KEY_MESSAGE}`);
       const expected = await new MinaLedgerApp(quietLedger()).signMessage(0, STORE_KEY_MESSAGE, 1);
       expect(signatureToRawHex(key)).toBe(signatureToRawHex(expected));
@@ -327,7 +327,7 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
     await pressRightUntilThenBoth(transport, log, 'Generate');
     await log.waitFor('Address (1/2)'); // the second stage is on screen
     await pressRightUntilThenBoth(transport, log, 'Approve');
-    await expect(within(a, 'the first address')).resolves.toBe(addressOf(0));
+    await expect(within(a, 'the first address', WAIT_MS)).resolves.toBe(addressOf(0));
     expect(log.texts).toContain(PATH_0);
     expect(valueShown(log, 'Address')).toBe(addressOf(0));
 
@@ -336,7 +336,7 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
     await pressRightUntilThenBoth(transport, log, 'Generate');
     await log.waitFor('Address (1/2)'); // the second stage is on screen
     await pressRightUntilThenBoth(transport, log, 'Approve');
-    await expect(within(b, 'the second address')).resolves.toBe(addressOf(1));
+    await expect(within(b, 'the second address', WAIT_MS)).resolves.toBe(addressOf(1));
     expect(log.texts).toContain("44'/12586'/1'/0/0");
 
     expect(settled).toEqual(['first', 'second']);
@@ -370,6 +370,7 @@ function rawRequest(
         }),
     ),
     `${method} ${path}`,
+    WAIT_MS,
   );
 }
 
@@ -430,16 +431,61 @@ describe('startSpeculosServer refuses web pages (CSRF, DNS rebinding): only a lo
     expect(apdu.status).toBe(403);
   });
 
-  it('a POST that is not application/json (a form or text/plain "simple request") is refused (415)', async () => {
+  it('a form or text/plain POST from a page carries an Origin header and is refused (403), JSON body or not', async () => {
     const { device, port, host, server } = await waitingReview();
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-      const pressed = await rawRequest(port, 'POST', '/button/both', { host, 'content-type': type }, '{"action":"press-and-release"}');
-      expect(pressed.status).toBe(415);
+      const headers = { host, 'content-type': type, origin: 'https://evil.example' };
+      for (const body of ['{"action":"press-and-release"}', 'action=press-and-release']) {
+        expect((await rawRequest(port, 'POST', '/button/both', headers, body)).status).toBe(403);
+      }
+      expect((await rawRequest(port, 'POST', '/apdu', headers, JSON.stringify({ data: 'e001000000' }))).status).toBe(403);
     }
-    const apdu = await rawRequest(port, 'POST', '/apdu', { host, 'content-type': 'text/plain' }, JSON.stringify({ data: 'e001000000' }));
-    expect(apdu.status).toBe(415);
+    // A sandboxed frame or a file:// page sends `Origin: null`: refused too.
+    const nullOrigin = { host, 'content-type': 'application/x-www-form-urlencoded', origin: 'null' };
+    expect((await rawRequest(port, 'POST', '/button/both', nullOrigin, '{"action":"press-and-release"}')).status).toBe(403);
     expect(server.currentScreen?.lines).toEqual(['Get', 'Address']);
     expect(device.exchanges).toEqual([]);
+  });
+
+  it('a local tool written for the real Speculos works unchanged: `curl -d` (a form Content-Type, a JSON body)', async () => {
+    const { port, host, outcome, server } = await waitingReview();
+    // What `curl -d '{"action":"press-and-release"}' http://127.0.0.1:5000/button/right` sends.
+    const curl = { host, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'curl/8.5.0', accept: '*/*' };
+    for (const button of ['right', 'right', 'both']) {
+      expect((await rawRequest(port, 'POST', `/button/${button}`, curl, '{"action":"press-and-release"}')).status).toBe(200);
+    }
+    expect(server.currentScreen?.title).toBe('Address (1/2)');
+    const { 'content-type': _, ...noType } = curl; // and with no Content-Type at all
+    for (const headers of [curl, curl, noType]) {
+      const button = headers === noType ? 'both' : 'right';
+      expect((await rawRequest(port, 'POST', `/button/${button}`, headers, '{"action":"press-and-release"}')).status).toBe(200);
+    }
+    const reply = await outcome;
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.text)).toEqual({ data: exchange('get_address_0_show').reply });
+    // And /apdu, as `curl -d '{"data":"e001000000"}' http://127.0.0.1:5000/apdu` sends it.
+    const version = await rawRequest(port, 'POST', '/apdu', curl, JSON.stringify({ data: 'e001000000' }));
+    expect(version.status).toBe(200);
+    expect(JSON.parse(version.text)).toEqual({ data: exchange('get_version').reply });
+  });
+
+  it('a body that is neither declared JSON nor parses as JSON is refused (415) and presses nothing', async () => {
+    const { device, port, host, server } = await waitingReview();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      for (const body of ['action=press-and-release', '', '{"action":']) {
+        expect((await rawRequest(port, 'POST', '/button/both', { host, 'content-type': type }, body)).status).toBe(415);
+      }
+    }
+    expect((await rawRequest(port, 'POST', '/apdu', { host, 'content-type': 'text/plain' }, 'data=e001000000')).status).toBe(415);
+    expect(server.currentScreen?.lines).toEqual(['Get', 'Address']);
+    expect(device.exchanges).toEqual([]);
+  });
+
+  it('GET /screenshot answers 501 and points at /events (the server draws no pixels)', async () => {
+    const { port, host } = await waitingReview();
+    const shot = await rawRequest(port, 'GET', '/screenshot', { host });
+    expect(shot.status).toBe(501);
+    expect(JSON.parse(shot.text).error).toMatch(/\/events/);
   });
 
   it('the same requests from a local tool (loopback Host, JSON, no Origin) are served', async () => {

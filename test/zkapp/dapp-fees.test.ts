@@ -100,6 +100,9 @@ const cases: [source: string, kind: 'sender+fee' | 'sender' | 'empty', call: Cal
   ],
   ['issue #13: null fee, nonce and memo', 'sender', { nonce: null, feePayer: { fee: null, memo: null } }, DEFAULT_FEE],
   ['issue #13: fee 0', 'sender', { feePayer: { fee: 0 } }, DEFAULT_FEE],
+  // Rounded to 9 decimals as Auro rounds it, 1e-10 MINA is 0: "not given".
+  ['fee 1e-10 (rounds to 0 nanomina)', 'sender', { feePayer: { fee: 1e-10 } }, DEFAULT_FEE],
+  ["fee '0.0000000004' (rounds to 0 nanomina)", 'sender', { feePayer: { fee: '0.0000000004' } }, DEFAULT_FEE],
 ];
 
 describe('sendTransaction with the fee, nonce and memo dapps pass', () => {
@@ -152,10 +155,11 @@ describe('sendTransaction with the fee, nonce and memo dapps pass', () => {
   it.each([
     ['a negative fee', { feePayer: { fee: -0.1 } }, 'feePayer.fee'],
     ['non-numeric fee text', { feePayer: { fee: 'cheap' } }, 'feePayer.fee'],
+    ['exponent text "1e8"', { feePayer: { fee: '1e8' } }, 'feePayer.fee'],
     ['a fee above the cap when it is the one chosen (command fee 0)', { feePayer: { fee: 11 } }, 'feePayer.fee'],
     ['a negative nonce', { nonce: -1 }, 'nonce'],
   ])(
-    '%s stays 20003',
+    '%s stays 20003 when the command fee is 0 (feePayer.fee is the fee used)',
     async (_name, call, field) => {
       const tx = await build('sender');
       expect(await failure(provider.sendTransaction({ transaction: tx.toJSON(), onlySign: true, ...call }))).toMatchObject({
@@ -165,6 +169,41 @@ describe('sendTransaction with the fee, nonce and memo dapps pass', () => {
     },
     60_000,
   );
+
+  it.each([
+    ['"1e8" (exponent text)', '1e8'],
+    ['-1', -1],
+    ['"abc"', 'abc'],
+    ['a fee far above the cap', 1_000_000],
+  ])(
+    'a command fee > 0 makes feePayer.fee %s irrelevant, as in Auro: not validated, the command fee is signed',
+    async (_name, fee) => {
+      const tx = await build('sender+fee');
+      const nonce = await chain.nonceOf(ACCOUNT0);
+      // Auro's name for the method, as a window.mina dapp calls it.
+      const { signedData } = (await provider.request({
+        method: 'mina_sendTransaction',
+        params: { transaction: tx.toJSON(), onlySign: true, feePayer: { fee } },
+      })) as { signedData: string };
+      const signed = JSON.parse(signedData);
+      expect(signed.feePayer).toMatchObject({ feePayer: ACCOUNT0, fee: '100000000', nonce: String(nonce) });
+      expect(signed.zkappCommand.feePayer.body.fee).toBe('100000000');
+    },
+    60_000,
+  );
+
+  it('mina_sendTransaction broadcasts on the local chain as chain_sendTransaction does', async () => {
+    const tx = await build('sender+fee');
+    const nonce = (await chain.nonceOf(ACCOUNT0))!;
+    const balance = (await chain.balanceOf(ACCOUNT0))!;
+    expect(
+      await provider.request({ method: 'mina_sendTransaction', params: { transaction: tx.toJSON(), feePayer: { fee: 'abc' } } }),
+    ).toMatchObject({
+      hash: expect.any(String),
+    });
+    expect(await chain.nonceOf(ACCOUNT0)).toBe(nonce + 1);
+    expect(await chain.balanceOf(ACCOUNT0)).toBe(balance - 100_000_000n);
+  }, 60_000);
 
   it('a command fee above the cap is refused, naming the command field', async () => {
     const tx = await build('sender+fee', 11_000_000_000);

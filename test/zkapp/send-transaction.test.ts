@@ -3,22 +3,17 @@
  * device requests per command, and the errors users meet. Chain acceptance is in local-chain.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { SoftwareLedgerOptions } from '../../src/emulator/index.js';
-import type { LedgerProviderOptions } from '../../src/index.js';
 import { minaSignerInternals } from '../../src/crypto/mina-signer-internals.js';
 import { EMPTY_PUBLIC_KEY } from '../../src/zkapp/command.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { addressOf, vectors } from '../support/vectors.js';
 import { berkeleyCommand, manyUpdates, mesaCommand, resizeState, verifySigned } from '../support/zkapp.js';
-import { connectedProvider } from '../support/rig.js';
+import { connectedWith } from '../support/rig.js';
 
 const ACCOUNT0 = addressOf(0);
 
-/** A connected provider (blind signing on); `fieldRequests()` counts the SIGN_FIELD_ELEMENT requests so far. */
-async function connected(device: SoftwareLedgerOptions = {}, options: Partial<LedgerProviderOptions> = {}) {
-  const rig = await connectedProvider({ blindSigning: true, ...device }, options);
-  return { ...rig, fieldRequests: () => rig.ledger.exchanges.filter((e) => e.request.startsWith('e006')).length };
-}
+/** A connected provider (blind signing on); `requests('e006')` counts its SIGN_FIELD_ELEMENT requests so far. */
+const connected = connectedWith({ blindSigning: true });
 
 const signedDataOf = (result: unknown) => (result as { signedData: string }).signedData;
 
@@ -41,7 +36,7 @@ describe('both protocol eras, each under its own verifier', () => {
   }
 
   it('refuses mixed and unknown layouts, naming the problem', async () => {
-    const { chain, fieldRequests } = await connected();
+    const { chain, requests } = await connected();
     const mixed = berkeleyCommand();
     mixed.accountUpdates[0]!.body.update.appState = Array(32).fill(null);
     for (const transaction of [mixed, resizeState(berkeleyCommand(), 16)]) {
@@ -51,7 +46,7 @@ describe('both protocol eras, each under its own verifier', () => {
         data: { field: 'transaction', reason: expect.stringMatching(/unsupported zkApp state layout/) },
       });
     }
-    expect(fieldRequests()).toBe(0);
+    expect(requests('e006')).toBe(0);
   });
 
   it('refuses a command of the other era when the network era is configured', async () => {
@@ -124,13 +119,13 @@ describe('fee payer', () => {
   });
 
   it('another fee payer: its fee, nonce and memo stay; only our partial-commitment update is signed', async () => {
-    const { chain, fieldRequests } = await connected();
+    const { chain, requests } = await connected();
     const command = manyUpdates(berkeleyCommand(), 1, 1); // one update of account 0, useFullCommitment = false
     command.feePayer.body = { publicKey: addressOf(1), fee: '123000000', validUntil: null, nonce: '42' };
     const data = JSON.parse(signedDataOf(await chain.sendTransaction({ transaction: command, onlySign: true })));
     expect(data.zkappCommand.feePayer).toEqual(command.feePayer); // untouched, unsigned
     expect(data.feePayer).toMatchObject({ feePayer: addressOf(1), fee: '123000000', nonce: '42' });
-    expect(fieldRequests()).toBe(1);
+    expect(requests('e006')).toBe(1);
     // Our update's signature is over the partial commitment; it verifies once the fee payer has signed too.
     const internals = await minaSignerInternals('berkeley');
     const { signZkappCommand } = (await import('../support/mina-signer-sign.js')).forEra('berkeley');
@@ -160,12 +155,12 @@ describe('device requests: one per distinct value', () => {
     [11, 0, 1], // MAX_ACCOUNT_UPDATES: what a node accepts
     [10, 3, 2],
     [11, 5, 2],
-  ])('%i account updates (%i partial) → %i INS 06 request(s)', async (n, partial, requests) => {
-    const { chain, fieldRequests } = await connected();
+  ])('%i account updates (%i partial) → %i INS 06 request(s)', async (n, partial, expected) => {
+    const { chain, requests } = await connected();
     const signedData = signedDataOf(
       await chain.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), n, partial), onlySign: true }),
     );
-    expect(fieldRequests()).toBe(requests);
+    expect(requests('e006')).toBe(expected);
     expect(verifySigned('berkeley', 'devnet', signedData, ACCOUNT0)).toBe(true);
   });
 });
@@ -205,12 +200,12 @@ describe('errors', () => {
   });
 
   it('an app older than 1.6.0 → 20006 before any device request', async () => {
-    const { chain, fieldRequests } = await connected({ version: '1.5.1' });
+    const { chain, requests } = await connected({ version: '1.5.1' });
     expect(await failure(chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true }))).toMatchObject({
       code: 20006,
       data: { reason: expect.stringMatching(/1\.6\.0/) },
     });
-    expect(fieldRequests()).toBe(0);
+    expect(requests('e006')).toBe(0);
   });
 
   it.each([
@@ -234,19 +229,19 @@ describe('errors', () => {
     ['an unknown field', (c: any) => (c.accountUpdates[2].body.sneaky = 1), 'transaction.accountUpdates[2].body.sneaky'],
     ['a number where a string belongs', (c: any) => (c.feePayer.body.fee = 100000000), 'transaction.feePayer.body.fee'],
   ])('%s → 20003 naming the field, no device request', async (_name, mutate, field) => {
-    const { chain, fieldRequests } = await connected();
+    const { chain, requests } = await connected();
     const command = berkeleyCommand();
     mutate(command);
     expect(await failure(chain.sendTransaction({ transaction: command, onlySign: true }))).toMatchObject({ code: 20003, data: { field } });
-    expect(fieldRequests()).toBe(0);
+    expect(requests('e006')).toBe(0);
   });
 
   it('broadcast without a node or a local chain is refused before signing', async () => {
-    const { chain, fieldRequests } = await connected();
+    const { chain, requests } = await connected();
     expect(await failure(chain.sendTransaction({ transaction: berkeleyCommand() }))).toMatchObject({
       code: 20003,
       data: { field: 'onlySign' },
     });
-    expect(fieldRequests()).toBe(0); // nothing is blind-signed for a command that could not be sent
+    expect(requests('e006')).toBe(0); // nothing is blind-signed for a command that could not be sent
   });
 });
