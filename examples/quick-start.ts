@@ -156,7 +156,7 @@ async function main(): Promise<void> {
       show(fieldSig);
       check(client.verifyFields({ data: [field], signature: signatureToBase58(fieldSig), publicKey: address }), 'mina-signer verifyFields');
     }
-    await throughWindowChain(device.transport);
+    await throughWindowChain(device.transport, device.software !== undefined);
     if (device.software) console.log(`\n${device.software.exchanges.length} APDU exchanges with the software Ledger.`);
     printSummary(device.label);
   } finally {
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
 }
 
 /** Part 2: the provider a dapp calls, on the in-process local chain. */
-async function throughWindowChain(transport: ApduTransport): Promise<void> {
+async function throughWindowChain(transport: ApduTransport, software: boolean): Promise<void> {
   console.log(`\n── window.chain on a local chain ${'─'.repeat(40)}`);
   const credentialDir = await mkdtemp(join(tmpdir(), 'chain-ledger-start-'));
   const chain = createLedgerProvider({
@@ -213,6 +213,24 @@ async function throughWindowChain(transport: ApduTransport): Promise<void> {
     verifier.verifyZkappCommand({ data, publicKey: address!, signature: data.zkappCommand.feePayer.authorization }),
     'mina-signer 3.1.0 (Berkeley) verifyZkappCommand',
   );
+  if (software && chain.capabilities?.extension?.signZkapp) {
+    // Beside the clear review above: the same command on the released Mina app, which can only sign it blind.
+    const released = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
+      approve: (r) => (printReview(r), true),
+      blindSigning: true,
+      warn: () => {},
+    });
+    const blind = createLedgerProvider({ transport: released, network: 'devnet', origin: 'http://localhost' });
+    const blindSigned = await step('The same command on the released Mina app (no extension): INS 06 shows only a hash', async () => {
+      await blind.requestAccounts();
+      return blind.sendTransaction({ transaction: second.toJSON(), onlySign: true, feePayer: { memo: 'signed, not sent' } });
+    });
+    const blindData = JSON.parse('signedData' in blindSigned ? blindSigned.signedData : '{}');
+    check(
+      verifier.verifyZkappCommand({ data: blindData, publicKey: address!, signature: blindData.zkappCommand.feePayer.authorization }),
+      'the blind signature verifies too: the same command, the same commitment (only the screens differ)',
+    );
+  }
 
   if (chain.capabilities?.extension?.createNullifier) {
     const message = ['2026', '11', '22'];

@@ -19,7 +19,10 @@
  *    `crypto.getRandomValues`);
  * 4. sends `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy: require-corp` from the dev
  *    and preview servers (o1js needs SharedArrayBuffer, i.e. a cross-origin isolated page), unless
- *    `crossOriginIsolation: false`. Production servers must send the same two headers.
+ *    `crossOriginIsolation: false`. Production servers must send the same two headers;
+ * 5. builds the presentation Worker (o1js compiles and proves there, off the page's main thread) as an ES module
+ *    worker with this plugin applied (`worker.format: 'es'`, `worker.plugins`). A config that sets `worker.plugins`
+ *    itself must list `chainLedger()` there too.
  *
  * The page still has to provide a global `Buffer` for the `@ledgerhq` transports (docs/development.md).
  *
@@ -135,6 +138,10 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
         // The dev server serves mina-signer's internal files as they are; the one CommonJS package they import must
         // be pre-bundled (the dependency scan does not follow the virtual ids).
         optimizeDeps: { include: ['mina-signer > blakejs', 'mina-signer-berkeley > blakejs'] },
+        // 5. The presentation Worker (credentials/presentation-worker.browser): an ES module, since it loads o1js and
+        // mina-attestations lazily (code-splitting; Vite's default worker format, iife, cannot split), built with this
+        // plugin too (Vite applies `plugins` to workers only in dev; `worker.plugins` in builds).
+        worker: { format: 'es' as const, plugins: () => [chainLedger(options)] },
         ...(options.crossOriginIsolation === false
           ? {}
           : { server: { headers: { ...CROSS_ORIGIN_ISOLATION_HEADERS } }, preview: { headers: { ...CROSS_ORIGIN_ISOLATION_HEADERS } } }),

@@ -29,5 +29,4 @@ export default defineConfig({
     chunkSizeWarningLimit: 20_000,
     reportCompressedSize: false,
   },
-  worker: { format: 'es' },
 });

@@ -5,7 +5,7 @@
  * answers 0x6D00 to GET_CAPABILITIES: that is how the host detects it, with no user interaction.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { ByteReader, bytesToUintBE, concatBytes, toHex, uintToBytesBE, uintToBytesLE } from './bytes.js';
+import { ByteReader, bytesToUintBE, concatBytes, toHex, uintToBytesBE, uintToBytesLE, utf8 } from './bytes.js';
 import { checkAccount, checkFieldElement, replyError, type ApduRequest } from './codec.js';
 import { MAX_APDU_DATA, PALLAS_P, PALLAS_Q } from './constants.js';
 import { LedgerInputError, LedgerReplyError } from './errors.js';
@@ -13,6 +13,8 @@ import { LedgerInputError, LedgerReplyError } from './errors.js';
 export const INS_GET_CAPABILITIES = 0xa0;
 export const INS_SIGN_FIELDS = 0xa1;
 export const INS_CREATE_NULLIFIER = 0xa2;
+// 0xA3 SIGN_ZKAPP: sign-zkapp.ts.
+export const INS_SIGN_PRESENTATION = 0xa4;
 
 /** Chunking: P1 says whether this is the first chunk, P2 whether more follow (hw-app-str's convention). */
 export const P1_FIRST = 0x00;
@@ -33,12 +35,23 @@ export type SignatureDomain = 'testnet' | 'mainnet';
 /** Capability bits in the GET_CAPABILITIES reply. */
 export const CAP_SIGN_FIELDS = 0x01;
 export const CAP_CREATE_NULLIFIER = 0x02;
+/** Version 1.1: zkApp commands in clear (SIGN_ZKAPP, INS 0xA3). */
+export const CAP_SIGN_ZKAPP = 0x04;
+/** Version 1.1: presentations in clear (SIGN_PRESENTATION, INS 0xA4). */
+export const CAP_SIGN_PRESENTATION = 0x08;
+const KNOWN_CAPABILITIES = CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER | CAP_SIGN_ZKAPP | CAP_SIGN_PRESENTATION;
 
 export interface ExtensionCapabilities {
   /** Extension protocol version, "major.minor". */
   version: string;
   signFields: boolean;
   createNullifier: boolean;
+  /** SIGN_ZKAPP: the device parses, shows and hashes zkApp commands itself (version ≥ 1.1). */
+  signZkapp: boolean;
+  /** SIGN_PRESENTATION: the device shows the verifier and computes the presentation context (version ≥ 1.1). */
+  signPresentation: boolean;
+  /** CREATE_NULLIFIER takes the requesting origin, and shows it (version ≥ 1.1). */
+  nullifierOrigin: boolean;
   maxFields: number;
 }
 
@@ -64,13 +77,16 @@ export function decodeCapabilities(reply: Uint8Array): ExtensionCapabilities {
     throw new LedgerReplyError(`capabilities reply announces ${maxFields} fields; the spec allows at most ${MAX_FIELDS}`);
   if (major !== 1)
     throw new LedgerReplyError(`capabilities reply announces extension version ${major}.${minor}; this host knows version 1`);
-  if ((bits & ~(CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER)) !== 0) {
+  if ((bits & ~KNOWN_CAPABILITIES) !== 0) {
     throw new LedgerReplyError(`capabilities reply sets unknown capability bits 0x${bits.toString(16).padStart(2, '0')}`);
   }
   return {
     version: `${major}.${minor}`,
     signFields: (bits & CAP_SIGN_FIELDS) !== 0,
     createNullifier: (bits & CAP_CREATE_NULLIFIER) !== 0,
+    signZkapp: (bits & CAP_SIGN_ZKAPP) !== 0,
+    signPresentation: (bits & CAP_SIGN_PRESENTATION) !== 0,
+    nullifierOrigin: minor >= 1 && (bits & CAP_CREATE_NULLIFIER) !== 0,
     maxFields,
   };
 }
@@ -105,11 +121,102 @@ export function encodeSignFields(account: number, fields: bigint[], domain: Sign
   return chunk(INS_SIGN_FIELDS, payload);
 }
 
-/** CREATE_NULLIFIER payload: account u32 BE ‖ N u8 ‖ N × 32-byte field LE, then split into chunks. */
-export function encodeCreateNullifier(account: number, fields: bigint[]): ApduRequest[] {
+/** The longest text of a SIGN_PRESENTATION or CREATE_NULLIFIER request (one length byte). */
+export const MAX_TEXT_BYTES = 255;
+
+/** u8 length ‖ UTF-8 bytes. */
+function text(value: unknown, field: string): Uint8Array {
+  if (typeof value !== 'string') throw new LedgerInputError(field, 'must be a string');
+  const bytes = utf8.encode(value);
+  if (bytes.length > MAX_TEXT_BYTES) throw new LedgerInputError(field, `must be at most ${MAX_TEXT_BYTES} bytes of UTF-8`);
+  return concatBytes(Uint8Array.of(bytes.length), bytes);
+}
+
+/**
+ * CREATE_NULLIFIER payload: account u32 BE ‖ N u8 ‖ N × 32-byte field LE [‖ origin: u8 length ‖ UTF-8], then split
+ * into chunks. The origin (version 1.1) is what the host says asked for the nullifier: the device shows it.
+ */
+export function encodeCreateNullifier(account: number, fields: bigint[], origin?: string): ApduRequest[] {
   checkAccount(account);
   const checked = checkFields(fields, 0, MAX_FIELDS);
-  return chunk(INS_CREATE_NULLIFIER, concatBytes(uintToBytesBE(account, 4), Uint8Array.of(checked.length), fieldBytes(checked)));
+  const payload = concatBytes(uintToBytesBE(account, 4), Uint8Array.of(checked.length), fieldBytes(checked));
+  return chunk(INS_CREATE_NULLIFIER, origin === undefined ? payload : concatBytes(payload, text(origin, 'origin')));
+}
+
+/** The verifier a presentation is bound to, as SIGN_PRESENTATION carries it. */
+export type PresentationVerifier =
+  | { type: 'https'; origin: string }
+  | { type: 'zk-app'; network: 'mainnet' | 'devnet'; publicKey: { x: bigint; isOdd: boolean }; tokenId: bigint }
+  | { type: 'no-context' };
+
+/** What SIGN_PRESENTATION sends: the parts of mina-attestations' context, the credentials and what is revealed. */
+export interface PresentationToSign {
+  account: number;
+  verifier: PresentationVerifier;
+  /** The presentation circuit's verification-key hash, the request's claims hash, the verifier's and the wallet's nonces. */
+  vkHash: bigint;
+  claimsHash: bigint;
+  serverNonce: bigint;
+  clientNonce: bigint;
+  action: string;
+  /** Per credential: its hash and its issuer (mina-attestations' `messageFields` after the context). */
+  credentials: { hash: bigint; issuer: bigint }[];
+  /** The host's description of the output claim (shown as the host's claim). */
+  reveals: string;
+}
+
+export const PRESENTATION_TYPES = { 'no-context': 0x00, https: 0x01, 'zk-app': 0x02 } as const;
+export const ZKAPP_NETWORKS = { mainnet: 0x00, devnet: 0x01 } as const;
+/** Credentials per presentation. */
+export const MAX_PRESENTATION_CREDENTIALS = 16;
+
+/**
+ * SIGN_PRESENTATION payload: account u32 BE ‖ type u8 ‖ [vkHash ‖ claimsHash ‖ serverNonce ‖ clientNonce (fields) ‖
+ * action (text) ‖ verifier: https origin (text) | zk-app network u8 ‖ x ‖ isOdd u8 ‖ tokenId] (absent for
+ * no-context) ‖ N u8 ‖ N × (credential hash ‖ issuer) ‖ reveals (text).
+ */
+export function encodeSignPresentation(p: PresentationToSign): ApduRequest[] {
+  checkAccount(p.account);
+  const type = PRESENTATION_TYPES[p.verifier.type];
+  if (type === undefined) throw new LedgerInputError('verifier.type', 'must be "https", "zk-app" or "no-context"');
+  const field = (v: unknown, name: string) => uintToBytesLE(checkFieldElement(v, name), 32);
+  const parts: Uint8Array[] = [uintToBytesBE(p.account, 4), Uint8Array.of(type)];
+  if (p.verifier.type !== 'no-context') {
+    parts.push(
+      field(p.vkHash, 'vkHash'),
+      field(p.claimsHash, 'claimsHash'),
+      field(p.serverNonce, 'serverNonce'),
+      field(p.clientNonce, 'clientNonce'),
+      text(p.action, 'action'),
+    );
+    if (p.verifier.type === 'https') parts.push(text(p.verifier.origin, 'verifier.origin'));
+    else {
+      const network = ZKAPP_NETWORKS[p.verifier.network];
+      if (network === undefined) throw new LedgerInputError('verifier.network', 'must be "mainnet" or "devnet"');
+      parts.push(
+        Uint8Array.of(network),
+        field(p.verifier.publicKey.x, 'verifier.publicKey'),
+        Uint8Array.of(p.verifier.publicKey.isOdd ? 1 : 0),
+        field(p.verifier.tokenId, 'verifier.tokenId'),
+      );
+    }
+  }
+  if (!Array.isArray(p.credentials) || p.credentials.length < 1 || p.credentials.length > MAX_PRESENTATION_CREDENTIALS) {
+    throw new LedgerInputError('credentials', `must hold 1 to ${MAX_PRESENTATION_CREDENTIALS} credentials`);
+  }
+  parts.push(Uint8Array.of(p.credentials.length));
+  for (const [i, c] of p.credentials.entries()) parts.push(field(c.hash, `credentials[${i}].hash`), field(c.issuer, `credentials[${i}].issuer`));
+  parts.push(text(p.reveals, 'reveals'));
+  return chunk(INS_SIGN_PRESENTATION, concatBytes(...parts));
+}
+
+/** SIGN_PRESENTATION reply: the context the device computed ‖ r ‖ s (32 bytes BE each). */
+export function decodePresentationReply(reply: Uint8Array): { context: bigint; r: bigint; s: bigint } {
+  if (reply.length !== 96) throw new LedgerReplyError(`presentation reply must be 96 bytes, got ${reply.length}`);
+  const reader = new ByteReader(reply, replyError);
+  const [context, r, s] = [0, 1, 2].map(() => bytesToUintBE(reader.bytes(32))) as [bigint, bigint, bigint];
+  if (context >= PALLAS_P || r >= PALLAS_P || s >= PALLAS_Q) throw new LedgerReplyError('the device returned values outside the Pallas fields');
+  return { context, r, s };
 }
 
 /** Splits a payload into ≤ 255-byte APDUs: P1 0x00 on the first, 0x80 after; P2 0x80 while more follow, 0x00 on the last. */

@@ -7,6 +7,7 @@
  */
 import { loadO1js } from '../crypto/o1js.js';
 import type { AttestationsModules } from './attestations.js';
+import { claimsHasher } from './claims-hash.js';
 import { openBrowserPresentationKeys } from './browser-key-cache.js';
 
 export type { AttestationsModules } from './attestations.js';
@@ -16,11 +17,14 @@ let loading: Promise<AttestationsModules> | undefined;
 export function loadAttestations(): Promise<AttestationsModules> {
   loading ??= (async () => {
     const o1js = await loadO1js();
-    const [attestations, validation, internal] = await Promise.all([
+    const [attestations, validation, internal, nested] = await Promise.all([
       import('mina-attestations'),
       import('mina-attestations/validation'),
       import('chain-ledger-internal:mina-attestations/build/src/credential.js') as Promise<{
         credentialMatchesSpec(spec: unknown, credential: unknown): boolean;
+      }>,
+      import('chain-ledger-internal:mina-attestations/build/src/nested.js') as Promise<{
+        NestedProvable: { fromValue(value: unknown): unknown };
       }>,
     ]);
     return {
@@ -28,6 +32,7 @@ export function loadAttestations(): Promise<AttestationsModules> {
       attestations,
       validation,
       credentialMatchesSpec: internal.credentialMatchesSpec,
+      hashClaims: claimsHasher(o1js, nested.NestedProvable),
       openPresentationKeys: (requestJson: string) => openBrowserPresentationKeys(o1js, requestJson),
     };
   })();

@@ -9,6 +9,7 @@
  */
 import { loadO1js } from '../crypto/o1js.js';
 import type { PresentationKeys } from './key-cache.js';
+import { claimsHasher } from './claims-hash.js';
 
 type Attestations = typeof import('mina-attestations');
 type Validation = typeof import('mina-attestations/validation');
@@ -18,6 +19,12 @@ export interface AttestationsModules {
   attestations: Attestations;
   validation: Validation;
   credentialMatchesSpec(spec: unknown, credential: unknown): boolean;
+  /**
+   * The hash of a request's claims that goes into a presentation's context: mina-attestations' own computation
+   * (presentation.js `hashClaims`: Poseidon over the claims' fields, typed by its internal `NestedProvable`), for a
+   * device that computes the context itself (SIGN_PRESENTATION).
+   */
+  hashClaims(claims: unknown): bigint;
   /**
    * Browser only (attestations.browser.ts): the persistent key cache for a presentation of this request (its JSON).
    * Absent in Node, where o1js's own file cache (~/.cache/o1js) serves every compile.
@@ -30,12 +37,19 @@ let loading: Promise<AttestationsModules> | undefined;
 export function loadAttestations(): Promise<AttestationsModules> {
   loading ??= (async () => {
     const o1js = await loadO1js();
-    const [attestations, validation, internal] = await Promise.all([
+    const [attestations, validation, internal, nested] = await Promise.all([
       import('mina-attestations'),
       import('mina-attestations/validation'),
       importInternal('build/src/credential.js'),
+      importInternal('build/src/nested.js'),
     ]);
-    return { o1js, attestations, validation, credentialMatchesSpec: internal.credentialMatchesSpec };
+    return {
+      o1js,
+      attestations,
+      validation,
+      credentialMatchesSpec: internal.credentialMatchesSpec,
+      hashClaims: claimsHasher(o1js, nested.NestedProvable),
+    };
   })();
   loading.catch(() => (loading = undefined));
   return loading;

@@ -13,8 +13,9 @@
  *    mina-attestations' `program.compile()` reads) to the session's cache for the duration of each phase and restores
  *    it afterwards; Pickles keeps the object it was given, so the prover keys read lazily while proving still reach it.
  *
- * Each phase ends with a report, logged (`console.info`) and dispatched on `globalThis` as the event
- * `chain-ledger:key-cache` (`detail`: `KeyCacheReport`): the e2e test counts hits from it, the benchmark reads times.
+ * Each phase ends with a report, logged (`console.info`) and dispatched on the page's `globalThis` as the event
+ * `chain-ledger:key-cache` (`detail`: `KeyCacheReport`; from the presentation Worker, through the page): the e2e test
+ * counts hits from it, the benchmark reads times.
  */
 import type { loadO1js } from '../crypto/o1js.js';
 import {
@@ -226,14 +227,28 @@ function warn(reason: string): void {
   console.warn(`chain-ledger: presentation keys are not cached (every compile starts from nothing): ${reason}`);
 }
 
-function report(live: KeyCacheReport): void {
-  const detail = JSON.parse(JSON.stringify(live)) as KeyCacheReport; // a snapshot: the session's counters go on
+/**
+ * Logs a report (`console.info`) and dispatches it on `globalThis` as the event `chain-ledger:key-cache`. The default
+ * reporter; in the presentation Worker the reports are posted to the page instead, which passes them to this.
+ */
+export function publishKeyCacheReport(detail: KeyCacheReport): void {
   console.info(`chain-ledger key cache: ${JSON.stringify(detail)}`);
   try {
     globalThis.dispatchEvent?.(new CustomEvent(KEY_CACHE_EVENT, { detail }));
   } catch {
     // no event target here: the log line stays
   }
+}
+
+let reporter: (report: KeyCacheReport) => void = publishKeyCacheReport;
+
+/** Where this context's reports go (presentation-worker.browser.ts: to the page). */
+export function setKeyCacheReporter(to: (report: KeyCacheReport) => void): void {
+  reporter = to;
+}
+
+function report(live: KeyCacheReport): void {
+  reporter(JSON.parse(JSON.stringify(live)) as KeyCacheReport); // a snapshot: the session's counters go on
 }
 
 /** mina-attestations' circuit name: `credential-` + 16 hex of Keccak-256 over the serialized spec (program.js). */

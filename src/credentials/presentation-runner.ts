@@ -1,16 +1,30 @@
 /**
- * Where a presentation's compile and proof run. In Node: a `worker_threads` worker (presentation-worker.ts), so the
- * event loop stays free and an AbortSignal rejects at once: the worker is terminated, its work dropped. In browsers
- * (a Worker there is issue #17): in the page, as before, with the signal checked between the steps.
+ * Where a presentation's compile and proof run: off the caller's thread, in a worker, so that the Node event loop or
+ * the page's main thread stays free while o1js works, and an AbortSignal rejects at once (the worker is terminated,
+ * its work dropped).
+ *
+ * - Node: a `worker_threads` worker (presentation-worker.ts), kept warm for the next presentation of the process when
+ *   a run ended normally (proved, or prepared and then refused on the device): o1js loaded and its SRS decoded there,
+ *   the last specs' programs compiled, which a fresh worker pays again (seconds; docs/performance.md). One idle worker
+ *   at most, unref'd (it never keeps the process alive) and terminated after IDLE_WORKER_MS; an aborted or failed run
+ *   terminates its worker as before. Node's native backend has no o1js#2870 (that hang is in o1js's web worker
+ *   bridge). With o1js's wasm backend there is no Node worker (it cannot start in one, see nodeWorker): in-process.
+ * - Browsers: a dedicated module Worker (presentation-worker.browser.ts), found by bundlers through the standard
+ *   `new Worker(new URL(…, import.meta.url), { type: 'module' })` form. A fresh one per presentation: o1js 2.x can
+ *   hang on a second proof in one instance (o1js#2870), and terminating the worker frees o1js's wasm memory.
+ *
+ * Both speak presentation-session.ts's protocol. Where no worker can be started (no `Worker`, a bundle that left the
+ * worker file out, a worker script that fails to load), `startPresentationRun` resolves to undefined and the caller
+ * runs the presentation in-process, as before (with a warning in browsers: the page is busy meanwhile).
  */
-import type { PrepareMessage, WorkerReply } from './presentation-worker.js';
+import type { PrepareMessage, Prepared, SessionMessage, WorkerReply } from './presentation-session.js';
 
 export interface PresentationRun {
   /** Compiles and prepares; resolves with the fields the owner must sign. */
-  prepare(input: PrepareMessage): Promise<{ messageFields: string[]; tagName?: string }>;
+  prepare(input: PrepareMessage): Promise<Prepared>;
   /** Proves with the owner's signature (base58); resolves with the Presentation JSON text. */
   finalize(signatureBase58: string): Promise<string>;
-  /** Ends the run (terminates the worker); idempotent. */
+  /** Ends the run: persists what the key cache holds (if the run did not finish), then terminates the worker. Idempotent. */
   close(): void;
 }
 
@@ -18,66 +32,90 @@ export interface PresentationRun {
 export class PresentationRunError extends Error {
   override readonly name = 'PresentationRunError';
   constructor(
-    readonly stage: 'prepare' | 'finalize',
+    readonly stage: 'prepare' | 'finalize' | 'close',
     message: string,
   ) {
     super(message);
   }
 }
 
+/** What the runner needs of a worker, whichever platform's. */
+interface WorkerChannel {
+  post(message: SessionMessage): void;
+  /** Replies, and failures of the worker itself (it stopped, or its script failed). */
+  listen(onReply: (reply: WorkerReply) => void, onFailure: (error: unknown) => void): void;
+  terminate(): void;
+  /** Node: hands the worker back, idle and warm, for the next run (else the run terminates it). */
+  release?(): void;
+}
+
+/** How long a closing run waits for the worker to persist its key cache before it is terminated anyway. */
+const CLOSE_GRACE_MS = 10_000;
+/** How long a browser Worker may take to load its module graph before the page proves in-process instead. */
+const START_TIMEOUT_MS = 30_000;
+/** How long Node keeps an idle warm worker (≈ 0.5–1.5 GB resident with o1js and a spec's keys) before terminating it. */
+export const IDLE_WORKER_MS = 120_000;
+
 const isNode = () =>
   typeof process !== 'undefined' &&
   typeof process.versions?.node === 'string' &&
   typeof (globalThis as { document?: unknown }).document === 'undefined';
 
-/** A run for one presentation: a Node worker thread, else undefined (the caller runs in-process). */
+/** A run for one presentation in a worker, or undefined when none can be started (the caller runs in-process). */
 export async function startPresentationRun(signal?: AbortSignal): Promise<PresentationRun | undefined> {
-  if (!isNode()) return undefined;
-  const { Worker } = await import('node:worker_threads');
   signal?.throwIfAborted();
-  // From dist: the compiled .js next to this file. From the TypeScript sources (tests, tsx): the .ts, through tsx.
-  const fromSource = import.meta.url.endsWith('.ts');
-  // A variable, not a literal: bundlers must not treat the worker as a browser asset.
-  const file = fromSource ? './presentation-worker.source.mjs' : './presentation-worker.js';
-  const url = new URL(file, import.meta.url);
-  // A bundle that left the worker file behind runs the presentation in-process (as in browsers) rather than fail.
-  const [{ existsSync }, { fileURLToPath }] = await Promise.all([import('node:fs'), import('node:url')]);
-  if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) return undefined;
-  const worker = new Worker(url);
-  // Not unref'd: a CLI awaiting only this presentation must stay alive; close() always terminates the worker.
+  const channel = isNode() ? await nodeWorker() : await browserWorker(signal);
+  if (signal?.aborted) {
+    channel?.terminate(); // never left running (a Node worker would keep the process alive)
+    signal.throwIfAborted();
+  }
+  if (channel === undefined) return undefined;
+  return runOver(channel, signal);
+}
+
+function runOver(channel: WorkerChannel, signal: AbortSignal | undefined): PresentationRun {
   let closed = false;
+  let finished = false;
+  /** An error reply or a worker failure: the worker is not reused. */
+  let failed = false;
   let pending: { resolve: (reply: WorkerReply) => void; reject: (error: unknown) => void } | undefined;
   const fail = (error: unknown) => {
     pending?.reject(error);
     pending = undefined;
   };
-  worker.on('message', (reply: WorkerReply) => {
-    pending?.resolve(reply);
-    pending = undefined;
-  });
-  worker.on('error', (error) => fail(error));
-  worker.on('exit', (code) =>
-    fail(
-      closed
-        ? (signal?.reason ?? new Error('the presentation was cancelled'))
-        : new Error(`the presentation worker stopped (exit code ${code})`),
-    ),
+  channel.listen(
+    (reply) => {
+      if ('error' in reply) failed = true;
+      pending?.resolve(reply);
+      pending = undefined;
+    },
+    (error) => {
+      failed = true;
+      fail(closed ? (signal?.reason ?? new Error('the presentation was cancelled')) : error);
+    },
   );
-  const close = () => {
+  const terminate = () => {
     if (closed) return;
     closed = true;
-    void worker.terminate();
+    channel.terminate();
+  };
+  /** The run ended normally: the worker goes back warm where the platform reuses workers (Node), else it ends. */
+  const release = () => {
+    if (closed) return;
+    if (failed || signal?.aborted || pending !== undefined || channel.release === undefined) return terminate();
+    closed = true;
+    channel.release();
   };
   const onAbort = () => {
     fail(signal!.reason);
-    close();
+    terminate();
   };
   signal?.addEventListener('abort', onAbort, { once: true });
-  const ask = (message: object): Promise<WorkerReply> => {
+  const ask = (message: SessionMessage): Promise<WorkerReply> => {
     if (closed) return Promise.reject(signal?.reason ?? new Error('the presentation run is closed'));
     return new Promise<WorkerReply>((resolve, reject) => {
       pending = { resolve, reject };
-      worker.postMessage(message);
+      channel.post(message);
     });
   };
   const unwrap = <T>(reply: WorkerReply, pick: (r: WorkerReply) => T | undefined): T => {
@@ -88,11 +126,172 @@ export async function startPresentationRun(signal?: AbortSignal): Promise<Presen
   };
   return {
     prepare: async (input) => unwrap(await ask({ prepare: input }), (r) => ('prepared' in r ? r.prepared : undefined)),
-    finalize: async (signature) =>
-      unwrap(await ask({ finalize: { signature } }), (r) => ('presentation' in r ? r.presentation : undefined)),
+    finalize: async (signature) => {
+      const presentation = unwrap(await ask({ finalize: { signature } }), (r) => ('presentation' in r ? r.presentation : undefined));
+      finished = true; // the worker persisted its key cache before replying
+      return presentation;
+    },
     close: () => {
       signal?.removeEventListener('abort', onAbort);
-      close();
+      if (closed) return;
+      if (finished) return release();
+      if (signal?.aborted || pending !== undefined) return terminate();
+      // Rejected or failed between the steps: let the worker persist what o1js wrote, then end it (never wait forever);
+      // in Node a worker that acknowledged the close after a good prepare is kept warm.
+      const grace = setTimeout(terminate, CLOSE_GRACE_MS);
+      ask({ close: true })
+        .then((reply) => ('closed' in reply ? release() : terminate()))
+        .catch(() => terminate())
+        .finally(() => clearTimeout(grace));
     },
+  };
+}
+
+/** Node's presentation workers: how many were started and are alive, and whether one is idle (for tests). */
+export function presentationWorkers(): { started: number; live: number; idle: boolean } {
+  return { started: nodeWorkers.started, live: nodeWorkers.live, idle: nodeWorkers.idle !== undefined };
+}
+
+/** Terminates Node's idle warm worker, if any (its memory back at once; the next presentation starts a new one). */
+export function closeIdlePresentationWorker(): void {
+  const entry = nodeWorkers.idle;
+  if (entry === undefined) return;
+  takeIdle();
+  void entry.worker.terminate();
+}
+
+/** One Node worker thread across the runs that reuse it: the current run's handlers receive its messages. */
+interface NodeWorkerEntry {
+  worker: import('node:worker_threads').Worker;
+  onReply: (reply: WorkerReply) => void;
+  onFailure: (error: unknown) => void;
+  exited: boolean;
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+const nodeWorkers: { started: number; live: number; idle: NodeWorkerEntry | undefined } = { started: 0, live: 0, idle: undefined };
+const ignore = () => {};
+
+function takeIdle(): NodeWorkerEntry | undefined {
+  const entry = nodeWorkers.idle;
+  nodeWorkers.idle = undefined;
+  if (entry?.idleTimer !== undefined) clearTimeout(entry.idleTimer);
+  return entry?.exited ? undefined : entry;
+}
+
+function keepIdle(entry: NodeWorkerEntry): void {
+  entry.onReply = ignore;
+  entry.onFailure = ignore;
+  // One warm worker at most (concurrent presentations had one each): any other ends here.
+  if (entry.exited || nodeWorkers.idle !== undefined) {
+    void entry.worker.terminate();
+    return;
+  }
+  entry.worker.unref(); // an idle worker never keeps the process alive
+  entry.idleTimer = setTimeout(closeIdlePresentationWorker, IDLE_WORKER_MS);
+  entry.idleTimer.unref?.();
+  nodeWorkers.idle = entry;
+}
+
+async function nodeWorker(): Promise<WorkerChannel | undefined> {
+  // o1js's wasm backend cannot start in a Node worker thread: its bindings take any thread that is not the main one
+  // for one of their own rayon workers (kimchi_wasm.cjs reads `workerData.memory`; node-backend.js starts a rayon
+  // worker loop there). So with wasm (O1JS_BACKEND=wasm, or no native backend installed) the presentation runs
+  // in-process, as before this worker existed. The worker's loader chooses as this thread's did (same environment).
+  const { loadO1js } = await import('../crypto/o1js.js');
+  if ((await loadO1js()).getBackendPreference() !== 'native') return undefined;
+  const entry = takeIdle() ?? (await startNodeWorker());
+  if (entry === undefined) return undefined;
+  // In use: a CLI awaiting only this presentation must stay alive; the run terminates or releases the worker.
+  entry.worker.ref();
+  return {
+    post: (message) => entry.worker.postMessage(message),
+    listen(onReply, onFailure) {
+      entry.onReply = onReply;
+      entry.onFailure = onFailure;
+    },
+    terminate: () => void entry.worker.terminate(),
+    release: () => keepIdle(entry),
+  };
+}
+
+async function startNodeWorker(): Promise<NodeWorkerEntry | undefined> {
+  const { Worker } = await import('node:worker_threads');
+  // From dist: the compiled .js next to this file. From the TypeScript sources (tests, tsx): the .ts, through tsx.
+  const fromSource = import.meta.url.endsWith('.ts');
+  // A variable, not a literal: bundlers must not treat the Node worker as a browser asset.
+  const file = fromSource ? './presentation-worker.source.mjs' : './presentation-worker.js';
+  const url = new URL(file, import.meta.url);
+  // A bundle that left the worker file behind runs the presentation in-process rather than fail.
+  const [{ existsSync }, { fileURLToPath }] = await Promise.all([import('node:fs'), import('node:url')]);
+  if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) return undefined;
+  const entry: NodeWorkerEntry = { worker: new Worker(url), onReply: ignore, onFailure: ignore, exited: false };
+  nodeWorkers.started++;
+  nodeWorkers.live++;
+  entry.worker.on('message', (reply: WorkerReply) => entry.onReply(reply));
+  entry.worker.on('error', (error) => entry.onFailure(error));
+  entry.worker.on('exit', (code) => {
+    entry.exited = true;
+    nodeWorkers.live--;
+    if (nodeWorkers.idle === entry) takeIdle();
+    entry.onFailure(new Error(`the presentation worker stopped (exit code ${code})`));
+  });
+  return entry;
+}
+
+/**
+ * The browser's presentation Worker, once it has said it is ready (its module graph loaded), or undefined when it
+ * cannot start: the page then proves in-process, as before this worker existed, and says why.
+ */
+async function browserWorker(signal: AbortSignal | undefined): Promise<WorkerChannel | undefined> {
+  if (typeof Worker === 'undefined') return undefined;
+  const { publishKeyCacheReport } = await import('./browser-key-cache.js');
+  let worker: Worker;
+  try {
+    // This exact form (`new Worker(new URL('<literal relative path>', import.meta.url), { type: 'module' })`) is what
+    // Vite, webpack 5 and Parcel recognise to bundle the worker's module graph as an entry of its own.
+    worker = new Worker(new URL('./presentation-worker.browser.js', import.meta.url), {
+      type: 'module',
+      name: 'chain-ledger presentation',
+    });
+  } catch (error) {
+    console.warn(`chain-ledger: no presentation Worker (${(error as Error)?.message ?? error}); proving in the page`);
+    return undefined;
+  }
+  let onReply: (reply: WorkerReply) => void = () => {};
+  let onFailure: (error: unknown) => void = () => {};
+  const ready = new Promise<boolean>((resolve) => {
+    worker.addEventListener('message', (event: MessageEvent) => {
+      const data = event.data as
+        | WorkerReply
+        | { ready: true }
+        | { warn: string }
+        | { keyCacheReport: Parameters<typeof publishKeyCacheReport>[0] };
+      if ('ready' in data) return resolve(true);
+      if ('warn' in data) return console.warn(data.warn);
+      if ('keyCacheReport' in data) return publishKeyCacheReport(data.keyCacheReport);
+      onReply(data);
+    });
+    worker.addEventListener('error', (event: ErrorEvent) => {
+      resolve(false); // before `ready`: the script did not load
+      onFailure(new Error(`the presentation worker failed: ${event.message ?? 'its script could not run'}`));
+    });
+    worker.addEventListener('messageerror', () => onFailure(new Error('the presentation worker sent an unreadable message')));
+    setTimeout(() => resolve(false), START_TIMEOUT_MS);
+    signal?.addEventListener('abort', () => resolve(false), { once: true });
+  });
+  if (!(await ready)) {
+    worker.terminate();
+    signal?.throwIfAborted();
+    console.warn('chain-ledger: the presentation Worker did not start (is its file in the bundle?); proving in the page');
+    return undefined;
+  }
+  return {
+    post: (message) => worker.postMessage(message),
+    listen(reply, failure) {
+      onReply = reply;
+      onFailure = failure;
+    },
+    terminate: () => worker.terminate(),
   };
 }

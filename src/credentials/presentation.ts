@@ -16,6 +16,8 @@ import { schemaError, type CredentialContext } from './store-credential.js';
 import { checkPresentationSpec } from './request-bounds.js';
 import { DEFAULT_O1JS_CACHE_BYTES, pruneO1jsCache } from './o1js-cache.js';
 import { startPresentationRun, type PresentationRun } from './presentation-runner.js';
+import { contextParts, type ContextParts, type Prepared } from './presentation-session.js';
+import type { PresentationToSign } from '../apdu/extension.js';
 import type { CredentialEntry } from './store.js';
 
 /** What `selectCredentials` is asked: for each credential input of the request, the stored credentials that fit. */
@@ -32,6 +34,11 @@ export interface PresentationContext extends CredentialContext {
   selectCredentials?: SelectCredentials;
   /** Cap of the presentation circuits in o1js's file cache (least recently used evicted). Default 1 GiB. */
   o1jsCacheBytes?: number;
+  /**
+   * The device has SIGN_PRESENTATION (extension 1.1): it shows the verifier and computes the context itself. Else
+   * the owner signature is SIGN_FIELDS, blind.
+   */
+  clearSigning?: boolean;
 }
 
 /**
@@ -94,7 +101,7 @@ export async function requestPresentation(
   // https: the verifier is the page the provider serves; zk-app: the request names it; no-context: none.
   const verifierIdentity = type === 'https' ? ctx.origin : undefined;
 
-  // Compile and prove in a worker thread (Node), else in-process; either way the signal is honoured between steps.
+  // Compile and prove in a worker (a Node worker thread, a browser Worker), else in-process; the signal is honoured either way.
   const run =
     (await startPresentationRun(ctx.signal)) ??
     inProcessRun(
@@ -104,7 +111,7 @@ export async function requestPresentation(
       ctx.signal,
     );
   try {
-    let prepared: { messageFields: string[]; tagName?: string };
+    let prepared: Prepared;
     try {
       prepared = await run.prepare({
         type,
@@ -119,9 +126,23 @@ export async function requestPresentation(
     await pruneO1jsCache(prepared.tagName, ctx.o1jsCacheBytes ?? DEFAULT_O1JS_CACHE_BYTES);
 
     ctx.signal?.throwIfAborted(); // before the device step
-    ctx.onConfirm?.('Review the presentation request on your Ledger and approve');
     const fields = prepared.messageFields.map((f: string) => BigInt(f));
-    const raw = await ctx.app.signFields(ctx.accountIndex, fields, 'testnet', { signal: ctx.signal });
+    let raw: { field: string; scalar: string };
+    const inClear = ctx.clearSigning ? toSign(ctx, type, requestJson, fields, prepared.context, verifierIdentity, o1js) : undefined;
+    if (inClear) {
+      ctx.onConfirm?.('Check the verifier and what is shared on your Ledger, and approve');
+      const reply = await ctx.app.signPresentation(inClear, { signal: ctx.signal });
+      // The device computed the context from what it showed; it must be the one the proof will carry.
+      if (reply.context !== fields[0]) {
+        throw new ProviderError(ErrorCode.Internal, {
+          reason: 'the Ledger computed another presentation context than the host: it did not sign for this verifier',
+        });
+      }
+      raw = { field: reply.r.toString(), scalar: reply.s.toString() };
+    } else {
+      ctx.onConfirm?.('Blind-sign the presentation on your Ledger (it shows a digest of the fields) and approve');
+      raw = await ctx.app.signFields(ctx.accountIndex, fields, 'testnet', { signal: ctx.signal });
+    }
     const signatureBase58 = signatureToBase58(raw);
     const signature = o1js.Signature.fromBase58(signatureBase58);
     const owner = o1js.PublicKey.fromBase58(ctx.address);
@@ -152,7 +173,7 @@ export async function requestPresentation(
   }
 }
 
-/** The browser path (and the fallback): mina-attestations in this thread, the signal raced and checked per step. */
+/** The fallback where no worker can start: mina-attestations in this thread, the signal raced and checked per step. */
 function inProcessRun(
   request: unknown,
   credentials: object[],
@@ -175,7 +196,12 @@ function inProcessRun(
         signal,
       );
       const { messageFields, compiledRequest } = prepared;
-      return { messageFields, tagName: (compiledRequest as { tagName?: string }).tagName };
+      const { hashClaims } = await loadAttestations();
+      return {
+        messageFields,
+        tagName: (compiledRequest as { tagName?: string }).tagName,
+        context: contextParts(request as Parameters<typeof contextParts>[0], prepared, hashClaims),
+      };
     },
     async finalize(signatureBase58) {
       const { o1js, attestations } = await loadAttestations();
@@ -230,4 +256,75 @@ async function choose(
 
 function newest(list: Candidate[]): Candidate {
   return list.reduce((a, b) => (b.entry.storedAt > a.entry.storedAt ? b : a));
+}
+
+/**
+ * SIGN_PRESENTATION's request: the verifier (the page's origin for https, the zkApp for zk-app requests, none), the
+ * context parts the device hashes with the text it shows, the credentials' hashes and issuers, and a description of
+ * what the presentation reveals. Undefined where the device cannot compute the context (a zkApp on a custom network):
+ * the owner signature is then SIGN_FIELDS, blind.
+ */
+function toSign(
+  ctx: PresentationContext,
+  type: CredentialChoice['requestType'],
+  requestJson: Record<string, unknown>,
+  fields: bigint[],
+  parts: ContextParts | undefined,
+  origin: string | undefined,
+  o1js: AttestationsModules['o1js'],
+): PresentationToSign | undefined {
+  const credentials = [];
+  for (let i = 1; i + 1 < fields.length; i += 2) credentials.push({ hash: fields[i]!, issuer: fields[i + 1]! });
+  const reveals = describeOutput((requestJson.spec as { outputClaim?: unknown } | undefined)?.outputClaim);
+  const base = { account: ctx.accountIndex, credentials, reveals, vkHash: 0n, claimsHash: 0n, serverNonce: 0n, clientNonce: 0n, action: '' };
+  if (type === 'no-context' || parts === undefined) return { ...base, verifier: { type: 'no-context' } };
+  const action = String((requestJson.inputContext as { action?: unknown } | undefined)?.action ?? '');
+  const common = {
+    ...base,
+    vkHash: BigInt(parts.vkHash),
+    claimsHash: BigInt(parts.claimsHash),
+    serverNonce: BigInt(parts.serverNonce),
+    clientNonce: BigInt(parts.clientNonce),
+    action,
+  };
+  if (type === 'https') return { ...common, verifier: { type: 'https', origin: origin ?? '' } };
+  const zkapp = parts.zkapp;
+  if (!zkapp || (zkapp.network !== 'mainnet' && zkapp.network !== 'devnet')) return undefined;
+  const pk = o1js.PublicKey.fromBase58(zkapp.publicKey);
+  return {
+    ...common,
+    verifier: { type: 'zk-app', network: zkapp.network, publicKey: { x: pk.x.toBigInt(), isOdd: pk.isOdd.toBoolean() }, tokenId: BigInt(zkapp.tokenId) },
+  };
+}
+
+/** What the request's output claim reveals, in words (mina-attestations' serialized operation nodes), ≤ 200 ASCII characters. */
+export function describeOutput(node: unknown): string {
+  const describe = (n: unknown, depth: number): string => {
+    const v = (n ?? {}) as { type?: string; key?: string; inner?: unknown; data?: Record<string, unknown>; credentialKey?: string };
+    if (depth > 4) return '...';
+    switch (v.type) {
+      case 'issuer':
+        return `the issuer of ${v.credentialKey ?? 'a credential'}`;
+      case 'owner':
+        return `the owner of ${v.credentialKey ?? 'a credential'}`;
+      case 'property':
+        return `${describe(v.inner, depth + 1)}.${v.key}`.replace(/^the root\./, '');
+      case 'root':
+        return 'the root';
+      case 'record':
+        return Object.entries(v.data ?? {})
+          .map(([key, inner]) => `${key}: ${describe(inner, depth + 1)}`)
+          .join(', ');
+      case 'constant':
+        return 'a constant';
+      case 'hash':
+        return 'a hash of the inputs';
+      case undefined:
+        return 'nothing';
+      default:
+        return v.type;
+    }
+  };
+  const text = describe(node, 0);
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text; // ASCII: the device's font has nothing else
 }

@@ -6,10 +6,9 @@
  * installed file (mina-signer 4.0.0 ships no browser build of these files, and its exports map hides them). Each era
  * is a separate lazy chunk, loaded on first use.
  */
-import type { Era, MinaSignerInternals } from './mina-signer-internals.js';
-import { assemble } from './mina-signer-modules.js';
+import { assemble, type Era, type MinaSignerInternals } from './mina-signer-modules.js';
 
-export type { Era, GroupPoint, Layout, MinaSignerInternals, RawSignature, SignerNetwork } from './mina-signer-internals.js';
+export type { Era, GroupPoint, LegacyHashInput, Layout, MinaSignerInternals, RawSignature, SignerNetwork } from './mina-signer-modules.js';
 
 export const ERA_PACKAGES: Record<Era, string> = { berkeley: 'mina-signer-berkeley', mesa: 'mina-signer' };
 

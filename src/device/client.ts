@@ -29,13 +29,17 @@ import { LedgerAppVersionError, LedgerReplyError, isLedgerError, statusToError, 
 import {
   decodeCapabilities,
   decodeNullifierReply,
+  decodePresentationReply,
   encodeCreateNullifier,
   encodeGetCapabilities,
   encodeSignFields,
+  encodeSignPresentation,
   type DeviceNullifier,
   type ExtensionCapabilities,
+  type PresentationToSign,
   type SignatureDomain,
 } from '../apdu/extension.js';
+import { decodeZkappSignaturesReply, encodeSignZkapp, type ZkappSignatures, type ZkappStream } from '../apdu/sign-zkapp.js';
 import type { MinaSignature } from '../apdu/signature.js';
 import { FEATURES, signedMessageText, supports, type AppVersion, type Feature } from '../apdu/version.js';
 
@@ -247,9 +251,42 @@ export class MinaLedgerApp {
    * @throws `LedgerInputError` (fields, account), `LedgerUnsupportedInstructionError` (no extension),
    *   `LedgerUserRejectedError`.
    */
-  async createNullifier(account: number, fields: bigint[], options: SendOptions = {}): Promise<DeviceNullifier> {
-    const requests = encodeCreateNullifier(account, fields);
+  async createNullifier(account: number, fields: bigint[], options: SendOptions & { origin?: string } = {}): Promise<DeviceNullifier> {
+    const requests = encodeCreateNullifier(account, fields, options.origin);
     return decodeNullifierReply(await this.#command(options, (device) => device.#exchangeChunks(requests, options)));
+  }
+
+  /**
+   * Extension SIGN_ZKAPP (version 1.1): the zkApp command in clear. The device parses each body, shows what the
+   * command does, computes the commitments itself and signs the ones this account owes. The caller must compare the
+   * returned commitments with its own and verify each signature (src/zkapp does).
+   *
+   * @example
+   * ```ts
+   * const { commitment, fullCommitment, signatures } = await app.signZkapp(stream); // stream: src/zkapp/clear-signing.ts
+   * ```
+   * @throws `LedgerInputError` (a value outside its range, naming the field), `LedgerUnsupportedInstructionError`
+   *   (no extension), `LedgerInvalidDataError` (the device refused the stream), `LedgerUserRejectedError`.
+   */
+  async signZkapp(stream: ZkappStream, options: SendOptions = {}): Promise<ZkappSignatures> {
+    const requests = encodeSignZkapp(stream);
+    return decodeZkappSignaturesReply(await this.#command(options, (device) => device.#exchangeChunks(requests, options)));
+  }
+
+  /**
+   * Extension SIGN_PRESENTATION (version 1.1): the device shows the verifier, computes the presentation's context
+   * itself and signs `[context, credential hash, issuer, …]` (testnet domain). The caller compares the context with
+   * its own and verifies the signature.
+   *
+   * @example
+   * ```ts
+   * const { context, r, s } = await app.signPresentation({ account: 0, verifier: { type: 'https', origin }, ... });
+   * ```
+   * @throws `LedgerInputError`, `LedgerUnsupportedInstructionError`, `LedgerInvalidDataError`, `LedgerUserRejectedError`.
+   */
+  async signPresentation(presentation: PresentationToSign, options: SendOptions = {}): Promise<{ context: bigint; r: bigint; s: bigint }> {
+    const requests = encodeSignPresentation(presentation);
+    return decodePresentationReply(await this.#command(options, (device) => device.#exchangeChunks(requests, options)));
   }
 
   /** The app version, read once per client (INS 01). */

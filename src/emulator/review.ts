@@ -6,7 +6,8 @@
  * Reject); the software Ledger's `Approver` answers for all of them at once (true: go on at every stage).
  */
 import { INS_GET_ADDRESS, INS_SIGN_FIELD_ELEMENT, INS_SIGN_MESSAGE, INS_SIGN_TX, VALID_UNTIL_NONE } from '../apdu/constants.js';
-import { INS_CREATE_NULLIFIER, INS_SIGN_FIELDS } from '../apdu/extension.js';
+import { INS_CREATE_NULLIFIER, INS_SIGN_FIELDS, INS_SIGN_PRESENTATION } from '../apdu/extension.js';
+import { INS_SIGN_ZKAPP } from '../apdu/sign-zkapp.js';
 import { toHex, uintToBytesBE } from '../apdu/bytes.js';
 import { atLeast } from '../apdu/version.js';
 import { cString, fixedScreen, valueScreens, type DrawnScreen } from './display.js';
@@ -24,7 +25,16 @@ export interface Screen {
   text?: string;
 }
 
-export type ReviewKind = 'address' | 'transaction' | 'message' | 'field-element' | 'blind-signing-disabled' | 'sign-fields' | 'nullifier';
+export type ReviewKind =
+  | 'address'
+  | 'transaction'
+  | 'message'
+  | 'field-element'
+  | 'blind-signing-disabled'
+  | 'sign-fields'
+  | 'nullifier'
+  | 'zkapp'
+  | 'presentation';
 
 export interface Review {
   ins: number;
@@ -161,29 +171,157 @@ export function fieldElementReview(field: bigint, networkId: number): Review {
   };
 }
 
-/** Extension SIGN_FIELDS: says plainly that this is no transaction, and which domain signs. */
+/**
+ * Extension SIGN_FIELDS: blind signing of arbitrary fields, with the risk said plainly. It is no transaction (two or
+ * more fields never verify as one), but zkApps check exactly such signatures in-circuit for actions their owner
+ * authorizes: the device cannot know what the fields mean. Behind the Blind signing setting, like INS 06.
+ */
 export function signFieldsReview(count: number, digest: string, domain: 'testnet' | 'mainnet'): Review {
   return {
     ins: INS_SIGN_FIELDS,
     kind: 'sign-fields',
     approvable: true,
     screens: [
-      fixed('Sign fields'),
-      fixed('Not a transaction'),
+      fixed('Blind', 'Signing'),
+      fixed('Sign fields', 'not verifiable'),
+      fixed('zkApps may act', 'on this signature'),
       ...value('Domain', domain),
       ...value('Fields', String(count)),
       ...value('Digest', digest),
-      ...choices(),
+      ...choices(fixed('ACCEPT RISK', 'AND APPROVE')),
     ],
   };
 }
 
-/** Extension CREATE_NULLIFIER. */
-export function nullifierReview(count: number, digest: string): Review {
-  return {
-    ins: INS_CREATE_NULLIFIER,
-    kind: 'nullifier',
-    approvable: true,
-    screens: [fixed('Create nullifier'), ...value('Fields', String(count)), ...value('Digest', digest), ...choices()],
-  };
+/** SIGN_FIELDS with Blind signing off: the notice of INS 06, ending on a Reject the user must press. */
+export function signFieldsBlindDisabledNotice(): Review {
+  return { ...blindSigningDisabledNotice(), ins: INS_SIGN_FIELDS };
+}
+
+/**
+ * Extension CREATE_NULLIFIER: each message field in decimal, paged (not a digest), and the origin the host says
+ * asked for it (shown as the host's claim: a nullifier does not bind the origin).
+ */
+export function nullifierReview(fields: bigint[], origin?: string): Review {
+  const screens: Screen[] = [fixed('Create nullifier')];
+  if (origin !== undefined) screens.push(...value('Requested by', origin));
+  if (fields.length === 0) screens.push(fixed('Message', '(no fields)'));
+  fields.forEach((f, i) => {
+    screens.push(...value(`Field ${i + 1}/${fields.length}`, f.toString()));
+  });
+  return { ins: INS_CREATE_NULLIFIER, kind: 'nullifier', approvable: true, screens: [...screens, ...choices()] };
+}
+
+/** What a zkApp review shows of one account update (src/emulator/zkapp-device.ts describes them). */
+export interface ZkappUpdateView {
+  index: number;
+  account: string;
+  mine: boolean;
+  token: string;
+  balanceChange: bigint;
+  incrementNonce: boolean;
+  appState: number[];
+  changes: string[];
+  authorization: string;
+}
+
+export interface ZkappView {
+  network: 'testnet' | 'mainnet';
+  feePayer: string;
+  feePayerIsMine: boolean;
+  fee: bigint;
+  nonce: bigint;
+  validUntil: bigint | undefined;
+  memo: Uint8Array;
+  updates: ZkappUpdateView[];
+  /** The account updates this account signs, by index, and the fee payer. */
+  signs: { feePayer: boolean; full: number[]; partial: number[] };
+}
+
+/** The account updates a review lists one by one; the others are summed up in one line. */
+export function updatesShown(view: ZkappView): ZkappUpdateView[] {
+  return view.updates.filter(
+    (u) => u.mine || u.balanceChange !== 0n || u.changes.length > 0 || u.authorization.startsWith('your signature'),
+  );
+}
+
+/** An amount with its sign: MINA in MINA (9 decimals), other tokens in their smallest unit. */
+export function formatChange(amount: bigint, token: string): string {
+  const sign = amount < 0n ? '-' : '+';
+  const magnitude = amount < 0n ? -amount : amount;
+  if (token !== 'MINA') return `${sign}${magnitude} (smallest units)`;
+  const fraction = (magnitude % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+  return `${sign}${magnitude / 1_000_000_000n}${fraction ? `.${fraction}` : ''} MINA`;
+}
+
+const list = (indices: number[]) => indices.map((i) => i + 1).join(', ');
+
+/**
+ * Extension SIGN_ZKAPP: the command in clear. The network; the fee payer, fee, nonce, validity and memo; each account
+ * update that matters (the account, its token, the balance change with its sign, a nonce increment, app-state fields
+ * set, the sensitive changes in words, and who authorizes it); one line for the rest; then what this account's
+ * signature authorizes (full or partial commitment).
+ */
+export function zkappReview(view: ZkappView): Review {
+  const screens: Screen[] = [fixed('Review zkApp', 'transaction'), ...value('Network', view.network)];
+  screens.push(...value('Fee payer', `${view.feePayer}${view.feePayerIsMine ? ' (you)' : ''}`));
+  screens.push(...value('Fee', formatChange(view.fee, 'MINA').slice(1)));
+  screens.push(...value('Nonce', String(view.nonce)));
+  if (view.validUntil !== undefined) screens.push(...value('Valid until', `slot ${view.validUntil}`));
+  if (cString(view.memo).length > 0) screens.push(...value('Memo', view.memo));
+  const shown = updatesShown(view);
+  const total = view.updates.length;
+  for (const u of shown) {
+    screens.push(fixed(`Update ${u.index + 1} of ${total}`));
+    screens.push(...value('Account', `${u.account}${u.mine ? ' (you)' : ''}`));
+    screens.push(...value('Token', u.token));
+    if (u.balanceChange !== 0n) screens.push(...value('Balance', formatChange(u.balanceChange, u.token)));
+    if (u.incrementNonce) screens.push(fixed('Increments', 'the nonce'));
+    if (u.appState.length > 0) screens.push(...value('Sets app state', u.appState.join(', ')));
+    for (const change of u.changes) screens.push(...value('Warning', change));
+    screens.push(...value('Authorized by', u.authorization));
+  }
+  const rest = total - shown.length;
+  if (rest > 0) {
+    screens.push(
+      ...value('Also', `${rest} more update${rest === 1 ? '' : 's'} that change no balance and need no signature from you`),
+    );
+  }
+  const full = [...(view.signs.feePayer ? ['the fee payer'] : []), ...(view.signs.full.length > 0 ? [`updates ${list(view.signs.full)}`] : [])];
+  const parts = [
+    ...(full.length > 0 ? [`${full.join(' and ')} (full commitment)`] : []),
+    ...(view.signs.partial.length > 0 ? [`updates ${list(view.signs.partial)} (partial commitment)`] : []),
+  ];
+  screens.push(...value('You sign', parts.join('; ')));
+  return { ins: INS_SIGN_ZKAPP, kind: 'zkapp', approvable: true, screens: [...screens, ...choices()], afterApproval: fixed('Signing...') };
+}
+
+/** What a presentation review shows (src/emulator/presentation-device.ts). */
+export interface PresentationView {
+  /** https: the origin; zk-app: the zkApp; none: no verifier (anyone can replay the presentation). */
+  verifier: { type: 'https'; origin: string } | { type: 'zk-app'; address: string; tokenId: string; network: string } | { type: 'none' };
+  action: string;
+  credentials: number;
+  /** What the host says the presentation reveals (the device cannot check it: docs/apdu-extensions.md). */
+  reveals: string;
+}
+
+/**
+ * Extension SIGN_PRESENTATION: who the verifier is (bound into the context the device computes), the action, and
+ * what the host says is revealed, labelled as the host's claim; a loud warning for a presentation bound to no verifier.
+ */
+export function presentationReview(view: PresentationView): Review {
+  const screens: Screen[] = [fixed('Share', 'credentials')];
+  const v = view.verifier;
+  if (v.type === 'https') screens.push(...value('Verifier', v.origin));
+  else if (v.type === 'zk-app') {
+    screens.push(...value('zkApp', v.address), ...value('zkApp network', v.network));
+    if (v.tokenId !== 'MINA') screens.push(...value('zkApp token', v.tokenId));
+  } else {
+    screens.push(fixed('WARNING', 'No verifier'), fixed('Anyone can reuse', 'this presentation'));
+  }
+  if (view.action !== '') screens.push(...value('Action', view.action));
+  screens.push(...value('Credentials', String(view.credentials)));
+  screens.push(...value('Reveals (per host)', view.reveals));
+  return { ins: INS_SIGN_PRESENTATION, kind: 'presentation', approvable: true, screens: [...screens, ...choices()] };
 }

@@ -39,12 +39,16 @@ import {
 import {
   CAP_CREATE_NULLIFIER,
   CAP_SIGN_FIELDS,
+  CAP_SIGN_PRESENTATION,
+  CAP_SIGN_ZKAPP,
   DOMAIN_MAINNET,
   DOMAIN_TESTNET,
   INS_CREATE_NULLIFIER,
   INS_GET_CAPABILITIES,
   INS_SIGN_FIELDS,
+  INS_SIGN_PRESENTATION,
   MAX_FIELDS,
+  MAX_TEXT_BYTES,
   MIN_SIGN_FIELDS,
   P1_FIRST,
   P1_MORE,
@@ -52,6 +56,8 @@ import {
   P2_MORE,
   fieldsDigest,
 } from '../apdu/extension.js';
+import { INS_SIGN_ZKAPP, MAX_SIGN_ZKAPP_PAYLOAD, encodeZkappSignaturesReply } from '../apdu/sign-zkapp.js';
+import { ZkappBodyError } from '../apdu/zkapp-body.js';
 import { signatureToRawHex, type MinaSignature } from '../apdu/signature.js';
 import { atLeast, parseVersion, signedMessageText, supports } from '../apdu/version.js';
 import { isStoreKeyRequest } from '../apdu/store-key.js';
@@ -64,11 +70,17 @@ import {
   messageReview,
   transactionReview,
   nullifierReview,
+  presentationReview,
+  signFieldsBlindDisabledNotice,
   signFieldsReview,
+  zkappReview,
   type Approver,
   type Review,
 } from './review.js';
 import { createNullifier, signFieldElement, signFields, signLegacyMessage, signUserCommand, type DecodedPublicKey } from './signer.js';
+import { describeUpdates, parseZkappRequest, valuesToSign } from './zkapp-device.js';
+import { minaSignerInternals } from '../crypto/mina-signer-internals.js';
+import { parsePresentationRequest } from './presentation-device.js';
 
 export const SOFTWARE_LEDGER_WARNING =
   'WARNING: chain-ledger SoftwareLedger is a SOFTWARE EMULATION of a Ledger device, NOT HARDWARE. ' +
@@ -98,17 +110,26 @@ export interface SoftwareLedgerOptions {
   /** BIP39 passphrase (default none, like the app's tests). */
   passphrase?: string;
   /**
-   * The chain-ledger protocol extension, INS 0xA0–0xA2 (docs/apdu-extensions.md): default false, exactly like the
-   * released Mina app, which answers 0x6D00 to them. true adds them (nullifiers, SIGN_FIELDS, presentations); say so
-   * wherever the device is shown.
+   * The chain-ledger protocol extension (docs/apdu-extensions.md): default false, exactly like the released Mina app,
+   * which answers 0x6D00 to it. true: version 1.1, INS 0xA0–0xA4 (nullifiers, multi-field signing, zkApp commands and
+   * presentations in clear); '1.0': the first version only (0xA0–0xA2, a device that signs zkApps and presentations
+   * blind). Say so wherever the device is shown.
    */
-  extensions?: boolean;
+  extensions?: boolean | '1.0';
 }
 
-/** GET_CAPABILITIES: extension protocol version 1.0. */
-const EXTENSION_VERSION = [1, 0] as const;
-/** The largest chunked payload: account, domain, count and 64 fields. */
-const MAX_EXTENSION_PAYLOAD = 6 + 32 * MAX_FIELDS;
+/** GET_CAPABILITIES per extension version: 1.1 adds SIGN_ZKAPP, SIGN_PRESENTATION and the nullifier's origin. */
+const EXTENSION_VERSIONS = {
+  '1.0': { version: [1, 0], capabilities: CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER },
+  '1.1': { version: [1, 1], capabilities: CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER | CAP_SIGN_ZKAPP | CAP_SIGN_PRESENTATION },
+} as const;
+/** The largest payload of each chunked instruction (docs/apdu-extensions.md). */
+const MAX_EXTENSION_PAYLOAD: Record<number, number> = {
+  [INS_SIGN_FIELDS]: 6 + 32 * MAX_FIELDS,
+  [INS_CREATE_NULLIFIER]: 5 + 32 * MAX_FIELDS + 1 + MAX_TEXT_BYTES,
+  [INS_SIGN_ZKAPP]: MAX_SIGN_ZKAPP_PAYLOAD,
+  [INS_SIGN_PRESENTATION]: 4096,
+};
 
 type Listener = (...args: unknown[]) => void;
 
@@ -161,7 +182,8 @@ export class SoftwareLedger implements ApduTransport {
   blindSigning: boolean;
   latencyMs: number;
   readonly version: string;
-  readonly extensions: boolean;
+  /** The extension version this device speaks, or false (the released app). */
+  readonly extensions: false | '1.0' | '1.1';
   #root: HDKey;
   /** A chunked extension request being received. */
   #pending: { ins: number; parts: Uint8Array[]; size: number } | undefined;
@@ -209,7 +231,7 @@ export class SoftwareLedger implements ApduTransport {
     this.#locked = options.locked ?? false;
     this.#appOpen = options.appOpen ?? true;
     this.#closedAppStatus = options.closedAppStatus ?? SW_APP_NOT_OPEN;
-    this.extensions = options.extensions ?? false;
+    this.extensions = options.extensions === true ? '1.1' : options.extensions === '1.0' ? '1.0' : false;
     (options.warn ?? console.warn)(SOFTWARE_LEDGER_WARNING);
   }
 
@@ -369,15 +391,28 @@ export class SoftwareLedger implements ApduTransport {
       case INS_SIGN_FIELD_ELEMENT:
         if (!supports(this.version, 'signFieldElement')) return fail(SW_INS_NOT_SUPPORTED);
         return this.#signField(data);
-      case INS_GET_CAPABILITIES:
+      case INS_GET_CAPABILITIES: {
         if (!this.extensions) return fail(SW_INS_NOT_SUPPORTED);
-        return Uint8Array.of(...EXTENSION_VERSION, CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER, MAX_FIELDS);
+        const { version, capabilities } = EXTENSION_VERSIONS[this.extensions];
+        return Uint8Array.of(...version, capabilities, MAX_FIELDS);
+      }
       case INS_SIGN_FIELDS:
-      case INS_CREATE_NULLIFIER: {
+      case INS_CREATE_NULLIFIER:
+      case INS_SIGN_ZKAPP:
+      case INS_SIGN_PRESENTATION: {
         if (!this.extensions) return fail(SW_INS_NOT_SUPPORTED);
+        if (this.extensions === '1.0' && (ins === INS_SIGN_ZKAPP || ins === INS_SIGN_PRESENTATION)) return fail(SW_INS_NOT_SUPPORTED);
         const payload = this.#receiveChunk(ins, p1, p2, data);
         if (!payload) return new Uint8Array(0);
-        return ins === INS_SIGN_FIELDS ? this.#signFields(payload) : this.#createNullifier(payload);
+        if (ins === INS_SIGN_FIELDS) return this.#signFields(payload);
+        if (ins === INS_CREATE_NULLIFIER) return this.#createNullifier(payload);
+        // A malformed or inconsistent stream is 0x6802, and leaves nothing behind (the request is over).
+        try {
+          return await (ins === INS_SIGN_ZKAPP ? this.#signZkapp(payload) : this.#signPresentation(payload));
+        } catch (error) {
+          if (error instanceof ZkappBodyError) return fail(SW_INVALID_DATA);
+          throw error;
+        }
       }
       default:
         return fail(SW_INS_NOT_SUPPORTED);
@@ -484,7 +519,7 @@ export class SoftwareLedger implements ApduTransport {
     if (!pending) return fail(SW_INVALID_DATA); // a continuation without a first chunk
     pending.parts.push(Uint8Array.from(data));
     pending.size += data.length;
-    if (pending.size > MAX_EXTENSION_PAYLOAD) {
+    if (pending.size > (MAX_EXTENSION_PAYLOAD[ins] ?? 0)) {
       this.#pending = undefined;
       return fail(SW_INVALID_DATA);
     }
@@ -493,12 +528,11 @@ export class SoftwareLedger implements ApduTransport {
     return concatBytes(...pending.parts);
   }
 
-  /** N u8 ‖ N field elements, each 32 bytes little-endian and < p, up to the end; anything else is 0x6802. */
+  /** N u8 ‖ N field elements, each 32 bytes little-endian and < p; anything else is 0x6802. */
   #readFields(reader: ByteReader, min: number): bigint[] {
     const count = reader.u8();
-    if (count < min || count > MAX_FIELDS || reader.remaining !== 32 * count) fail(SW_INVALID_DATA);
+    if (count < min || count > MAX_FIELDS || reader.remaining < 32 * count) fail(SW_INVALID_DATA);
     const fields = Array.from({ length: count }, () => bytesToUintLE(reader.bytes(32)));
-    reader.end();
     if (fields.some((f) => f >= PALLAS_P)) fail(SW_INVALID_DATA);
     return fields;
   }
@@ -512,7 +546,13 @@ export class SoftwareLedger implements ApduTransport {
     if (domainByte !== DOMAIN_TESTNET && domainByte !== DOMAIN_MAINNET) fail(SW_INVALID_DATA);
     // N ≥ 2: a one-field kimchi signature is exactly what authorises a zkApp transaction (INS 06).
     const fields = this.#readFields(reader, MIN_SIGN_FIELDS);
+    reader.end();
     const domain = domainByte === DOMAIN_MAINNET ? 'mainnet' : 'testnet';
+    // Blind signing (zkApps act on such signatures; the device cannot tell what they mean): behind the setting, as INS 06.
+    if (!this.blindSigning) {
+      await this.#review(signFieldsBlindDisabledNotice());
+      return fail(SW_REJECTED);
+    }
     await this.#review(signFieldsReview(fields.length, fieldsDigest(fields), domain));
     const key = this.#key(account);
     return rawSignature(await signFields(fields, key.secret, key.privateKeyBase58, domain));
@@ -524,9 +564,64 @@ export class SoftwareLedger implements ApduTransport {
     const reader = new ByteReader(payload, invalidData);
     const account = reader.u32be();
     const fields = this.#readFields(reader, 0); // N = 0 is valid: H = hashToGroup(pk)
-    await this.#review(nullifierReview(fields.length, fieldsDigest(fields)));
+    // Version 1.1: the origin the host says asked for it (u8 length ‖ UTF-8), shown, not signed.
+    let origin: string | undefined;
+    if (reader.remaining > 0) {
+      if (this.extensions === '1.0') fail(SW_INVALID_DATA);
+      const length = reader.u8();
+      if (length > MAX_TEXT_BYTES || reader.remaining !== length) fail(SW_INVALID_DATA);
+      try {
+        origin = utf8.decode(reader.bytes(length));
+      } catch {
+        fail(SW_INVALID_DATA);
+      }
+    }
+    reader.end();
+    await this.#review(nullifierReview(fields, origin));
     const { x, y, c, s } = createNullifier(fields, this.#key(account).privateKeyBase58);
     return concatBytes(...[x, y, c, s].map((v) => uintToBytesBE(v, 32)));
+  }
+
+  /** SIGN_ZKAPP: rebuild, hash, show, then sign each value this account owes (docs/apdu-extensions.md). */
+  async #signZkapp(payload: Uint8Array): Promise<Uint8Array> {
+    if (payload.length < 4) fail(SW_INVALID_DATA);
+    const key = this.#key(new ByteReader(payload, invalidData).u32be());
+    const mine = readAddress(utf8.encode(key.address));
+    const zkapp = await parseZkappRequest(payload, mine);
+    const values = valuesToSign(zkapp);
+    if (values.length === 0) fail(SW_INVALID_DATA); // nothing in this command for this account to sign
+    const updates = await describeUpdates(zkapp);
+    const { stream } = zkapp;
+    const feePayer = (await minaSignerInternals(stream.era)).PublicKey.toBase58(stream.feePayer.publicKey);
+    await this.#review(
+      zkappReview({
+        network: stream.network,
+        feePayer,
+        feePayerIsMine: zkapp.signs.feePayer,
+        fee: stream.feePayer.fee,
+        nonce: stream.feePayer.nonce,
+        validUntil: stream.feePayer.validUntil,
+        memo: stream.memo.subarray(2, 2 + stream.memo[1]!),
+        updates,
+        signs: zkapp.signs,
+      }),
+    );
+    const networkId: NetworkId = stream.network === 'mainnet' ? 1 : 0;
+    const signatures = [];
+    for (const { kind, value } of values) {
+      const { field, scalar } = await signFieldElement(value, key.secret, networkId);
+      signatures.push({ kind, r: BigInt(field), s: BigInt(scalar) });
+    }
+    return encodeZkappSignaturesReply({ commitment: zkapp.commitment, fullCommitment: zkapp.fullCommitment, signatures });
+  }
+
+  /** SIGN_PRESENTATION: show the verifier, compute the context, sign [context, credential hashes and issuers]. */
+  async #signPresentation(payload: Uint8Array): Promise<Uint8Array> {
+    const presentation = await parsePresentationRequest(payload);
+    await this.#review(presentationReview(presentation.view));
+    const key = this.#key(presentation.account);
+    const { field, scalar } = await signFields(presentation.fields, key.secret, key.privateKeyBase58, 'testnet');
+    return concatBytes(...[presentation.context, BigInt(field), BigInt(scalar)].map((v) => uintToBytesBE(v, 32)));
   }
 
   #key(account: number): AccountKey {

@@ -14,14 +14,22 @@ import { z } from 'zod';
 import type { MinaLedgerApp } from '../device/client.js';
 import { signatureToBase58 } from '../apdu/signature.js';
 import { minaSigners } from '../crypto/mina-signers.js';
-import type { NetworkId } from '../apdu/codec.js';
+import { isPrintableMessageByte, MESSAGE_MAX_BYTES, type NetworkId } from '../apdu/codec.js';
+import { utf8 } from '../apdu/bytes.js';
 import { isReservedMessage } from '../apdu/store-key.js';
 import type { Capabilities } from './capabilities.js';
-import type { SignedMessage } from './rpc.js';
 import { ErrorCode, ProviderError, invalidParams } from './errors.js';
 import { messageField } from './schemas.js';
 
-/** Fields one `signFields` call may sign: what SIGN_FIELDS takes in one request. */
+/** What `signMessage` (and `signJsonMessage`) returns; `data` is the text the device signed. */
+export interface SignedMessage {
+  publicKey: string;
+  /** The text the device signed (verify with mina-signer `verifyMessage` on the provider's network). */
+  data: string;
+  signature: { field: string; scalar: string };
+}
+
+/** Fields one `signFields` call may sign: what SIGN_FIELDS takes in one request (more → 20006). */
 export const MAX_SIGN_FIELDS = 64;
 
 export interface SignedFields {
@@ -41,7 +49,8 @@ export interface JsonMessageEntry {
 const address = z.string().regex(/^B62[1-9A-HJ-NP-Za-km-z]{52}$/, 'must be a Mina address (B62…)');
 const decimal = z.string().regex(/^\d{1,80}$/, 'must be a decimal string');
 
-export const signFieldsParams = z.object({ message: z.array(messageField).min(1).max(MAX_SIGN_FIELDS) });
+/** Any number of well-formed fields (≥ 1); more than the device signs at once is 20006, in `signFieldsOnLedger`. */
+export const signFieldsParams = z.object({ message: z.array(messageField).min(1) });
 export const verifyFieldsParams = z.object({
   publicKey: address,
   data: z.array(messageField).min(1).max(MAX_SIGN_FIELDS),
@@ -58,8 +67,32 @@ export const signJsonMessageParams = z.object({
 });
 
 /**
+ * Why the Mina app cannot sign `message` with INS 05, or undefined when it can: it signs 1–65 bytes of printable
+ * ASCII (0x20–0x7E, CR, LF) on every version. `what` names the text in the reason ("this message").
+ */
+export function messageLimitProblem(message: string, what = 'this message'): string | undefined {
+  const bytes = utf8.encode(message);
+  const limit = `the Ledger's Mina app signs messages of 1 to ${MESSAGE_MAX_BYTES} printable ASCII bytes (INS 05)`;
+  if (bytes.length === 0) return `${limit}; ${what} is empty`;
+  const bad = [...message].find((c) => !utf8.encode(c).every(isPrintableMessageByte));
+  if (bad !== undefined) {
+    const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    return `${limit}; ${what} has ${code}, which is not printable ASCII`;
+  }
+  if (bytes.length > MESSAGE_MAX_BYTES) return `${limit}; ${what} is ${bytes.length} bytes`;
+  return undefined;
+}
+
+/** 20006 with the reason when the device cannot sign `message` (see `messageLimitProblem`). */
+export function assertDeviceSignsMessage(message: string, what?: string): void {
+  const reason = messageLimitProblem(message, what);
+  if (reason !== undefined) throw new ProviderError(ErrorCode.MethodNotSupported, { reason });
+}
+
+/**
  * Signs a message on the Ledger (INS 05) and verifies the signature with mina-signer on network `networkId` before
- * returning it. The store-key text is refused (20003) in any form the device would sign.
+ * returning it. The store-key text is refused (20003) in any form the device would sign; a text the device cannot
+ * sign (empty, over 65 bytes, not printable ASCII) is 20006 with the reason, before the device is asked.
  */
 export async function signMessageOnLedger(
   app: MinaLedgerApp,
@@ -74,6 +107,7 @@ export async function signMessageOnLedger(
   if (isReservedMessage(capabilities.appVersion, message)) {
     throw invalidParams('message', 'reserved: this text keys the credential store and is never signed for a page');
   }
+  assertDeviceSignsMessage(message);
   options.onConfirm?.('Review the message on your Ledger and approve');
   const signed = await app.signMessage(accountIndex, message, networkId, { signal: options.signal });
   const result = { publicKey: address, data: signed.signedMessage, signature: { field: signed.field, scalar: signed.scalar } };
@@ -89,7 +123,7 @@ export async function signMessageOnLedger(
 /**
  * Signs fields on the Ledger. One field: INS 06 with network id 0 (the testnet domain mina-signer's `signFields`
  * uses on every network); several: extension SIGN_FIELDS, testnet domain. 20006 with the reason when the app lacks
- * the instruction.
+ * the instruction or the message has more fields than the device signs at once (64, or fewer if it says so).
  */
 export async function signFieldsOnLedger(
   app: MinaLedgerApp,
@@ -101,6 +135,11 @@ export async function signFieldsOnLedger(
   options: { signal?: AbortSignal; onConfirm?: (prompt: string) => void },
 ): Promise<SignedFields> {
   let signature: { field: string; scalar: string };
+  if (fields.length > MAX_SIGN_FIELDS) {
+    throw new ProviderError(ErrorCode.MethodNotSupported, {
+      reason: `the Ledger signs at most ${MAX_SIGN_FIELDS} fields in one request (SIGN_FIELDS of the chain-ledger protocol extension); this message has ${fields.length}`,
+    });
+  }
   if (fields.length === 1) {
     if (!capabilities.signFieldElement) {
       throw new ProviderError(ErrorCode.MethodNotSupported, {
@@ -116,8 +155,11 @@ export async function signFieldsOnLedger(
         reason: `Mina app ${capabilities.appVersion.version} signs one field element at most (INS 06): ${fields.length} fields need SIGN_FIELDS of the chain-ledger protocol extension`,
       });
     }
-    if (fields.length > extension.maxFields)
-      throw invalidParams('message', `the device signs at most ${extension.maxFields} fields at once`);
+    if (fields.length > extension.maxFields) {
+      throw new ProviderError(ErrorCode.MethodNotSupported, {
+        reason: `the Ledger signs at most ${extension.maxFields} fields in one request (SIGN_FIELDS); this message has ${fields.length}`,
+      });
+    }
     options.onConfirm?.('Review the fields on your Ledger and approve');
     signature = await app.signFields(accountIndex, fields, 'testnet', { signal: options.signal });
   }

@@ -14,7 +14,7 @@ import { STORE_KEY_MESSAGE } from '../apdu/store-key.js';
 import { accountMessageVerifier, defaultCredentialStore, deriveStoreSecret } from '../credentials/store-key.js';
 import { completeNullifier } from '../nullifier/complete.js';
 import { requestPresentation } from '../credentials/presentation.js';
-import { deleteCredential, storePrivateCredential } from '../credentials/store-credential.js';
+import { deleteCredential, rekeyCredentials, storePrivateCredential } from '../credentials/store-credential.js';
 import type { CredentialEntry, CredentialStore } from '../credentials/store.js';
 import { createLocalChain, type LocalChain } from '../zkapp/local-chain.js';
 import { NonceTracker } from '../zkapp/nonces.js';
@@ -25,6 +25,7 @@ import type {
   CreateNullifierArgs,
   NullifierResult,
   RequestArguments,
+  RequestMethod,
   RequestPresentationArgs,
   RpcResult,
   SendPaymentArgs,
@@ -40,6 +41,7 @@ import type {
   VerifyMessageArgs,
   WalletMethod,
 } from './rpc.js';
+import { storeKeyStaysQuiet } from '../transport/quiet-exchange.js';
 import { assertSameOrigin, bindOrigin, callerOrigin } from './origin.js';
 import { PendingCalls } from './pending.js';
 import { capabilitiesOf, type Capabilities } from './capabilities.js';
@@ -60,6 +62,7 @@ import {
   sendStakeDelegationParams,
 } from './schemas.js';
 import {
+  assertDeviceSignsMessage,
   jsonMessageText,
   signFieldsOnLedger,
   signMessageOnLedger,
@@ -108,6 +111,7 @@ export const METHODS = {
 export let hostCredentialAccess: {
   list(provider: LedgerProvider, options: CallOptions): Promise<CredentialEntry[]>;
   delete(provider: LedgerProvider, id: unknown, options: CallOptions): Promise<boolean>;
+  rekey(provider: LedgerProvider, options: CallOptions): Promise<boolean>;
 };
 
 export class LedgerProvider {
@@ -120,6 +124,7 @@ export class LedgerProvider {
   readonly #bridge: boolean;
   readonly #pending: PendingCalls;
   readonly #feeCap: bigint;
+  readonly #spendCap: bigint | undefined;
   readonly #nonces = new NonceTracker();
   #localChain: Promise<LocalChain> | undefined;
   #app: MinaLedgerApp | undefined;
@@ -139,6 +144,7 @@ export class LedgerProvider {
     this.accountIndex = checked.accountIndex;
     this.isSoftwareLedger = (options.transport as { isSoftwareLedger?: unknown }).isSoftwareLedger === true;
     this.#feeCap = checked.feeCap;
+    this.#spendCap = checked.spendCap;
     this.#options = options;
   }
 
@@ -153,6 +159,16 @@ export class LedgerProvider {
 
   get chainId(): string {
     return `mina:${this.network}`;
+  }
+
+  /**
+   * Whether an account is connected (`requestAccounts()` succeeded and neither `disconnect()` nor an unplug has
+   * dropped it since), as Auro's `isConnected()`; never touches the device.
+   *
+   * @returns `true` when connected, else `false`.
+   */
+  isConnected(): boolean {
+    return this.#connection !== undefined;
   }
 
   /** What the connected app can do, read at connect; undefined before. */
@@ -219,14 +235,16 @@ export class LedgerProvider {
   }
 
   /**
-   * Switches the network (`{ networkID: 'mina:mainnet' | 'mina:devnet' | 'mina:local' }`) and emits `chainChanged`.
-   * The key is the same on every network; signatures differ by network id.
+   * Switches the network (`{ networkID: 'mina:mainnet' | 'mina:devnet' | 'mina:local' }`) and emits `chainChanged`,
+   * once the integrator's `confirmSwitchChain` approved it; without that hook it is refused (1002) unless the
+   * provider was created with `allowUnconfirmedSwitchChain: true`. The key is the same on every network; signatures
+   * differ by network id.
    *
    * @param args - `{ networkID: 'mina:mainnet' | 'mina:devnet' | 'mina:local' }`.
    * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
    * @returns The network now in use, `{ networkID }`.
    * @throws `ProviderError`: 23001 when the call comes from another origin, 20003 for an unknown network id, 1002 when
-   *   `confirmSwitchChain` refuses.
+   *   `confirmSwitchChain` refuses, or when there is no such hook and `allowUnconfirmedSwitchChain` is not set.
    * @example
    * ```ts
    * await chain.switchChain({ networkID: 'mina:devnet' });
@@ -239,6 +257,12 @@ export class LedgerProvider {
       if (network !== this.#network) {
         const to = `mina:${network}`;
         const confirm = this.#options.confirmSwitchChain;
+        // Secure default: the signing domain of every later call changes, so nobody switches it silently.
+        if (!confirm && this.#options.allowUnconfirmedSwitchChain !== true) {
+          throw new ProviderError(ErrorCode.UserRejected, {
+            reason: `switching to ${to} needs the integrator's confirmation (the confirmSwitchChain option, or allowUnconfirmedSwitchChain: true)`,
+          });
+        }
         if (confirm) {
           let approved = false;
           try {
@@ -281,7 +305,8 @@ export class LedgerProvider {
 
   /**
    * Listens to `accountsChanged` (the account list), `chainChanged` (`{ networkID }`) or `disconnect` (a
-   * `ProviderError`). Returns the provider, as Auro's EventEmitter does, so calls chain.
+   * `ProviderError`). Returns the provider, as Auro's EventEmitter does, so calls chain. As with an EventEmitter, the
+   * same listener added twice is called twice.
    *
    * @param event - `accountsChanged`, `chainChanged` or `disconnect`.
    * @param listener - Called with the event's arguments; an error it throws is ignored.
@@ -295,7 +320,23 @@ export class LedgerProvider {
     return this;
   }
 
-  /** Removes `listener` from `event`. Returns the provider. */
+  /**
+   * Like `on`, but `listener` runs at most once: it is removed before it is first called (Node's EventEmitter
+   * `once`). `off(event, listener)` removes it before it fires. Returns the provider.
+   *
+   * @param event - `accountsChanged`, `chainChanged` or `disconnect`.
+   * @param listener - Called with the event's arguments, once; an error it throws is ignored.
+   * @example
+   * ```ts
+   * chain.once('chainChanged', ({ networkID }) => reload(networkID));
+   * ```
+   */
+  once<E extends EventName>(event: E, listener: Listener<E>): this {
+    this.#events.once(event, listener);
+    return this;
+  }
+
+  /** Removes `listener` from `event` (its most recently added instance, as EventEmitter does). Returns the provider. */
   off<E extends EventName>(event: E, listener: Listener<E>): this {
     this.#events.off(event, listener);
     return this;
@@ -322,7 +363,8 @@ export class LedgerProvider {
    * @returns `{ publicKey, data, signature: { field, scalar } }`, as Auro returns it; `data` is the text the device
    *   signed.
    * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected, 20003 for a bad or
-   *   reserved message, 20006 when the app lacks INS 05 (before 1.4.0), 1002 when the user rejects on the Ledger, 22001
+   *   reserved message, 20006 for a text the device cannot sign (empty, over 65 bytes, not printable ASCII; the
+   *   reason says which) or when the app lacks INS 05 (before 1.4.0), 1002 when the user rejects on the Ledger, 22001
    *   when the signature does not verify.
    * @example
    * ```ts
@@ -342,7 +384,7 @@ export class LedgerProvider {
    * A nullifier for `message` (0–64 field elements) and the connected account, made on the Ledger (extension
    * CREATE_NULLIFIER), completed and verified on the host with o1js. `data` is the message as given.
    *
-   * @param args - `{ message }`: 0–64 field elements (decimal or `0x` hex strings, or integral numbers).
+   * @param args - `{ message }`: 0–64 field elements (text as `BigInt()` reads it, or integral numbers).
    * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
    * @returns The nullifier as `Nullifier.fromJSON` reads it, with `data` the message as given.
    * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected, 20003 for a bad
@@ -357,7 +399,9 @@ export class LedgerProvider {
     return this.#method('createNullifier', args, context, createNullifierParams, async (params, app, address, context) => {
       if (!this.#connection!.capabilities.extension?.createNullifier) throw this.#needsExtension('nullifier', 'CREATE_NULLIFIER');
       this.#action('createNullifier', 'confirm', 'Review the nullifier request on your Ledger and approve');
-      const device = await app.createNullifier(this.accountIndex, params.message, context);
+      // The device shows the fields and, with extension 1.1, the origin asking (a nullifier is the same for every origin).
+      const origin = this.#connection!.capabilities.extension?.nullifierOrigin ? this.origin : undefined;
+      const device = await app.createNullifier(this.accountIndex, params.message, { ...context, origin });
       const nullifier = await completeNullifier(address, params.message, device);
       return { ...nullifier, data: [...(args as { message: unknown[] }).message] };
     });
@@ -385,7 +429,13 @@ export class LedgerProvider {
       }
       const ctx = await this.#credentialContext('requestPresentation', app, address, context);
       return requestPresentation(
-        { ...ctx, origin: this.origin, selectCredentials: this.#options.selectCredentials, o1jsCacheBytes: this.#options.o1jsCacheBytes },
+        {
+          ...ctx,
+          origin: this.origin,
+          selectCredentials: this.#options.selectCredentials,
+          o1jsCacheBytes: this.#options.o1jsCacheBytes,
+          clearSigning: this.#connection!.capabilities.extension?.signPresentation === true,
+        },
         params.presentation.presentationRequest,
       );
     });
@@ -428,7 +478,12 @@ export class LedgerProvider {
           localChain: this.network === 'local' ? () => this.localChain() : undefined,
           nonces: this.#nonces,
           signal: context.signal,
-          onConfirm: (i, n) => this.#action('sendTransaction', 'confirm', `Blind-sign the zkApp commitment on your Ledger (${i} of ${n})`),
+          clearSigning: version.extension?.signZkapp === true,
+          spendCap: this.#spendCap,
+          confirmZkapp: this.#options.confirmZkapp
+            ? (summary) => this.#options.confirmZkapp!({ ...summary, origin: this.origin })
+            : undefined,
+          onConfirm: (prompt) => this.#action('sendTransaction', 'confirm', prompt),
         },
         params,
       );
@@ -494,7 +549,7 @@ export class LedgerProvider {
    * Auro's `signFields`: `{ message: fields }` → `{ data, publicKey, signature }` (base58), mina-signer's scheme.
    * One field: INS 06 (app ≥ 1.6.0, blind signing); several: extension SIGN_FIELDS; else 20006 with the reason.
    *
-   * @param args - `{ message }`: 1–64 field elements (decimal or `0x` hex strings, or integral numbers).
+   * @param args - `{ message }`: 1–64 field elements (text as `BigInt()` reads it, or integral numbers); more → 20006.
    * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
    * @returns `{ data, publicKey, signature }`, the signature in base58 as mina-signer's `signFields`.
    * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected, 20003 for a bad
@@ -563,11 +618,11 @@ export class LedgerProvider {
 
   /**
    * Auro's `signJsonMessage`: `{ message: [{ label, value }, …] }`, signed as its JSON text with INS 05, whose limit
-   * is 65 printable ASCII bytes (a longer text → 20003 naming the limit). Result as `signMessage`.
+   * is 65 printable ASCII bytes (a longer text → 20006 saying so). Result as `signMessage`.
    *
    * @param args - `{ message: [{ label, value }, …] }`.
    * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
-   * @throws `ProviderError` as `signMessage`; 20003 when the JSON text is over 65 bytes.
+   * @throws `ProviderError` as `signMessage`; 20006 when the JSON text is over 65 bytes or not printable ASCII.
    * @example
    * ```ts
    * await chain.signJsonMessage({ message: [{ label: 'action', value: 'login' }] });
@@ -579,12 +634,8 @@ export class LedgerProvider {
       if (!this.#connection) throw new ProviderError(ErrorCode.NotConnected, { reason: 'not connected: call requestAccounts() first' });
       const { message } = parseParams(signJsonMessageParams, args);
       const text = jsonMessageText(message);
-      if (text.length > 65) {
-        throw invalidParams(
-          'message',
-          `the Ledger signs messages of at most 65 printable ASCII bytes (INS 05); this JSON text is ${text.length}`,
-        );
-      }
+      // What the device cannot sign (over 65 bytes, not printable ASCII) is 20006 with the reason, as for signMessage.
+      assertDeviceSignsMessage(text, 'this JSON text');
       return this.signMessage({ message: text }, context);
     });
   }
@@ -641,6 +692,7 @@ export class LedgerProvider {
     hostCredentialAccess = {
       list: (provider, context) => provider.#listCredentials(context),
       delete: (provider, id, context) => provider.#deleteCredential(id, context),
+      rekey: (provider, context) => provider.#rekeyCredentials(context),
     };
   }
 
@@ -657,8 +709,21 @@ export class LedgerProvider {
     );
   }
 
+  async #rekeyCredentials(context: CallOptions): Promise<boolean> {
+    return this.#method('rekeyCredentials', {}, context, emptyParams, async (_params, app, address, context) =>
+      rekeyCredentials(await this.#credentialContext('rekeyCredentials', app, address, context)),
+    );
+  }
+
   async #credentialContext(method: string, app: MinaLedgerApp, address: string, context: RequestContext) {
     const connection = this.#connection!;
+    // The store key is a device reply: refused, before anything is asked, where @ledgerhq/logs would publish it.
+    if (!storeKeyStaysQuiet(app.transport)) {
+      throw new ProviderError(ErrorCode.MethodNotSupported, {
+        reason:
+          'this transport would log the credential store key on @ledgerhq/logs: open the Ledger with openWebHid, openNodeHid or openSpeculos (or pass a @ledgerhq WebHID, node-hid or Speculos transport)',
+      });
+    }
     const { appVersion } = connection.capabilities;
     // The store key comes from a deterministic INS 05 signature; 1.4.0–1.4.4 sign other texts than later apps.
     if (!supports(appVersion, 'echoedMessage')) {
@@ -692,9 +757,10 @@ export class LedgerProvider {
   }
 
   /**
-   * The wallet-side entry point: `{ method: 'chain_…', params }`, params as an object or a one-element array. Typed
-   * per method (`ChainRpcSchema`): the params a method takes and the result it resolves; the arguments are still
-   * validated at run time exactly as the direct methods validate them.
+   * The wallet-side entry point: `{ method: 'chain_…', params }`, params as an object or a one-element array. Auro's
+   * names (`mina_…`, as a dapp written for `window.mina` calls them) are served exactly as their `chain_`
+   * equivalents. Typed per method (`ChainRpcSchema`): the params a method takes and the result it resolves; the
+   * arguments are still validated at run time exactly as the direct methods validate them.
    *
    * @param args - `{ method, params }`; `params` as the method of the same name takes them (see each method).
    * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
@@ -704,20 +770,23 @@ export class LedgerProvider {
    * @example
    * ```ts
    * const [address] = await chain.request({ method: 'chain_requestAccounts' });
+   * const { networkID } = await chain.request({ method: 'mina_requestNetwork' }); // Auro's name, same method
    * const result = await chain.request({ method: 'chain_sendTransaction', params: { transaction, onlySign: true } });
    * ```
    */
-  async request<M extends WalletMethod>(args: RequestArguments<M>, context: RequestContext = {}): Promise<RpcResult<M>> {
+  async request<M extends RequestMethod>(args: RequestArguments<M>, context: RequestContext = {}): Promise<RpcResult<M>> {
     return this.#guard(async (): Promise<RpcResult<M>> => {
       // The origin first, for every method (known or not): nothing from another origin is even looked at.
       this.#checkOrigin(context);
       if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
         throw invalidParams('method', 'request needs { method, params }');
       }
-      if (!Object.hasOwn(METHODS, args.method)) {
+      // Auro's names (`mina_requestAccounts`, `mina_sign_JsonMessage`, …) are served as their `chain_` equivalents.
+      const method = args.method.startsWith('mina_') ? `chain_${args.method.slice('mina_'.length)}` : args.method;
+      if (!Object.hasOwn(METHODS, method)) {
         throw new ProviderError(ErrorCode.MethodNotSupported, { reason: `unknown method ${JSON.stringify(args.method.slice(0, 64))}` });
       }
-      const name = METHODS[args.method as WalletMethod];
+      const name = METHODS[method as WalletMethod];
       if (name === 'requestAccounts' || name === 'getAccounts' || name === 'requestNetwork')
         return this[name](context) as Promise<RpcResult<M>>;
       // Runtime validation is each method's own: the params are unknown until its schema has parsed them.
@@ -855,7 +924,8 @@ export { STORE_KEY_MESSAGE };
  *   `LedgerProviderOptions`.
  * @returns The provider; every method's promise rejects only with `ProviderError`.
  * @throws `ProviderError` 20003 naming the bad option in `data.field` (`options`, `transport`, `network`,
- *   `accountIndex`, `bridge`, `maxPendingCalls`, `feeCap`, `era`, `graphqlUrl`, `graphqlHeaders`, `origin`).
+ *   `accountIndex`, `bridge`, `maxPendingCalls`, `feeCap`, `era`, `graphqlUrl`, `graphqlHeaders`,
+ *   `confirmSwitchChain`, `allowUnconfirmedSwitchChain`, `origin`).
  * @example
  * ```ts
  * import { createLedgerProvider, install } from 'chain-ledger';

@@ -1,14 +1,16 @@
 /**
- * chain_sendTransaction: a zkApp command signed on the Ledger (INS 06, blind signing), verified, then returned or
- * broadcast.
+ * chain_sendTransaction: a zkApp command signed on the Ledger, verified, then returned or broadcast. In clear when the
+ * device has the extension's SIGN_ZKAPP (it shows the command and computes the commitments itself), else blind with
+ * INS 06 (it shows a hash), after the integrator's `confirmZkapp` hook has seen the host's summary.
  *
  *  1. shape checks → protocol era from the command's shape (8 / 32 app-state fields) → the era's library parses it;
  *  2. fee payer: the wallet pays when the command's fee payer is the empty key or the connected account (fee, memo
  *     and nonce filled in as documented); otherwise the command's fee payer is kept and only our account updates
  *     are signed;
  *  3. commitments with the era's mina-signer (never hand-rolled), for the provider's network;
- *  4. one device signature per distinct value (fee payer and full-commitment updates share one), each verified on
- *     the host before it is inserted;
+ *  4. the summary (./summary.ts) against `spendCap` and the integrator's hook; then SIGN_ZKAPP (one request, the
+ *     device's commitments must equal the host's) or one INS 06 signature per distinct value (fee payer and
+ *     full-commitment updates share one), each verified on the host before it is inserted;
  *  5. `onlySign` → `{ signedData }`; otherwise the local chain or the node's GraphQL `sendZkapp` → `{ hash }`.
  */
 import type { MinaLedgerApp } from '../device/client.js';
@@ -28,6 +30,9 @@ import {
 import { fetchAccountNonce, sendZkapp } from './graphql.js';
 import type { LocalChain } from './local-chain.js';
 import type { NonceTracker } from './nonces.js';
+import { clearSigningMismatch, zkappStreamOf } from './clear-signing.js';
+import { summarizeZkapp, type ZkappSummary } from './summary.js';
+import type { ZkappCommitmentKind } from '../apdu/sign-zkapp.js';
 
 /** Default fee when neither the dapp nor the command gives one: Auro's built-in "medium" plus its per-update fee. */
 export const DEFAULT_BASE_FEE = 10_100_000n;
@@ -37,7 +42,8 @@ export interface SendTransactionParams {
   transaction: Record<string, unknown>;
   onlySign?: boolean;
   nonce?: number;
-  feePayer?: { fee?: bigint; memo?: string };
+  /** `fee`: nanomina, or why the dapp's value is no fee (refused only if it is used, as Auro reads it only then). */
+  feePayer?: { fee?: bigint | { invalid: string }; memo?: string };
 }
 
 export interface SendTransactionContext {
@@ -55,8 +61,14 @@ export interface SendTransactionContext {
   localChain?: () => Promise<LocalChain>;
   nonces: NonceTracker;
   signal?: AbortSignal;
-  /** Called before each device request: `index` of `total` distinct values. */
-  onConfirm?: (index: number, total: number) => void;
+  /** The device has SIGN_ZKAPP (extension 1.1): sign in clear. */
+  clearSigning?: boolean;
+  /** Largest amount of MINA the command may take from the account (fee included), nanomina. */
+  spendCap?: bigint;
+  /** The integrator's look at the summary before the device is asked: false (or a throw) rejects with 1002. */
+  confirmZkapp?: (summary: ZkappSummary) => boolean | Promise<boolean>;
+  /** Called before each device request with what the user is asked to check on the device. */
+  onConfirm?: (prompt: string) => void;
 }
 
 export type SendTransactionResult = { signedData: string } | { hash: string; paymentId?: string };
@@ -100,13 +112,45 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   const slots = signingSlots(command, ctx.address, commitments);
   if (slots.length === 0) throw invalidParams('transaction', 'the Ledger account is not a signer for this zkApp command');
 
-  // One device request per distinct value; every slot needing that value reuses the signature.
+  // What the command does to the account, before any device request: the spend cap, then the integrator's hook.
+  const summary = summarizeZkapp(command, ctx.address, ctx.network, ctx.clearSigning === true);
+  if (ctx.spendCap !== undefined && BigInt(summary.spend) > ctx.spendCap) {
+    throw invalidParams('transaction', `the command takes ${summary.spend} nanomina from the account (fee included), above the spend cap of ${ctx.spendCap}`);
+  }
+  if (ctx.confirmZkapp) {
+    let approved = false;
+    try {
+      approved = (await ctx.confirmZkapp(summary)) === true;
+    } catch {
+      approved = false;
+    }
+    if (!approved) throw new ProviderError(ErrorCode.UserRejected, { reason: 'refused by the wallet before the Ledger was asked' });
+  }
+  ctx.signal?.throwIfAborted();
+
+  // Each distinct value is signed once; every slot needing that value reuses the signature.
   const distinct = [...new Set(slots.map((s) => s.value))];
+  const kindOf = (value: bigint): ZkappCommitmentKind => (value === commitments.fullCommitment ? 'fullCommitment' : 'commitment');
   const publicKey = internals.PublicKey.toGroup(internals.PublicKey.fromBase58(ctx.address));
+  const raw = new Map<bigint, { field: string; scalar: string }>();
+  if (ctx.clearSigning) {
+    ctx.onConfirm?.('Review the zkApp transaction on your Ledger: it shows what the command does');
+    const reply = await ctx.app.signZkapp(zkappStreamOf(command, internals, era, network, ctx.accountIndex), { signal: ctx.signal });
+    const mismatch = clearSigningMismatch(reply, commitments, distinct.map(kindOf));
+    if (mismatch) throw new ProviderError(ErrorCode.Internal, { reason: mismatch });
+    for (const { kind, r, s } of reply.signatures) {
+      raw.set(kind === 'fullCommitment' ? commitments.fullCommitment : commitments.commitment, { field: r.toString(), scalar: s.toString() });
+    }
+  } else {
+    for (const [i, value] of distinct.entries()) {
+      const what = kindOf(value) === 'fullCommitment' ? 'full commitment' : 'partial commitment (the account updates only)';
+      ctx.onConfirm?.(`Blind-sign the zkApp ${what} on your Ledger (${i + 1} of ${distinct.length})`);
+      raw.set(value, await ctx.app.signFieldElement(ctx.accountIndex, value, networkId, { signal: ctx.signal }));
+    }
+  }
   const signatures = new Map<bigint, string>();
-  for (const [i, value] of distinct.entries()) {
-    ctx.onConfirm?.(i + 1, distinct.length);
-    const signature = await ctx.app.signFieldElement(ctx.accountIndex, value, networkId, { signal: ctx.signal });
+  for (const value of distinct) {
+    const signature = raw.get(value)!;
     const ok = internals.verifyFieldElement({ r: BigInt(signature.field), s: BigInt(signature.scalar) }, value, publicKey, network);
     if (!ok)
       throw new ProviderError(ErrorCode.Internal, {
@@ -132,15 +176,18 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
 /**
  * Auro 2.5.1's order: the command's own fee payer fee when it is positive (nanomina: dapps build the command with
  * `Mina.transaction({ sender, fee })` and often pass the same value again, in nanomina, as `feePayer.fee`), else
- * `feePayer.fee` (MINA), else the default. Whatever is chosen is capped by `feeCap`.
+ * `feePayer.fee` (MINA; refused only then when it is no fee), else the default. Whatever is chosen is capped by
+ * `feeCap`.
  */
 export function chooseFee(params: SendTransactionParams, command: ZkappCommandJson, cap: bigint): bigint {
   const given = params.feePayer?.fee;
   const inCommand = BigInt(command.feePayer.body.fee);
+  // feePayer.fee is read, and so checked, only when the command's own fee is 0: Auro ignores it otherwise.
+  if (inCommand === 0n && typeof given === 'object') throw invalidParams('feePayer.fee', given.invalid);
   const [fee, field] =
     inCommand > 0n
       ? [inCommand, 'transaction.feePayer.body.fee']
-      : given !== undefined
+      : typeof given === 'bigint'
         ? [given, 'feePayer.fee']
         : [DEFAULT_BASE_FEE + DEFAULT_FEE_PER_ACCOUNT_UPDATE * BigInt(command.accountUpdates.length), 'transaction.feePayer.body.fee'];
   if (fee > cap) throw invalidParams(field, `fee ${fee} nanomina is above the cap of ${cap}`);

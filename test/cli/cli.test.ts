@@ -116,6 +116,27 @@ describe('chain-ledger CLI with --device software', () => {
     expect((await cli('list-credentials', '--device', 'software', '--credentials', store)).json).toEqual([]);
   }, 300_000);
 
+  it('rekey-store: the owner re-keys the store (a fresh salt, the same entries); false without a store', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { FileCredentialStore } = await import('../../src/credentials/node.js');
+    const { deriveStoreSecret } = await import('../../src/credentials/store-key.js');
+    const { MinaLedgerApp } = await import('../../src/apdu.js');
+    const store = join(work, 'rekey-store');
+    expect((await cli('rekey-store', '--device', 'software', '--credentials', store)).json).toEqual({ rekeyed: false });
+    // An entry written under the secret the software Ledger (the vectors' mnemonic) re-derives.
+    const files = new FileCredentialStore(store);
+    const secret = await deriveStoreSecret(new MinaLedgerApp(quietLedger()), 0, addressOf(0));
+    const { id } = await files.add(addressOf(0), secret, JSON.stringify({ name: 'kept' }));
+    const before = JSON.parse(readFileSync(files.fileOf(addressOf(0)), 'utf8'));
+    const r = await cli('rekey-store', '--device', 'software', '--credentials', store);
+    expect(r.code).toBe(0);
+    expect(r.json).toEqual({ rekeyed: true });
+    expect(r.stderr).toContain('chain-ledger credential store key v1'); // the secret came from the device
+    const after = JSON.parse(readFileSync(files.fileOf(addressOf(0)), 'utf8'));
+    expect(after.salt).not.toBe(before.salt);
+    expect(await files.list(addressOf(0), secret)).toMatchObject([{ id, credential: JSON.stringify({ name: 'kept' }) }]);
+  }, 120_000);
+
   it('errors: exit 1 with the ProviderError as JSON; usage errors exit 2', async () => {
     const bad = await cli('nullifier', '1.5', '--device', 'software');
     expect(bad.code).toBe(1);
@@ -139,7 +160,9 @@ describe('chain-ledger CLI with --device speculos:PORT (startSpeculosServer over
       const signed = await cli('send-zkapp', FIXTURE, '--only-sign', '--device', `speculos:${server.port}`);
       expect(signed.code).toBe(0);
       expect(verifySigned('berkeley', 'devnet', signed.json.signedData, addressOf(0))).toBe(true);
-      expect(device.exchanges.some((e) => e.request.startsWith('e006'))).toBe(true);
+      // Extension 1.1: the command went to the device in clear (SIGN_ZKAPP, several chunks), not blind (INS 06).
+      expect(device.exchanges.filter((e) => e.request.startsWith('e0a3')).length).toBeGreaterThan(1);
+      expect(device.exchanges.some((e) => e.request.startsWith('e006'))).toBe(false);
     } finally {
       await server.close();
     }

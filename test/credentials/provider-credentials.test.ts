@@ -2,45 +2,42 @@
  * chain_storePrivateCredential and chain_requestPresentation through the provider, with the software Ledger, a
  * file store in a temporary directory, and real mina-attestations credentials and proofs.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Review, SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import type { Review } from '../../src/emulator/index.js';
+import { shownValue } from '../../src/emulator/review.js';
 import { FileCredentialStore } from '../../src/credentials/node.js';
 import { createLedgerProvider, credentialManager } from '../../src/index.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
 import { addressOf } from '../support/vectors.js';
-import { ORIGIN, connectedProvider, quietLedger, tempDirs } from '../support/rig.js';
+import { ORIGIN, connectedWith, quietLedger, tempDirs } from '../support/rig.js';
 
 const tempDir = tempDirs('credentials');
-let dir: string;
+/** The store directory most tests share; a test that needs an empty store of its own makes one with `tempDir()`. */
+const dir = tempDir();
 let issuer: Issuer;
 
 beforeAll(async () => {
-  dir = tempDir();
   issuer = await credentialIssuer();
 }, 60_000);
 
-/** A connected provider (extensions on) with a file store; `messages()` counts the SIGN_MSG requests so far. */
-async function connected(device: SoftwareLedgerOptions = {}, store = new FileCredentialStore(dir)) {
-  const rig = await connectedProvider({ extensions: true, ...device }, { credentialStore: store });
-  return { ...rig, messages: () => rig.ledger.exchanges.filter((e) => e.request.startsWith('e005')).length };
-}
+/** A connected provider (extensions on) with a file store in `dir`; `requests('e005')` counts its SIGN_MSG requests. */
+const connected = connectedWith({ extensions: true }, () => ({ credentialStore: new FileCredentialStore(dir) }));
 
 describe('chain_storePrivateCredential', () => {
   it('validates, asks for approval on the device, stores encrypted, and recognises duplicates', async () => {
-    const { chain, reviews, messages } = await connected();
+    const { chain, reviews, requests } = await connected();
     const credential = issuer.issue(addressOf(0));
     const result = await chain.storePrivateCredential({ credential });
     expect(JSON.parse(result.credential)).toEqual(JSON.parse(credential));
     // First store in this connection: the approval, then the store key (2 messages); the second store: 1.
-    expect(messages()).toBe(2);
+    expect(requests('e005')).toBe(2);
     const approval = reviews.find((r) => r.kind === 'message' && r.screens.some((s) => s.text?.startsWith('Store credential')));
     expect(approval!.screens.find((s) => s.title === 'Message')!.text).toMatch(/^Store credential [0-9a-f]{8} from B62q\w{4}\.\.\w{4}$/);
     await chain.storePrivateCredential({ credential: JSON.parse(credential) }); // the same, as an object
-    expect(messages()).toBe(3);
+    expect(requests('e005')).toBe(3);
     const listed = await credentialManager(chain).list();
     expect(listed).toHaveLength(1);
     expect(listed[0]!.credential).toBe(result.credential);
@@ -52,10 +49,10 @@ describe('chain_storePrivateCredential', () => {
     const first = await connected();
     const credential = issuer.issue(addressOf(0), 'Chile');
     await first.chain.storePrivateCredential({ credential });
-    const again = await connected({}, new FileCredentialStore(dir));
+    const again = await connected({}, { credentialStore: new FileCredentialStore(dir) });
     const ids = (await credentialManager(again.chain).list()).map((e) => JSON.parse(e.credential).credential.data.nationality);
     expect(ids).toContainEqual(expect.objectContaining({ value: 'Chile' }));
-    expect(again.messages()).toBe(1); // only the store key, re-derived by the device
+    expect(again.requests('e005')).toBe(1); // only the store key, re-derived by the device
     // The file alone, with any other secret: refused as the wrong key, not read.
     await expect(new FileCredentialStore(dir).list(addressOf(0), crypto.getRandomValues(new Uint8Array(32)))).rejects.toMatchObject({
       name: 'CredentialStoreError',
@@ -64,12 +61,12 @@ describe('chain_storePrivateCredential', () => {
   });
 
   it("refuses a credential of another owner (existing wallets don't check)", async () => {
-    const { chain, messages } = await connected();
+    const { chain, requests } = await connected();
     expect(await failure(chain.storePrivateCredential({ credential: issuer.issue(addressOf(1)) }))).toMatchObject({
       code: 20003,
       data: { field: 'credential.credential.owner', reason: expect.stringMatching(/belongs to B62q/) },
     });
-    expect(messages()).toBe(0);
+    expect(requests('e005')).toBe(0);
   });
 
   it.each([
@@ -96,14 +93,10 @@ describe('chain_storePrivateCredential', () => {
   });
 
   it('a rejection on the device → 1002, nothing stored', async () => {
-    const own = mkdtempSync(join(tmpdir(), 'chain-ledger-credentials-'));
-    try {
-      const { chain } = await connected({ approve: (r) => r.kind === 'address' }, new FileCredentialStore(own));
-      expect(await failure(chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) }))).toMatchObject({ code: 1002 });
-      expect(readdirSync(own).filter((f) => f.endsWith('.json'))).toEqual([]);
-    } finally {
-      rmSync(own, { recursive: true, force: true });
-    }
+    const own = tempDir();
+    const { chain } = await connected({ approve: (r) => r.kind === 'address' }, { credentialStore: new FileCredentialStore(own) });
+    expect(await failure(chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) }))).toMatchObject({ code: 1002 });
+    expect(readdirSync(own).filter((f) => f.endsWith('.json'))).toEqual([]);
   });
 
   it('the store-key text is never signed for a page', async () => {
@@ -178,32 +171,76 @@ describe('chain_requestPresentation', () => {
     });
   });
 
-  it('proves with the owner signature made on the device; the verifier accepts it for this origin only', async () => {
-    const { chain, reviews } = await connected();
+  it('proves with the owner signature made on the device, which shows the verifier (this origin) and computes the context itself; with several fitting credentials selectCredentials decides; the verifier accepts it for this origin only', async () => {
+    // One proof checked several ways (issue #12): the clear review, the choice among two credentials, the verifier.
+    const own = tempDir();
+    const otherIssuer = issuer.A.o1js.PrivateKey.random();
+    const asked: string[][] = [];
+    const { chain, reviews } = await connected(
+      {},
+      {
+        credentialStore: new FileCredentialStore(own),
+        selectCredentials: ({ inputs }) => {
+          asked.push(inputs.credential!.map((e) => e.id));
+          // Choose the one from the other issuer.
+          const chosen = inputs.credential!.find(
+            (e) => JSON.parse(e.credential).witness.issuer.value === otherIssuer.toPublicKey().toBase58(),
+          );
+          return { credential: chosen!.id };
+        },
+      },
+    );
     await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
+    const { UInt64, PublicKey } = issuer.A.o1js;
+    const data = { nationality: issuer.Nationality.from('Peru'), age: UInt64.from(40), expiresAt: UInt64.from(Date.now() + 1e10) };
+    const second = issuer.A.attestations.Credential.sign(otherIssuer, { owner: PublicKey.fromBase58(addressOf(0)), data });
+    await chain.storePrivateCredential({ credential: issuer.A.attestations.Credential.toJSON(second) });
     const { req, json } = request('https');
     const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
-    expect(reviews.some((r) => r.kind === 'sign-fields')).toBe(true);
+    // The device showed who the verifier is and what is asked, and signed a context it computed from that.
+    const review = reviews.filter((r) => r.kind === 'presentation').at(-1)!;
+    expect(shownValue(review, 'Verifier')).toBe(ORIGIN);
+    expect(shownValue(review, 'Action')).toBe('login');
+    expect(shownValue(review, 'Reveals (per host)')).toBe('the issuer of credential');
+    expect(reviews.some((r) => r.kind === 'sign-fields')).toBe(false); // nothing blind
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toHaveLength(2);
+    expect(await verifiedOutput(issuer.A, req, presentation, ORIGIN)).toBe(issuerHash(issuer.A, otherIssuer));
     const { Presentation } = issuer.A.attestations;
-    const compiled = await Presentation.compile(req);
-    const output = (await Presentation.verify(compiled, Presentation.fromJSON(presentation), { verifierIdentity: ORIGIN })) as {
-      toString(): string;
-    };
-    // The output claim is the issuer hash the spec asked for (mina-attestations: native issuer = Poseidon over the key).
-    const issuerHash = issuer.A.o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuer.key.toPublicKey().toFields());
-    expect(output.toString()).toBe(issuerHash.toString());
     await expect(
-      Presentation.verify(compiled, Presentation.fromJSON(presentation), { verifierIdentity: 'https://evil.example' }),
+      Presentation.verify(await Presentation.compile(req), Presentation.fromJSON(presentation), {
+        verifierIdentity: 'https://evil.example',
+      }),
     ).rejects.toThrow();
+    // …and deleting the chosen one (host side) leaves the other one.
+    const manager = credentialManager(chain);
+    const entries = await manager.list();
+    const peru = entries.find((e) => e.credential.includes('Peru'))!;
+    expect(await manager.delete(peru.id)).toBe(true);
+    expect(await manager.delete(peru.id)).toBe(false);
+    expect((await manager.list()).map((e) => e.id)).toEqual(entries.filter((e) => e !== peru).map((e) => e.id));
+    expect(await failure(manager.delete('nope'))).toMatchObject({ code: 20003, data: { field: 'id' } });
   }, 300_000);
 
   it.each(['no-context', 'zk-app'] as const)(
-    'a %s request works too',
+    'a %s request works too, and the device says who can verify it',
     async (type) => {
-      const { chain } = await connected();
+      const { chain, reviews } = await connected();
       await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
       const { req, json } = request(type);
       const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
+      const review = reviews.filter((r) => r.kind === 'presentation').at(-1)!;
+      if (type === 'no-context') {
+        // Bound to no verifier: anyone who gets it can present it again. The device says so, loudly.
+        expect(review.screens.map((s) => s.lines)).toContainEqual(['WARNING', 'No verifier']);
+        expect(review.screens.map((s) => s.lines)).toContainEqual(['Anyone can reuse', 'this presentation']);
+      } else {
+        expect(shownValue(review, 'zkApp')).toBe(
+          (json.inputContext as { verifierIdentity: { publicKey: { value: string } } }).verifierIdentity.publicKey.value,
+        );
+        expect(shownValue(review, 'zkApp network')).toBe('devnet');
+        expect(shownValue(review, 'Action')).toBe('verifyPresentation');
+      }
       const { Presentation } = issuer.A.attestations;
       const output = (await Presentation.verify(
         await Presentation.compile(req),
@@ -219,60 +256,21 @@ describe('chain_requestPresentation', () => {
     300_000,
   );
 
-  it('a rejection of the owner signature on the device → 1002', async () => {
-    const own = mkdtempSync(join(tmpdir(), 'chain-ledger-credentials-'));
-    try {
-      const { chain, ledger } = await connected({}, new FileCredentialStore(own));
-      await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
-      ledger.approve = (r) => r.kind !== 'sign-fields';
-      expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('https').json } }))).toMatchObject({
-        code: 1002,
-        data: { statusWord: '0x6985' },
-      });
-    } finally {
-      rmSync(own, { recursive: true, force: true });
-    }
+  it('a rejection on the device → 1002; a device of extension 1.0 signs blind (SIGN_FIELDS), so only with Blind signing on', async () => {
+    const own = tempDir();
+    const { chain, ledger } = await connected({}, { credentialStore: new FileCredentialStore(own) });
+    await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
+    ledger.approve = (r) => r.kind !== 'presentation';
+    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('https').json } }))).toMatchObject({
+      code: 1002,
+      data: { statusWord: '0x6985' },
+    });
+    // Extension 1.0, Blind signing off: the device refuses SIGN_FIELDS with its notice (nothing signed).
+    const blind = await connected({ extensions: '1.0', blindSigning: false }, { credentialStore: new FileCredentialStore(own) });
+    await blind.chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
+    expect(await failure(blind.chain.requestPresentation({ presentation: { presentationRequest: request('https').json } }))).toMatchObject({
+      code: 1002,
+    });
+    expect(blind.reviews.at(-1)).toMatchObject({ kind: 'blind-signing-disabled', approvable: false });
   }, 120_000);
-
-  it('several fitting credentials: selectCredentials decides, and the proof uses its choice', async () => {
-    const own = mkdtempSync(join(tmpdir(), 'chain-ledger-credentials-'));
-    try {
-      const otherIssuer = issuer.A.o1js.PrivateKey.random();
-      const asked: string[][] = [];
-      const { chain } = await connectedProvider(
-        { extensions: true },
-        {
-          credentialStore: new FileCredentialStore(own),
-          selectCredentials: ({ inputs }) => {
-            asked.push(inputs.credential!.map((e) => e.id));
-            // Choose the one from the other issuer.
-            const chosen = inputs.credential!.find(
-              (e) => JSON.parse(e.credential).witness.issuer.value === otherIssuer.toPublicKey().toBase58(),
-            );
-            return { credential: chosen!.id };
-          },
-        },
-      );
-      await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
-      const { UInt64, PublicKey } = issuer.A.o1js;
-      const data = { nationality: issuer.Nationality.from('Peru'), age: UInt64.from(40), expiresAt: UInt64.from(Date.now() + 1e10) };
-      const second = issuer.A.attestations.Credential.sign(otherIssuer, { owner: PublicKey.fromBase58(addressOf(0)), data });
-      await chain.storePrivateCredential({ credential: issuer.A.attestations.Credential.toJSON(second) });
-      const { req, json } = request('https');
-      const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
-      expect(asked).toHaveLength(1);
-      expect(asked[0]).toHaveLength(2);
-      expect(await verifiedOutput(issuer.A, req, presentation, ORIGIN)).toBe(issuerHash(issuer.A, otherIssuer));
-      // …and deleting it leaves the other one.
-      const manager = credentialManager(chain);
-      const entries = await manager.list();
-      const peru = entries.find((e) => e.credential.includes('Peru'))!;
-      expect(await manager.delete(peru.id)).toBe(true);
-      expect(await manager.delete(peru.id)).toBe(false);
-      expect((await manager.list()).map((e) => e.id)).toEqual(entries.filter((e) => e !== peru).map((e) => e.id));
-      expect(await failure(manager.delete('nope'))).toMatchObject({ code: 20003, data: { field: 'id' } });
-    } finally {
-      rmSync(own, { recursive: true, force: true });
-    }
-  }, 300_000);
 });

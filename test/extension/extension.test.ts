@@ -11,6 +11,7 @@ import { PALLAS_P } from '../../src/apdu/constants.js';
 import { encodeCreateNullifier, encodeSignFields } from '../../src/apdu/extension.js';
 import { fromHex, toHex } from '../../src/apdu/bytes.js';
 import type { Review, SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import { shownValue } from '../../src/emulator/review.js';
 import { completeNullifier } from '../../src/nullifier/complete.js';
 import { openTranscript } from '../../src/transport/node.js';
 import { counting } from '../support/counting.js';
@@ -22,8 +23,9 @@ const testnet = new Client({ network: 'testnet' });
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
 const range = (n: number) => Array.from({ length: n }, (_, i) => BigInt(i + 1) * 1_000_003n);
 
+/** A device with the extension (1.1) and Blind signing on (SIGN_FIELDS is blind signing, like INS 06). */
 function device(options: SoftwareLedgerOptions = {}, reviews: Review[] = []) {
-  return quietLedger({ extensions: true, approve: (r) => (reviews.push(r), true), ...options });
+  return quietLedger({ extensions: true, blindSigning: true, approve: (r) => (reviews.push(r), true), ...options });
 }
 
 describe('chunking', () => {
@@ -68,18 +70,35 @@ describe('input refused before anything is sent', () => {
 });
 
 describe('GET_CAPABILITIES: how the host detects the extension', () => {
-  it('reports version 1.0, both instructions and 64 fields', async () => {
+  it('reports version 1.1, the four instructions, the nullifier origin and 64 fields', async () => {
     expect(await new MinaLedgerApp(device()).getCapabilities()).toEqual({
-      version: '1.0',
+      version: '1.1',
       signFields: true,
       createNullifier: true,
+      signZkapp: true,
+      signPresentation: true,
+      nullifierOrigin: true,
       maxFields: 64,
     });
   });
 
+  it('a version 1.0 device: SIGN_FIELDS and CREATE_NULLIFIER only (zkApps and presentations signed blind)', async () => {
+    const old = device({ extensions: '1.0' });
+    expect(await new MinaLedgerApp(old).getCapabilities()).toEqual({
+      version: '1.0',
+      signFields: true,
+      createNullifier: true,
+      signZkapp: false,
+      signPresentation: false,
+      nullifierOrigin: false,
+      maxFields: 64,
+    });
+    for (const ins of [0xa3, 0xa4]) expect(toHex(await old.exchange(Uint8Array.of(0xe0, ins, 0, 0, 0)))).toBe('6d00');
+  });
+
   it('the real app (extensions: false) answers 0x6D00 to every extension instruction, and the client reports null', async () => {
     const real = device({ extensions: false });
-    for (const ins of [0xa0, 0xa1, 0xa2]) expect(toHex(await real.exchange(Uint8Array.of(0xe0, ins, 0, 0, 0)))).toBe('6d00');
+    for (const ins of [0xa0, 0xa1, 0xa2, 0xa3, 0xa4]) expect(toHex(await real.exchange(Uint8Array.of(0xe0, ins, 0, 0, 0)))).toBe('6d00');
     expect(await new MinaLedgerApp(real).getCapabilities()).toBeNull();
   });
 
@@ -104,13 +123,28 @@ describe('SIGN_FIELDS', () => {
         .toBoolean(),
     ).toBe(true);
     expect(reviews).toHaveLength(1);
+    // Blind signing, worded as such: no transaction, but zkApps act on such signatures.
     expect(reviews[0]!.screens.map((s) => s.lines)).toEqual([
-      ['Sign fields'],
-      ['Not a transaction'],
+      ['Blind', 'Signing'],
+      ['Sign fields', 'not verifiable'],
+      ['zkApps may act', 'on this signature'],
       ['Domain', 'testnet'],
       ['Fields', String(n)],
       ['Digest', fieldsDigest(fields)],
-      ['Approve'],
+      ['ACCEPT RISK', 'AND APPROVE'],
+      ['Reject'],
+    ]);
+  });
+
+  it('with Blind signing off: the notice, a Reject the user must press (0x6985), nothing signed', async () => {
+    const reviews: Review[] = [];
+    const error = await new MinaLedgerApp(device({ blindSigning: false }, reviews)).signFields(0, range(3)).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'LedgerUserRejectedError', statusCode: 0x6985 });
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]!.approvable).toBe(false);
+    expect(reviews[0]!.screens.map((s) => s.lines)).toEqual([
+      ['Blind signing', 'not enabled'],
+      ['Enable it in', 'app settings'],
       ['Reject'],
     ]);
   });
@@ -198,14 +232,27 @@ describe('CREATE_NULLIFIER and the host check', () => {
     });
   });
 
-  it('shows what it signs and can be rejected', async () => {
+  it('shows the fields themselves (not a digest) and the origin asking, and can be rejected', async () => {
     const reviews: Review[] = [];
-    await new MinaLedgerApp(device({}, reviews)).createNullifier(0, range(2));
-    expect(reviews[0]!.screens.slice(0, 3).map((s) => s.lines)).toEqual([
+    await new MinaLedgerApp(device({}, reviews)).createNullifier(0, range(2), { origin: 'https://vote.example' });
+    expect(reviews[0]!.screens.map((s) => s.lines)).toEqual([
       ['Create nullifier'],
-      ['Fields', '2'],
-      ['Digest', fieldsDigest(range(2))],
+      ['Requested by', 'https://vote.example'],
+      ['Field 1/2', '1000003'],
+      ['Field 2/2', '2000006'],
+      ['Approve'],
+      ['Reject'],
     ]);
+    // A field too long for one screen is paged, every digit shown.
+    const big = PALLAS_P - 1n;
+    await new MinaLedgerApp(device({}, reviews)).createNullifier(0, [big]);
+    expect(shownValue(reviews[1]!, 'Field 1/1')).toBe(big.toString());
+    // A 1.0 device takes no origin (0x6802), and the host never sends one to it (docs/apdu-extensions.md).
+    await expect(
+      new MinaLedgerApp(device({ extensions: '1.0' })).createNullifier(0, range(2), { origin: 'https://a.example' }),
+    ).rejects.toMatchObject({
+      statusCode: 0x6802,
+    });
     await expect(new MinaLedgerApp(device({ approve: () => false })).createNullifier(0, range(2))).rejects.toMatchObject({
       statusCode: 0x6985,
     });
@@ -215,7 +262,13 @@ describe('CREATE_NULLIFIER and the host check', () => {
 describe('recorded transcripts of each extension instruction (the vectors in docs/apdu-extensions.md)', () => {
   it('GET_CAPABILITIES', async () => {
     const t = await openTranscript(fixture('extension-get-capabilities.apdu'));
-    expect(await new MinaLedgerApp(t).getCapabilities()).toMatchObject({ version: '1.0', maxFields: 64 });
+    expect(await new MinaLedgerApp(t).getCapabilities()).toMatchObject({ version: '1.0', maxFields: 64, signZkapp: false });
+    t.ensureDone();
+  });
+
+  it('GET_CAPABILITIES, version 1.1', async () => {
+    const t = await openTranscript(fixture('extension-get-capabilities-1.1.apdu'));
+    expect(await new MinaLedgerApp(t).getCapabilities()).toMatchObject({ version: '1.1', signZkapp: true, signPresentation: true });
     t.ensureDone();
   });
 

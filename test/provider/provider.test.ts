@@ -2,24 +2,17 @@
 import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
 import { PALLAS_P } from '../../src/apdu/constants.js';
-import { SoftwareLedger, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
-import { createLedgerProvider, ProviderError, type LedgerProviderOptions } from '../../src/index.js';
+import { createLedgerProvider } from '../../src/index.js';
 import type { ApduTransport } from '../../src/transport/index.js';
-import { providerFailure } from '../support/provider-failure.js';
+// A ProviderError, and our own class here (dapps match on name/code).
+import { ownProviderFailure as failure } from '../support/provider-failure.js';
 import { addressOf } from '../support/vectors.js';
-import { ORIGIN, providerRig, quietLedger } from '../support/rig.js';
+import { ORIGIN, OTHER_MNEMONIC, providerRigWith, quietLedger } from '../support/rig.js';
 
 const testnet = new Client({ network: 'testnet' });
 
-const setup = (device: SoftwareLedgerOptions = {}, provider: Partial<LedgerProviderOptions> = {}) =>
-  providerRig({ extensions: true, ...device }, provider);
-
-/** A ProviderError, and our own class here (dapps match on name/code). */
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await providerFailure(promise);
-  expect(error).toBeInstanceOf(ProviderError);
-  return error;
-}
+/** A provider rig on a software Ledger with the extension. */
+const setup = providerRigWith({ extensions: true });
 
 describe('creation', () => {
   it.each([
@@ -86,7 +79,7 @@ describe('connection', () => {
     expect(chain.capabilities).toMatchObject({
       appVersion: { version: '1.6.0' },
       signFieldElement: true,
-      extension: { version: '1.0', signFields: true, createNullifier: true, maxFields: 64 },
+      extension: { version: '1.1', signFields: true, createNullifier: true, signZkapp: true, signPresentation: true, maxFields: 64 },
     });
   });
 
@@ -174,14 +167,7 @@ describe('every error code for its real cause', () => {
       ['sendTransaction without transaction', (c) => c.sendTransaction({} as never), 'transaction'],
       ['sendTransaction with non-JSON text', (c) => c.sendTransaction({ transaction: '{nope' }), 'transaction'],
       ['sendTransaction with a JSON array', (c) => c.sendTransaction({ transaction: '[]' }), 'transaction'],
-      [
-        'sendTransaction fee with 10 decimals',
-        (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: '0.0000000001' } }),
-        'feePayer.fee',
-      ],
-      ['sendTransaction fee -1', (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: -1 } }), 'feePayer.fee'],
-      ['sendTransaction fee "abc"', (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: 'abc' } }), 'feePayer.fee'],
-      ['sendTransaction fee 1e-10', (c) => c.sendTransaction({ transaction: {}, feePayer: { fee: 1e-10 } }), 'feePayer.fee'],
+      // (A bad feePayer.fee is refused only when the command's fee is 0, i.e. when it is used: test/zkapp/dapp-fees.test.ts.)
       [
         'sendTransaction memo of 33 bytes',
         (c) => c.sendTransaction({ transaction: {}, feePayer: { memo: 'é'.repeat(17) } }),
@@ -203,8 +189,8 @@ describe('every error code for its real cause', () => {
         (c) => c.requestPresentation({ presentation: {} } as never),
         'presentation.presentationRequest',
       ],
-      ['signMessage non-ASCII', (c) => c.signMessage({ message: 'héllo' }), 'message'],
-      ['signMessage 66 bytes', (c) => c.signMessage({ message: 'a'.repeat(66) }), 'message'],
+      ['signMessage not a string', (c) => c.signMessage({ message: 42 } as never), 'message'],
+      ['signFields a value that is no field element', (c) => c.signFields({ message: [...Array(70).fill('1'), 'x'] }), 'message[70]'],
       ['params not an object', (c) => c.createNullifier(42 as never), 'params'],
     ];
     it.each(cases)('%s', async (_name, call, field) => {
@@ -214,6 +200,51 @@ describe('every error code for its real cause', () => {
       const error = await failure(call(chain));
       expect(error).toMatchObject({ code: 20003, message: 'Invalid method parameter(s).', data: { field } });
       expect(ledger.exchanges.length).toBe(before);
+    });
+  });
+
+  describe('20006 for well-formed messages the device cannot sign, with the reason; nothing reaches the device', () => {
+    const cases: [string, (c: ReturnType<typeof setup>['chain']) => Promise<unknown>, RegExp][] = [
+      [
+        'signMessage of 66 bytes',
+        (c) => c.signMessage({ message: 'a'.repeat(66) }),
+        /1 to 65 printable ASCII bytes \(INS 05\); this message is 66 bytes/,
+      ],
+      [
+        'signMessage with a non-ASCII letter',
+        (c) => c.signMessage({ message: 'héllo' }),
+        /this message has U\+00E9, which is not printable ASCII/,
+      ],
+      ['signMessage with a tab', (c) => c.signMessage({ message: 'a\tb' }), /this message has U\+0009/],
+      ['signMessage empty', (c) => c.signMessage({ message: '' }), /this message is empty/],
+      [
+        'signJsonMessage whose JSON text is over 65 bytes',
+        (c) => c.signJsonMessage({ message: [{ label: 'action', value: 'x'.repeat(60) }] }),
+        /this JSON text is 91 bytes/,
+      ],
+      [
+        'signFields of 65 fields',
+        (c) => c.signFields({ message: Array(65).fill('1') }),
+        /at most 64 fields in one request.*this message has 65/,
+      ],
+    ];
+    it.each(cases)('%s', async (_name, call, reason) => {
+      const { chain, ledger } = setup();
+      await chain.requestAccounts();
+      const before = ledger.exchanges.length;
+      expect(await failure(call(chain))).toMatchObject({
+        code: 20006,
+        message: 'Method not supported.',
+        data: { reason: expect.stringMatching(reason) },
+      });
+      expect(ledger.exchanges.length).toBe(before);
+    });
+
+    it('65 printable bytes, and CR / LF, are still signed', async () => {
+      const { chain } = setup();
+      await chain.requestAccounts();
+      const signed = await chain.signMessage({ message: `${'a'.repeat(63)}\r\n` });
+      expect(testnet.verifyMessage(signed)).toBe(true);
     });
   });
 
@@ -284,7 +315,7 @@ describe('every error code for its real cause', () => {
   it('22001 a device signature that does not verify for the connected account is never returned', async () => {
     // A transport that switches devices behind the provider's back (another seed answers after connect).
     const first = quietLedger({ extensions: true });
-    const other = SoftwareLedger.fromMnemonic(`${'abandon '.repeat(11)}about`, { extensions: true, warn: () => {} });
+    const other = quietLedger({ extensions: true }, OTHER_MNEMONIC);
     let current: ApduTransport = first;
     const switching: ApduTransport = { send: (...args) => current.send(...args) };
     const chain = createLedgerProvider({ transport: switching, network: 'devnet', origin: ORIGIN });
@@ -384,7 +415,7 @@ describe('approval and concurrency', () => {
 
 describe('switchChain', () => {
   it('changes the network id used for signing and emits chainChanged once per change', async () => {
-    const { chain } = setup();
+    const { chain } = setup({}, { allowUnconfirmedSwitchChain: true });
     await chain.requestAccounts();
     const changes: { networkID: string }[] = [];
     chain.on('chainChanged', (id) => changes.push(id));

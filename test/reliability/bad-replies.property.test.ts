@@ -12,8 +12,8 @@
  * docs/apdu-extensions.md) predicts from the replies the client saw. A value from genuine replies is CORRECT (the
  * real address, a signature that verifies with mina-signer for that key and payload, a nullifier o1js verifies). A
  * value from altered replies is either correct too or — where the client documents that it checks shapes only
- * (signatures, nullifier values, the version and capability bytes: docs/architecture.md "It does not verify
- * signatures cryptographically … the provider checks every signature") — exactly the faithful decoding of
+ * (signatures, nullifier values, the version and capability bytes within their ranges: docs/architecture.md "It
+ * does not verify signatures cryptographically … the provider checks every signature") — exactly the faithful decoding of
  * well-formed bytes; those cases are counted. An address is never accepted unless it is the real one.
  *
  * Provider: with INS 05 / INS 06 / 0xA2 replies corrupted, signMessage, sendTransaction (onlySign) and
@@ -138,7 +138,8 @@ describe('documented limits of the client, and the provider covering them', () =
 });
 
 describe('provider: corrupted INS 05 / INS 06 / 0xA2 replies never yield an unverified signature or nullifier', () => {
-  const pLedger = quietLedger({ extensions: true, blindSigning: true });
+  // Extension 1.0: zkApp commands through INS 06 (in clear, SIGN_ZKAPP replies: test/extension/clear-signing.test.ts).
+  const pLedger = quietLedger({ extensions: '1.0', blindSigning: true });
   const CORRUPTIBLE = new Set([0x05, 0x06, 0xa2]);
   /** The mutations of the current call, by index among its corruptible exchanges; null: pass everything through. */
   let current: Map<number, ReplyMutation> | null = null;
@@ -423,9 +424,11 @@ function signature64(d: Uint8Array) {
 type Version = [number, number, number];
 const atLeast = (v: Version, min: Version) => (v[0] !== min[0] ? v[0] > min[0] : v[1] !== min[1] ? v[1] > min[1] : v[2] >= min[2]);
 
+/** A version no Mina app can claim (major 1–9, minor and patch 0–99: codec.ts decodeVersion) is a reply error. */
 function version(seen: Seen | undefined): Version {
   const d = dataOf(seen);
   if (d.length !== 3) throw replyError();
+  if (d[0]! < 1 || d[0]! > 9 || d[1]! > 99 || d[2]! > 99) throw replyError();
   return [d[0]!, d[1]!, d[2]!];
 }
 
@@ -487,11 +490,30 @@ function clientCases(): ClientCase[] {
         if (stop instanceof Stop && 'error' in stop.expected && stop.expected.error === 'LedgerUnsupportedInstructionError') return null;
         throw stop;
       }
-      // docs/apdu-extensions.md: protocol major 1, bits 0x01 | 0x02 only, 1–64 fields; anything else is refused.
-      if (d.length !== 4 || d[3] === 0 || d[3]! > 64 || d[0] !== 1 || (d[2]! & ~0x03) !== 0) throw replyError();
-      return { version: `${d[0]}.${d[1]}`, signFields: (d[2]! & 1) !== 0, createNullifier: (d[2]! & 2) !== 0, maxFields: d[3] };
+      // docs/apdu-extensions.md: protocol major 1, bits 0x01–0x08 only, 1–64 fields; anything else is refused. The
+      // nullifier takes an origin from version 1.1 on.
+      if (d.length !== 4 || d[3] === 0 || d[3]! > 64 || d[0] !== 1 || (d[2]! & ~0x0f) !== 0) throw replyError();
+      return {
+        version: `${d[0]}.${d[1]}`,
+        signFields: (d[2]! & 1) !== 0,
+        createNullifier: (d[2]! & 2) !== 0,
+        signZkapp: (d[2]! & 4) !== 0,
+        signPresentation: (d[2]! & 8) !== 0,
+        nullifierOrigin: d[1]! >= 1 && (d[2]! & 2) !== 0,
+        maxFields: d[3],
+      };
     },
-    correct: (v) => JSON.stringify(v) === JSON.stringify({ version: '1.0', signFields: true, createNullifier: true, maxFields: 64 }),
+    correct: (v) =>
+      JSON.stringify(v) ===
+      JSON.stringify({
+        version: '1.1',
+        signFields: true,
+        createNullifier: true,
+        signZkapp: true,
+        signPresentation: true,
+        nullifierOrigin: true,
+        maxFields: 64,
+      }),
     shapeOnly: true,
   });
   for (const account of [0, 1, 3]) {

@@ -14,7 +14,7 @@ import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand, verifySigned } from '../support/zkapp.js';
 import { settle } from '../support/reliability.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
-import { ORIGIN, quietLedger } from '../support/rig.js';
+import { ORIGIN, quietLedger, never } from '../support/rig.js';
 
 // The tests come first; the rig and the oracles they use follow them, at the end of the file.
 
@@ -258,7 +258,6 @@ describe('a fault in the middle of a queue', () => {
 // ---- the rig and the oracles used above (module code: it runs before vitest collects the tests) ----
 
 const clients = { devnet: new Client({ network: 'testnet' }), mainnet: new Client({ network: 'mainnet' }) };
-const never = () => new Promise<boolean>(() => {});
 
 interface Probe {
   ledger: SoftwareLedger;
@@ -290,7 +289,8 @@ function watchedLedger(options: SoftwareLedgerOptions = {}): Probe {
   return { ledger, maxInFlight: () => max, deviceErrors };
 }
 
-const INS = { signMessage: 'e005', createNullifier: 'e0a2', sendTransaction: 'e006' } as const;
+/** The device has extension 1.1: zkApp commands go in clear, SIGN_ZKAPP, in several chunks each. */
+const INS = { signMessage: 'e005', createNullifier: 'e0a2', sendTransaction: 'e0a3' } as const;
 type Kind = keyof typeof INS;
 
 /** The device requests of these instructions, consecutive chunks of one request counted once. */
@@ -300,7 +300,7 @@ function requestSequence(ledger: SoftwareLedger, from: number): string[] {
     const ins = e.request.slice(0, 4);
     if (!Object.values(INS).includes(ins as never)) continue;
     // A continuation chunk of the extension (P1 = 0x80) belongs to the request before it.
-    if (ins === INS.createNullifier && e.request.slice(4, 6) === '80') continue;
+    if ((ins === INS.createNullifier || ins === INS.sendTransaction) && e.request.slice(4, 6) === '80') continue;
     out.push(ins);
   }
   return out;

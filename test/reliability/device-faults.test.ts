@@ -4,6 +4,9 @@
  * applied to the local chain; nothing stored), and the NEXT call — after the user fixes the device (plug, unlock,
  * open the app, approve) — works and verifies.
  *
+ * The matrix runs on a device with extension 1.0, which signs zkApp commands (INS 06) and presentations (SIGN_FIELDS)
+ * blind; zkApp commands are also run in clear on a 1.1 device (SIGN_ZKAPP), where Blind signing plays no part.
+ *
  * requestPresentation is slow (the proof takes ≈ 20 s): its device step (the owner signature, SIGN_FIELDS) comes
  * before the proof, so its fault rows fail before proving, and their recovery is shown by the next call reaching
  * the owner-signature review again (rejected there); one full presentation after a fault is proved and verified at
@@ -23,20 +26,21 @@ import { fundedLocalChain } from '../support/local-chain.js';
 import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand, manyUpdates, verifySigned } from '../support/zkapp.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
-import { ORIGIN, quietLedger, tempDirs } from '../support/rig.js';
+import { ORIGIN, quietLedger, tempDirs, never } from '../support/rig.js';
 
 // The tests come first; the rig and the oracles they use follow them, at the end of the file.
 
 describe('device faults × provider methods', () => {
   it('covers every method with every fault that applies', () => {
-    // 5 methods × 9 faults (+ blind signing off for the 2 sendTransaction variants) + 4 presentation rows.
-    expect(MATRIX.length).toBe(5 * (FAULTS.length - 1) + 2 + PRESENTATION_FAULTS.length);
+    // 7 methods × 9 faults (+ blind signing off for the 2 blind and the 2 clear sendTransaction variants) + 4
+    // presentation rows.
+    expect(MATRIX.length).toBe(7 * (FAULTS.length - 2) + 2 + 2 + PRESENTATION_FAULTS.length);
   });
 
   it.each(MATRIX)(
     '%s × %s',
     async (_m, _f, method, fault) => {
-      const r = await rig(method.network, fault.device);
+      const r = await rig(method.network, { ...method.device, ...fault.device });
       await method.prepare?.(r);
       const before = await method.snapshot(r);
       const exchangesBefore = r.ledger.exchanges.length;
@@ -165,7 +169,6 @@ describe('a full presentation after a fault', () => {
 
 const ACCOUNT0 = addressOf(0);
 const testnet = new Client({ network: 'testnet' });
-const never = () => new Promise<boolean>(() => {});
 
 let localChain: LocalChain;
 let issuer: Issuer;
@@ -189,7 +192,7 @@ const approveAll = (rig: Rig) => (rig.ledger.approve = (r) => (rig.reviews.push(
 
 async function rig(network: 'devnet' | 'local', device: SoftwareLedgerOptions = {}): Promise<Rig> {
   const dir = tempDir();
-  const ledger = quietLedger({ extensions: true, blindSigning: true, ...device });
+  const ledger = quietLedger({ extensions: '1.0', blindSigning: true, ...device });
   const actions: DeviceAction[] = [];
   const chain = createLedgerProvider({
     transport: ledger,
@@ -219,6 +222,8 @@ interface Method {
   network: 'devnet' | 'local';
   /** The review a user sees for this method's own confirmation. */
   review: ReviewKind;
+  /** The device it runs on, if not the matrix's (extension 1.0, Blind signing on). */
+  device?: SoftwareLedgerOptions;
   /** State the method needs before the fault (a stored credential for presentations). */
   prepare?(rig: Rig): Promise<void>;
   call(rig: Rig): Promise<unknown>;
@@ -280,6 +285,35 @@ const METHODS: Method[] = [
     },
     snapshot: async () => undefined,
     unchanged: async () => undefined,
+  },
+  {
+    name: 'sendTransaction in clear (onlySign, SIGN_ZKAPP)',
+    network: 'devnet',
+    review: 'zkapp',
+    device: { extensions: true },
+    call: (r) => r.chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true }),
+    async check(r, result) {
+      expect(verifySigned('berkeley', 'devnet', (result as { signedData: string }).signedData, ACCOUNT0)).toBe(true);
+      expect(r.reviews.at(-1)?.kind).toBe('zkapp');
+    },
+    snapshot: async () => undefined,
+    unchanged: async () => undefined,
+  },
+  {
+    name: 'sendTransaction in clear (broadcast, local chain, SIGN_ZKAPP)',
+    network: 'local',
+    review: 'zkapp',
+    device: { extensions: true },
+    call: async (r) => r.chain.sendTransaction({ transaction: await payment(r) }),
+    async check(r, result) {
+      expect((result as { hash: string }).hash).toMatch(/^5J[1-9A-HJ-NP-Za-km-z]{40,60}$/);
+      expect(await localChain.balanceOf(r.recipient!.toBase58())).toBe(1_000_000_000n);
+    },
+    snapshot: async () => ({ nonce: await localChain.nonceOf(ACCOUNT0), balance: await localChain.balanceOf(ACCOUNT0) }),
+    async unchanged(r, before) {
+      expect({ nonce: await localChain.nonceOf(ACCOUNT0), balance: await localChain.balanceOf(ACCOUNT0) }).toEqual(before);
+      expect(await localChain.balanceOf(r.recipient!.toBase58())).toBeUndefined();
+    },
   },
   {
     name: 'sendTransaction (broadcast, local chain)',
@@ -428,9 +462,18 @@ const FAULTS: Fault[] = [
   },
   {
     name: 'blind signing off',
-    applies: (m) => m.name.startsWith('sendTransaction'),
+    applies: (m) => m.review === 'field-element',
     inject: (r) => (r.ledger.blindSigning = false),
     expected: { code: 1002, reason: /enable "Blind signing"/, statusWord: '0x6985' },
+    reachesDevice: true,
+    recover: (r) => (r.ledger.blindSigning = true),
+  },
+  {
+    // In clear, the device shows the command: nothing is blind, the setting plays no part.
+    name: 'blind signing off (clear signing does not need it)',
+    applies: (m) => m.review === 'zkapp',
+    inject: (r) => (r.ledger.blindSigning = false),
+    expected: 'ok',
     reachesDevice: true,
     recover: (r) => (r.ledger.blindSigning = true),
   },

@@ -14,10 +14,8 @@
  * The corrupted devices are structural transports around a SoftwareLedger that rewrite requests or replies, as in
  * bad-replies.property.test.ts. Failure messages name leaked secrets, never print them.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { AccountUpdate, Mina, PrivateKey, PublicKey, UInt64 } from 'o1js';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -31,8 +29,9 @@ import { credentialIssuer, type Issuer } from '../support/credentials.js';
 import { fundedLocalChain } from '../support/local-chain.js';
 import { addressOf, vectors } from '../support/vectors.js';
 import { berkeleyCommand } from '../support/zkapp.js';
+import { REPO, spawnBounded } from '../support/process.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
-import { ORIGIN, quietLedger, tempDirs } from '../support/rig.js';
+import { ORIGIN, OTHER_MNEMONIC, quietLedger, tempDirs } from '../support/rig.js';
 
 // The tests come first; the rig and the oracles they use follow them, at the end of the file.
 
@@ -287,6 +286,7 @@ describe('secrets never leak', () => {
         origin: ORIGIN,
         credentialStore: new FileCredentialStore(tempDir()),
         onDeviceAction: log,
+        allowUnconfirmedSwitchChain: true,
       });
       chain.on('disconnect', log);
       chain.on('accountsChanged', log);
@@ -372,15 +372,8 @@ describe('secrets never leak', () => {
   it('the CLI (`chain-ledger address --device software`) prints nothing secret', async () => {
     const bin = join(REPO, 'dist/cli/main.js');
     expect(existsSync(bin), 'dist/cli/main.js is missing: run `npm run build`').toBe(true);
-    const child = spawn(process.execPath, [bin, 'address', '--device', 'software'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const code = await new Promise<number | null>((resolve, reject) => {
-      const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error('the CLI did not finish within 30 s'))), 30_000);
-      child.on('close', (c) => (clearTimeout(timer), resolve(c)));
-    });
+    // Not runBounded: a failing CLI fails on `code` below without printing its output (searched here for secrets).
+    const { code, stdout, stderr } = await spawnBounded(process.execPath, [bin, 'address', '--device', 'software'], 30_000, 'the CLI');
     expect(code).toBe(0);
     expect(TEST_MNEMONIC).toBe(vectors.mnemonic); // the CLI's software Ledger has the keys searched for
     expect(JSON.parse(stdout)).toEqual({ address: ACCOUNT0 });
@@ -391,9 +384,7 @@ describe('secrets never leak', () => {
 
 // ---- the rig and the oracles used above (module code: it runs before vitest collects the tests) ----
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const ACCOUNT0 = addressOf(0);
-const OTHER_MNEMONIC = `${'abandon '.repeat(11)}about`;
 
 let issuer: Issuer;
 let localChain: LocalChain;
@@ -430,9 +421,14 @@ function corruptible(honest: SoftwareLedger, other: SoftwareLedger) {
   return { transport, state };
 }
 
+/**
+ * A device with extension 1.0, which signs zkApp commands and presentations blind (INS 06, SIGN_FIELDS): what the
+ * host checks there is each signature. In clear (SIGN_ZKAPP, SIGN_PRESENTATION) the host also compares the values the
+ * device computed with its own: test/extension/clear-signing.test.ts.
+ */
 async function corruptedRig(network: Network) {
-  const honest = quietLedger({ extensions: true, blindSigning: true });
-  const other = SoftwareLedger.fromMnemonic(OTHER_MNEMONIC, { extensions: true, warn: () => {}, blindSigning: true });
+  const honest = quietLedger({ extensions: '1.0', blindSigning: true });
+  const other = quietLedger({ extensions: '1.0', blindSigning: true }, OTHER_MNEMONIC);
   const { transport, state } = corruptible(honest, other);
   const dir = tempDir();
   const chain = createLedgerProvider({

@@ -120,7 +120,7 @@ describe('ExclusiveTransport', () => {
   it('two concurrent multi-chunk commands (8-field signFields each) never interleave: both signatures verify', async () => {
     // 8 fields are 262 bytes: two chunks per command. Interleaved, the device would assemble one caller's first chunk
     // with the other's last and sign that mix for the first caller (and answer 0x6802 to the second).
-    const device = quietLedger({ extensions: true, latencyMs: 1 });
+    const device = quietLedger({ extensions: true, blindSigning: true, latencyMs: 1 });
     const a = new MinaLedgerApp(device);
     const b = new MinaLedgerApp(device);
     const fieldsA = Array.from({ length: 8 }, (_, i) => BigInt(1000 + i));

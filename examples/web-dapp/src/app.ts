@@ -214,9 +214,11 @@ async function connectLedger(): Promise<void> {
 async function startDemo(): Promise<void> {
   $('demo-banner').hidden = false;
   $('demo-device').hidden = false;
-  // The chain-ledger extension (nullifiers, presentations) is opt-in and on here; the banner says so.
+  // The chain-ledger extension 1.1 (nullifiers, presentations, zkApp commands in clear) is opt-in: on here unless the
+  // released app is picked, to compare its blind zkApp review with the clear one. The banner says so.
+  const firmware = $<HTMLSelectElement>('demo-firmware').value;
   const device = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
-    extensions: true,
+    extensions: firmware !== 'released',
     approve: demoApprover,
     blindSigning: true,
     warn: (message) => console.warn(message),

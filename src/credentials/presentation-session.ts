@@ -1,0 +1,182 @@
+/**
+ * One presentation's o1js work, as a worker runs it (presentation-worker.ts in Node, presentation-worker.browser.ts in
+ * browsers; the same protocol, so presentation-runner.ts drives both alike). The device step (the owner signature)
+ * stays with the caller, between the two messages:
+ *
+ *   caller → { prepare: { type, request, credentials, verifierIdentity } }   worker → { prepared: { messageFields, tagName } }
+ *   caller → { finalize: { signature } }                                      worker → { presentation }
+ *   caller → { close: true }                                                  worker → { closed: true }
+ *
+ * Any failure → { error: { stage, message } }. Nothing here touches the device or the credential store: the worker
+ * receives the chosen credentials' JSON and the request, and returns fields and the presentation.
+ *
+ * In a browser the key cache (browser-key-cache.ts, reached through `openPresentationKeys`) wraps both o1js phases;
+ * `close` persists what o1js wrote since the compile, so the caller asks for it before it terminates the worker.
+ *
+ * One session may serve several presentations in turn (Node reuses a warm worker, presentation-runner.ts): each
+ * `prepare` starts a new presentation, and `finalize` or `close` ends it. With `reuseCompiled` (Node only), the
+ * compiled presentation program of a spec is kept for the next presentation of the same spec (see `reusingCompiled`).
+ */
+import { loadAttestations } from './attestations.js';
+import { NO_PRESENTATION_KEYS, type PresentationKeys } from './key-cache.js';
+
+export interface PrepareMessage {
+  type: 'https' | 'zk-app' | 'no-context';
+  /** The request's JSON text. */
+  request: string;
+  /** The chosen credentials: input key and stored JSON text. */
+  credentials: { key: string; json: string }[];
+  verifierIdentity?: string;
+}
+
+export type SessionMessage = { prepare: PrepareMessage } | { finalize: { signature: string } } | { close: true };
+
+/**
+ * What a device needs to compute the presentation's context itself (SIGN_PRESENTATION), as decimal text: the parts of
+ * mina-attestations' context that are no text the device shows. Absent for a presentation bound to no verifier.
+ */
+export interface ContextParts {
+  vkHash: string;
+  claimsHash: string;
+  serverNonce: string;
+  clientNonce: string;
+  /** zk-app requests: the verifier zkApp (its network as mina-attestations names it). */
+  zkapp?: { publicKey: string; tokenId: string; network: unknown };
+}
+
+export interface Prepared {
+  messageFields: string[];
+  tagName?: string;
+  context?: ContextParts;
+}
+
+export type WorkerReply =
+  | { prepared: Prepared }
+  | { presentation: string }
+  | { closed: true }
+  | { error: { stage: 'prepare' | 'finalize' | 'close'; message: string } };
+
+export interface SessionOptions {
+  /**
+   * Keep the compiled program of the last specs for later presentations in this session (Node's reused worker).
+   * Not in browsers, where each presentation has a fresh Worker (o1js#2870: a second proof in one o1js instance with
+   * a populated cache can hang there).
+   */
+  reuseCompiled?: boolean;
+}
+
+/** How many specs' compiled programs a reusing session keeps (each holds its prover keys once it has proved). */
+export const COMPILED_SPECS_KEPT = 2;
+
+/** The state of a worker's presentations: feed it the caller's messages in order, post back what it returns. */
+export function presentationSession(options: SessionOptions = {}): (message: SessionMessage) => Promise<WorkerReply> {
+  let keys: PresentationKeys = NO_PRESENTATION_KEYS;
+  let finalize: ((signatureBase58: string) => Promise<string>) | undefined;
+  const compiled = options.reuseCompiled ? new Map<string, Promise<unknown>>() : undefined;
+  /** Ends the current presentation, if any: its key cache persisted and dropped. */
+  const end = async () => {
+    finalize = undefined;
+    const open = keys;
+    keys = NO_PRESENTATION_KEYS;
+    await open.close();
+  };
+  return async (message) => {
+    const stage = 'prepare' in message ? 'prepare' : 'finalize' in message ? 'finalize' : 'close';
+    try {
+      if ('close' in message) {
+        await end();
+        return { closed: true };
+      }
+      const { o1js, attestations, openPresentationKeys, hashClaims } = await loadAttestations();
+      const { Presentation, PresentationRequest, Credential } = attestations;
+      if ('prepare' in message) {
+        await end(); // a previous presentation of this session that was neither finalized nor closed
+        const { type, request: text, credentials, verifierIdentity } = message.prepare;
+        const request = PresentationRequest.fromJSON(type, text);
+        const chosen = await Promise.all(credentials.map(async ({ key, json }) => ({ ...(await Credential.fromJSON(json)), key })));
+        const context = verifierIdentity === undefined ? undefined : { verifierIdentity };
+        // Browser: the persistent key cache around both o1js phases; Node: o1js's own file cache (no hook).
+        const opened = (await openPresentationKeys?.(PresentationRequest.toJSON(request))) ?? NO_PRESENTATION_KEYS;
+        keys = opened;
+        const prepare = () => Presentation.prepare({ request, context, credentials: chosen } as Parameters<typeof Presentation.prepare>[0]);
+        const prepared = await opened.compile(() =>
+          compiled === undefined
+            ? prepare()
+            : reusingCompiled(compiled, Presentation, request.spec, PresentationRequest.toJSON(request), prepare),
+        );
+        finalize = async (signatureBase58) => {
+          const proved = await opened.prove(() => Presentation.finalize(request, o1js.Signature.fromBase58(signatureBase58), prepared));
+          return Presentation.toJSON(proved);
+        };
+        const tagName = (prepared.compiledRequest as { tagName?: string }).tagName;
+        return { prepared: { messageFields: prepared.messageFields, tagName, context: contextParts(request, prepared, hashClaims) } };
+      }
+      if (!finalize) throw new Error('finalize before prepare');
+      const presentation = await finalize(message.finalize.signature);
+      await end(); // persisted before the caller reads the result (and terminates or reuses this worker)
+      return { presentation };
+    } catch (error) {
+      return { error: { stage, message: (error as Error)?.message ?? String(error) } };
+    }
+  };
+}
+
+/**
+ * Runs `prepare` (mina-attestations' `Presentation.prepare`) with the compiled program of this spec taken from
+ * `compiled` when an earlier presentation of this session compiled it. `Presentation.prepare` compiles on every call
+ * (`Presentation.precompile`: a new ZkProgram, its constraint systems rebuilt, its keys read and checked, its methods
+ * analysed once more for the feature flags), ≈ 1–3 s of a warm process, although the result depends on the spec
+ * alone. So for the duration of this call, `precompile` of exactly this spec object answers from the map (filled on
+ * the first call); any other call goes to mina-attestations' own. If mina-attestations stops calling `precompile`
+ * through its `Presentation` object, nothing is reused, and nothing breaks. Only in a worker of ours, where no other
+ * code uses mina-attestations meanwhile (one message at a time).
+ */
+async function reusingCompiled<T>(
+  compiled: Map<string, Promise<unknown>>,
+  Presentation: { precompile: (spec: never) => Promise<unknown> },
+  spec: unknown,
+  requestJson: string,
+  prepare: () => Promise<T>,
+): Promise<T> {
+  const original = Presentation.precompile;
+  // The spec as mina-attestations serializes it: the program (its name is a hash of this text) depends on it alone.
+  const key = JSON.stringify((JSON.parse(requestJson) as { spec: unknown }).spec);
+  let program = compiled.get(key);
+  compiled.delete(key); // re-inserted last: the map's order is least recently used first
+  if (program === undefined) {
+    program = original.call(Presentation, spec as never);
+    program.catch(() => compiled.get(key) === program && compiled.delete(key)); // a failed compile is not kept
+  }
+  compiled.set(key, program);
+  for (const oldest of compiled.keys()) if (compiled.size > COMPILED_SPECS_KEPT) compiled.delete(oldest);
+  Presentation.precompile = (asked: never) => (asked === spec ? program : original.call(Presentation, asked));
+  try {
+    return await prepare();
+  } finally {
+    Presentation.precompile = original;
+  }
+}
+
+/** The context's parts of a prepared presentation (see ContextParts); undefined for no-context requests. */
+export function contextParts(
+  request: { type: string; claims: unknown; inputContext?: unknown },
+  prepared: { clientNonce: unknown; serverNonce: unknown; compiledRequest: unknown },
+  hashClaims: (claims: unknown) => bigint,
+): ContextParts | undefined {
+  if (request.type === 'no-context') return undefined;
+  const text = (v: unknown) => String(v);
+  const vk = (prepared.compiledRequest as { verificationKey: { hash: unknown } }).verificationKey;
+  const parts: ContextParts = {
+    vkHash: text(vk.hash),
+    claimsHash: hashClaims(request.claims).toString(),
+    serverNonce: text(prepared.serverNonce),
+    clientNonce: text(prepared.clientNonce),
+  };
+  if (request.type === 'zk-app') {
+    const identity = (
+      request.inputContext as { verifierIdentity: { publicKey: { toBase58(): string }; tokenId: unknown; network: unknown } }
+    ).verifierIdentity;
+    parts.zkapp = { publicKey: identity.publicKey.toBase58(), tokenId: text(identity.tokenId), network: identity.network };
+  }
+  return parts;
+}

@@ -1,0 +1,154 @@
+/**
+ * Writes the vectors of docs/apdu-extensions.md for SIGN_ZKAPP and SIGN_PRESENTATION: real zkApp commands built with
+ * o1js as dapps build them, and real presentation requests built with mina-attestations, sent by the client to the
+ * software Ledger (the reference implementation, test mnemonic, extension 1.1), recorded as transcripts.
+ *
+ *   npx tsx tools/extension-vectors/generate.ts
+ *
+ * Every input is fixed (keys of the test mnemonic, amounts, a fixed client nonce), and Mina signatures are
+ * deterministic, so a second run writes the same bytes; test/extension/clear-signing-vectors.test.ts replays them.
+ */
+import { writeFileSync } from 'node:fs';
+import { AccountUpdate, Field, Mina, Permissions, PublicKey, TokenId, UInt64, VerificationKey } from 'o1js';
+import { MinaLedgerApp } from '../../src/apdu.js';
+import { toHex } from '../../src/apdu/bytes.js';
+import { encodeZkappStream } from '../../src/apdu/sign-zkapp.js';
+import type { PresentationToSign } from '../../src/apdu/extension.js';
+import { loadAttestations } from '../../src/credentials/attestations.js';
+import { minaSignerInternals, type Era } from '../../src/crypto/mina-signer-internals.js';
+import { SoftwareLedger, TEST_MNEMONIC } from '../../src/emulator/index.js';
+import type { ApduTransport } from '../../src/transport/types.js';
+import { zkappStreamOf } from '../../src/zkapp/clear-signing.js';
+import type { ZkappCommandJson } from '../../src/zkapp/command.js';
+import { createLocalChain } from '../../src/zkapp/local-chain.js';
+import { berkeleyCommand, manyUpdates } from '../../test/support/zkapp.js';
+import { addressOf } from '../../test/support/vectors.js';
+
+const FIXTURES = new URL('../../test/fixtures/', import.meta.url);
+
+/** A transport recording `=> request` / `<= reply` lines (the transcript format of openTranscript). */
+function recorder(device: SoftwareLedger): { transport: ApduTransport; lines: string[] } {
+  const lines: string[] = [];
+  const transport: ApduTransport = {
+    async send(cla, ins, p1, p2, data = new Uint8Array(0)) {
+      const apdu = Uint8Array.from([cla, ins, p1, p2, data.length, ...data]);
+      const reply = await device.exchange(apdu);
+      lines.push(`=> ${toHex(apdu)}`, `<= ${toHex(reply)}`);
+      return reply;
+    },
+  };
+  return { transport, lines };
+}
+
+const device = () => SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { extensions: true, warn: () => {} });
+
+// ---- zkApp commands ----
+
+const chain = await createLocalChain();
+await chain.fund(addressOf(0), 100_000_000_000n);
+chain.activate();
+const sender = PublicKey.fromBase58(addressOf(0));
+const other = PublicKey.fromBase58(addressOf(1));
+const tokenOwner = PublicKey.fromBase58(addressOf(2));
+
+async function build(body: () => void): Promise<ZkappCommandJson> {
+  const tx = await Mina.transaction({ sender, fee: 100_000_000, memo: 'chain-ledger vector' }, async () => body());
+  return JSON.parse(tx.toJSON());
+}
+
+const foreign = manyUpdates(berkeleyCommand(), 2, 1);
+foreign.feePayer.body.publicKey = addressOf(1);
+foreign.feePayer.body.nonce = '7';
+
+const commands: Record<string, { command: ZkappCommandJson; era: Era; network: 'devnet' | 'mainnet'; what: string }> = {
+  transfer: {
+    what: 'o1js: fundNewAccount and 1 MINA from account 0 to account 1 (the committed fixture), devnet, Berkeley',
+    command: berkeleyCommand(),
+    era: 'berkeley',
+    network: 'devnet',
+  },
+  'token-transfer': {
+    what: 'o1js: 10 units of the token of account 2 from account 0 to account 1, mainnet, Berkeley',
+    command: await build(() => {
+      const id = TokenId.derive(tokenOwner);
+      AccountUpdate.createSigned(sender, id).balance.subInPlace(UInt64.from(10));
+      AccountUpdate.create(other, id).balance.addInPlace(UInt64.from(10));
+    }),
+    era: 'berkeley',
+    network: 'mainnet',
+  },
+  deploy: {
+    what: 'o1js: account 0 sets a verification key (hash 12345), permissions (send: Proof) and a zkApp URI, devnet, Berkeley',
+    command: await build(() => {
+      const update = AccountUpdate.createSigned(sender);
+      update.account.verificationKey.set(new VerificationKey({ data: '', hash: Field(12345) }));
+      update.account.permissions.set({ ...Permissions.default(), send: Permissions.proof() });
+      update.account.zkappUri.set('https://zkapp.example');
+    }),
+    era: 'berkeley',
+    network: 'devnet',
+  },
+  'ten-updates': {
+    what: '10 account updates of account 0, 3 on the partial commitment (two signatures), devnet, Mesa (32 app-state fields)',
+    command: (await import('../../test/support/zkapp.js')).resizeState(manyUpdates(berkeleyCommand(), 10, 3), 32),
+    era: 'mesa',
+    network: 'devnet',
+  },
+  'foreign-fee-payer': {
+    what: 'account 1 pays the fee; account 0 signs its one update on the partial commitment, devnet, Berkeley',
+    command: foreign,
+    era: 'berkeley',
+    network: 'devnet',
+  },
+};
+
+const summary: string[] = [];
+for (const [name, v] of Object.entries(commands)) {
+  const internals = await minaSignerInternals(v.era);
+  const stream = zkappStreamOf(v.command, internals, v.era, v.network, 0);
+  const { transport, lines } = recorder(device());
+  await new MinaLedgerApp(transport).signZkapp(stream);
+  writeFileSync(new URL(`extension-sign-zkapp-${name}.apdu`, FIXTURES), `${lines.join('\n')}\n`);
+  writeFileSync(new URL(`extension-sign-zkapp-${name}.json`, FIXTURES), `${JSON.stringify({ what: v.what, era: v.era, network: v.network, command: v.command }, null, 2)}\n`);
+  summary.push(`${name}: ${encodeZkappStream(stream).length} bytes in ${lines.length / 2} APDUs`);
+}
+
+// ---- presentation requests ----
+
+const { o1js, attestations: A, hashClaims } = await loadAttestations();
+const { UInt64: U64 } = o1js;
+const Nationality = A.DynamicString({ maxLength: 50 });
+const spec = A.PresentationSpec(
+  { credential: A.Credential.Native({ nationality: Nationality, age: U64, expiresAt: U64 }), createdAt: A.Claim(U64) },
+  ({ credential, createdAt }) => ({
+    assert: [A.Operation.lessThanEq(createdAt, A.Operation.property(credential, 'expiresAt'))],
+    outputClaim: A.Operation.issuer(credential),
+  }),
+);
+const compiled = await A.Presentation.precompile(spec);
+const vkHash = compiled.verificationKey.hash.toBigInt();
+const claims = { createdAt: U64.from(1_800_000_000_000) };
+const claimsHash = hashClaims(claims);
+const credentials = [{ hash: 1111n, issuer: 2222n }];
+const base = { account: 0, vkHash, claimsHash, serverNonce: 4242n, clientNonce: 1234n, credentials, reveals: 'the issuer of credential' };
+const presentations: Record<string, PresentationToSign & { what: string }> = {
+  https: { ...base, what: 'https request, action "login", verifier https://shop.example', action: 'login', verifier: { type: 'https', origin: 'https://shop.example' } },
+  'zk-app': {
+    ...base,
+    what: 'zk-app request, method verifyPresentation, zkApp = account 1 on devnet, MINA token',
+    action: 'verifyPresentation',
+    verifier: { type: 'zk-app', network: 'devnet', publicKey: { x: PublicKey.fromBase58(addressOf(1)).x.toBigInt(), isOdd: PublicKey.fromBase58(addressOf(1)).isOdd.toBoolean() }, tokenId: 1n },
+  },
+  'no-context': { ...base, what: 'no-context request (bound to no verifier: context 0)', action: '', verifier: { type: 'no-context' } },
+};
+for (const [name, p] of Object.entries(presentations)) {
+  const { transport, lines } = recorder(device());
+  const { what, ...request } = p;
+  await new MinaLedgerApp(transport).signPresentation(request);
+  writeFileSync(new URL(`extension-sign-presentation-${name}.apdu`, FIXTURES), `${lines.join('\n')}\n`);
+  const json = JSON.stringify({ what, ...request }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
+  writeFileSync(new URL(`extension-sign-presentation-${name}.json`, FIXTURES), `${json}\n`);
+  summary.push(`presentation ${name}: ${lines.length / 2} APDUs`);
+}
+console.log(summary.join('\n'));
+process.exit(0);
