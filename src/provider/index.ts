@@ -47,3 +47,5 @@ export {
   type ProviderInfo,
 } from './discovery.js';
 export type { JsonMessageEntry, SignedFields } from './messages.js';
+/** What `confirmZkapp` sees of a zkApp command (docs/provider.md). */
+export type { SensitiveChange, ZkappSummary } from '../zkapp/summary.js';
