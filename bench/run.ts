@@ -8,14 +8,19 @@ import { benchCreateNullifier } from './create-nullifier.js';
 import { benchImportCost } from './import-cost.js';
 import { buildWebDapp } from '../examples/web-dapp/build.js';
 import { benchPresentation } from './presentation.js';
+import { benchBrowserPresentation } from './browser-presentation.js';
 import { benchSendTransaction } from './send-transaction.js';
+import { benchClearSigning } from './clear-signing.js';
 
 const started = new Date().toISOString();
 const sendTransaction = await benchSendTransaction();
+const clearSigning = await benchClearSigning();
 const createNullifier = await benchCreateNullifier();
 const presentation = await benchPresentation();
 const importCost = await benchImportCost();
+// The built web dapp: its bundle sizes, and the page the browser rows drive.
 const bundle = await buildWebDapp();
+const browserPresentation = await benchBrowserPresentation();
 const kB = (bytes: number) => Math.round(bytes / 1024);
 const lazyOther = bundle.lazy.files.filter((f) => !f.packages.includes('o1js') && !f.packages.includes('mina-attestations'));
 const bundleSizes = [
@@ -34,7 +39,17 @@ function sum(files: { bytes: number; gzipBytes: number }[]) {
 function union(files: { packages: string[] }[]) {
   return [...new Set(files.flatMap((f) => f.packages))].sort();
 }
-const results = { started, machine: machine(), sendTransaction, createNullifier, presentation, importCost, bundleSizes };
+const results = {
+  started,
+  machine: machine(),
+  sendTransaction,
+  clearSigning,
+  createNullifier,
+  presentation,
+  browserPresentation,
+  importCost,
+  bundleSizes,
+};
 writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 
 const m = results.machine;
@@ -55,6 +70,20 @@ const lines = [
   'Ours includes validation (a parse/serialise round trip), the commitments, the software Ledger signing each',
   'distinct commitment once, and the host verification of each device signature.',
   '',
+  '## chain_sendTransaction in clear (SIGN_ZKAPP) vs blind (INS 06): host time and what the device gets',
+  '',
+  'The same command (one update on the partial commitment when there are several), onlySign, on a software Ledger with',
+  'the extension (in clear) and one without (blind). The device computes the commitments itself in clear, so its',
+  'hashing is part of "ours" here; permutations are those of the device: commitments and signatures (kimchi Poseidon,',
+  "55 rounds each); the released app's payment signature takes 6 legacy-Poseidon permutations (63 rounds each).",
+  '',
+  '| era | account updates | in clear (ms) | blind (ms) | ratio | APDUs in clear / blind | bytes in clear / blind | payload (bytes) | device permutations |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...clearSigning.map(
+    (r) =>
+      `| ${r.era} | ${r.accountUpdates} | ${r.oursMs} | ${r.baselineMs} | ${r.ratio} | ${r.clear.apdus} / ${r.blind.apdus} | ${r.clear.bytes} / ${r.blind.bytes} | ${r.clear.payloadBytes} | ${r.clear.permutations} |`,
+  ),
+  '',
   '## chain_createNullifier (software Ledger + host) vs mina-signer createNullifier',
   '',
   '| fields | ours (ms) | mina-signer (ms) | ratio | device requests | APDU bytes |',
@@ -68,17 +97,42 @@ const lines = [
   '',
   'An https request over one native credential (1 claim, 1 assertion) or two (2 assertions, both issuers out).',
   'Each row is its own process; "cold" starts with an empty o1js cache directory, "warm" reuses what the cold run',
-  'compiled. Device requests and APDU bytes are those of one presentation (the store key is read once before).',
+  'compiled. "Compile" is `Presentation.precompile` in a fresh process (mina-attestations alone). Device requests and',
+  'APDU bytes are those of one presentation (the store key is read once before).',
   '',
-  '| credentials | backend | cache | compile (ms) | ours (ms) | Presentation.create (ms) | ratio | first verify (ms) | verify (ms) | peak RSS (MB) | device requests | APDU bytes |',
-  '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| credentials | backend | cache | compile (ms) | ours (ms) | Presentation.create (ms) | ratio | ours 1st / next (ms) | to the device 1st / next (ms) | workers started | first verify (ms) | verify (ms) | peak RSS (MB) | device requests | APDU bytes |',
+  '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...presentation.map(
     (r) =>
-      `| ${r.credentials} | ${r.backend} | ${r.cache} | ${r.compileMs} | ${r.oursMs} | ${r.baselineMs} | ${r.ratio} | ${r.firstVerifyMs} | ${r.verifyMs} | ${r.peakRssMB} | ${r.deviceRequests} | ${r.apduBytes} |`,
+      `| ${r.credentials} | ${r.backend} | ${r.cache} | ${r.compileMs} | ${r.oursMs} | ${r.baselineMs} | ${r.ratio} | ${r.oursFirstMs} / ${r.oursNextMs} | ${r.toDeviceFirstMs} / ${r.toDeviceNextMs} | ${r.workerStarts} | ${r.firstVerifyMs} | ${r.verifyMs} | ${r.peakRssMB} | ${r.deviceRequests} | ${r.apduBytes} |`,
   ),
   '',
   'Ours = loading the stored credential, Presentation.prepare, the software Ledger signing the message fields',
-  '(extension SIGN_FIELDS), the host verifying that signature, and Presentation.finalize (the proof).',
+  '(extension SIGN_FIELDS), the host verifying that signature, and Presentation.finalize (the proof). "1st" is the',
+  "process's first presentation (a new worker thread: o1js loaded, the SRS decoded, the circuit compiled from the",
+  'file cache), "next" the second (the worker kept warm, the spec\'s compiled program reused); "to the device" is',
+  'from the call to the device prompt (the compile). With the wasm backend there is no worker thread (o1js cannot',
+  'start its wasm in one): the presentation runs in-process and recompiles each time.',
+  '',
+  '## chain_requestPresentation in the browser (headless Chromium, the web dapp, demo mode) vs no cache',
+  '',
+  `${browserPresentation.browser}, \`navigator.hardwareConcurrency\` ${browserPresentation.hardwareConcurrency}, cross-origin isolated: ${browserPresentation.crossOriginIsolated}; o1js wasm in the page's`,
+  'presentation Worker. The baseline is the cold row (no cache): the first presentation of a spec on a fresh browser',
+  'context, compiled from nothing. The cached row is the next presentation of the same spec after a page reload, its',
+  "keys loaded from chain-ledger's IndexedDB key cache. The split is the key cache's own report; device = from the end",
+  'of the compile to the start of the proof (the software Ledger in the page, approved by the bench). Anchors: Auro and',
+  "Pallad compile in a sandboxed iframe without storage, so every presentation of theirs costs at least the cold row's",
+  'compile, and they prove on that page/iframe thread.',
+  '',
+  '| presentation | cache | total (ms) | ratio | load cache (ms) | compile (ms) | compile ratio | device (ms) | proof (ms) | persist (ms) | entries loaded (MB) | hits | written | longest main-thread task (ms) | long tasks | longest heartbeat gap (ms) |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ...browserPresentation.rows.map(
+    (r) =>
+      `| ${r.presentation} | ${r.cache} | ${r.totalMs} | ${r.ratioTotal} | ${r.loadMs} | ${r.compileMs} | ${r.ratioCompile} | ${r.deviceMs} | ${r.proofMs} | ${r.persistMs} | ${r.entriesLoaded} (${r.loadedMB}) | ${r.hits} | ${r.written} | ${r.longestTaskMs} | ${r.longTasks} | ${r.longestHeartbeatGapMs} |`,
+  ),
+  '',
+  'Responsiveness is measured in the page from the click to the result: the longest task that held its main thread',
+  "(PerformanceObserver 'longtask': tasks of 50 ms or more; 0 = none) and the longest gap of a 50 ms heartbeat there.",
   '',
   "## import('chain-ledger'): time and memory, before and after the heavy methods",
   '',

@@ -216,7 +216,10 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
   if (software && chain.capabilities?.extension?.signZkapp) {
     // Beside the clear review above: the same command on the released Mina app, which can only sign it blind.
     const released = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
-      approve: (r) => (printReview(r), true),
+      approve: (r) => {
+        printReview(r);
+        return true;
+      },
       blindSigning: true,
       warn: () => {},
     });

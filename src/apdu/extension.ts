@@ -205,7 +205,8 @@ export function encodeSignPresentation(p: PresentationToSign): ApduRequest[] {
     throw new LedgerInputError('credentials', `must hold 1 to ${MAX_PRESENTATION_CREDENTIALS} credentials`);
   }
   parts.push(Uint8Array.of(p.credentials.length));
-  for (const [i, c] of p.credentials.entries()) parts.push(field(c.hash, `credentials[${i}].hash`), field(c.issuer, `credentials[${i}].issuer`));
+  for (const [i, c] of p.credentials.entries())
+    parts.push(field(c.hash, `credentials[${i}].hash`), field(c.issuer, `credentials[${i}].issuer`));
   parts.push(text(p.reveals, 'reveals'));
   return chunk(INS_SIGN_PRESENTATION, concatBytes(...parts));
 }
@@ -215,7 +216,8 @@ export function decodePresentationReply(reply: Uint8Array): { context: bigint; r
   if (reply.length !== 96) throw new LedgerReplyError(`presentation reply must be 96 bytes, got ${reply.length}`);
   const reader = new ByteReader(reply, replyError);
   const [context, r, s] = [0, 1, 2].map(() => bytesToUintBE(reader.bytes(32))) as [bigint, bigint, bigint];
-  if (context >= PALLAS_P || r >= PALLAS_P || s >= PALLAS_Q) throw new LedgerReplyError('the device returned values outside the Pallas fields');
+  if (context >= PALLAS_P || r >= PALLAS_P || s >= PALLAS_Q)
+    throw new LedgerReplyError('the device returned values outside the Pallas fields');
   return { context, r, s };
 }
 

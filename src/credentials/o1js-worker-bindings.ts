@@ -21,7 +21,11 @@ type O1js = Awaited<ReturnType<typeof loadO1js>>;
 
 /** Runs o1js's kimchi calls on the calling Worker thread. Resolves to undefined when done, else to why not. */
 export async function runKimchiOnThisThread(o1js: O1js): Promise<string | undefined> {
-  const scope = globalThis as { WorkerGlobalScope?: unknown; kimchi_wasm?: Record<string, unknown>; navigator?: { hardwareConcurrency?: number } };
+  const scope = globalThis as {
+    WorkerGlobalScope?: unknown;
+    kimchi_wasm?: Record<string, unknown>;
+    navigator?: { hardwareConcurrency?: number };
+  };
   if (scope.WorkerGlobalScope === undefined) return 'not in a Worker: a page must not block its main thread';
   if (scope.kimchi_wasm !== undefined) return 'o1js was started before: its bindings are already forwarded';
   await o1js.initializeBindings();

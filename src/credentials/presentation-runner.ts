@@ -53,7 +53,7 @@ interface WorkerChannel {
 const CLOSE_GRACE_MS = 10_000;
 /** How long a browser Worker may take to load its module graph before the page proves in-process instead. */
 const START_TIMEOUT_MS = 30_000;
-/** How long Node keeps an idle warm worker (≈ 0.5–1.5 GB resident with o1js and a spec's keys) before terminating it. */
+/** How long Node keeps an idle warm worker (≈ 0.25 GB more resident, measured with one spec) before terminating it. */
 export const IDLE_WORKER_MS = 120_000;
 
 const isNode = () =>

@@ -276,7 +276,16 @@ function toSign(
   const credentials = [];
   for (let i = 1; i + 1 < fields.length; i += 2) credentials.push({ hash: fields[i]!, issuer: fields[i + 1]! });
   const reveals = describeOutput((requestJson.spec as { outputClaim?: unknown } | undefined)?.outputClaim);
-  const base = { account: ctx.accountIndex, credentials, reveals, vkHash: 0n, claimsHash: 0n, serverNonce: 0n, clientNonce: 0n, action: '' };
+  const base = {
+    account: ctx.accountIndex,
+    credentials,
+    reveals,
+    vkHash: 0n,
+    claimsHash: 0n,
+    serverNonce: 0n,
+    clientNonce: 0n,
+    action: '',
+  };
   if (type === 'no-context' || parts === undefined) return { ...base, verifier: { type: 'no-context' } };
   const action = String((requestJson.inputContext as { action?: unknown } | undefined)?.action ?? '');
   const common = {
@@ -293,7 +302,12 @@ function toSign(
   const pk = o1js.PublicKey.fromBase58(zkapp.publicKey);
   return {
     ...common,
-    verifier: { type: 'zk-app', network: zkapp.network, publicKey: { x: pk.x.toBigInt(), isOdd: pk.isOdd.toBoolean() }, tokenId: BigInt(zkapp.tokenId) },
+    verifier: {
+      type: 'zk-app',
+      network: zkapp.network,
+      publicKey: { x: pk.x.toBigInt(), isOdd: pk.isOdd.toBoolean() },
+      tokenId: BigInt(zkapp.tokenId),
+    },
   };
 }
 

@@ -283,11 +283,12 @@ export function zkappReview(view: ZkappView): Review {
   }
   const rest = total - shown.length;
   if (rest > 0) {
-    screens.push(
-      ...value('Also', `${rest} more update${rest === 1 ? '' : 's'} that change no balance and need no signature from you`),
-    );
+    screens.push(...value('Also', `${rest} more update${rest === 1 ? '' : 's'} that change no balance and need no signature from you`));
   }
-  const full = [...(view.signs.feePayer ? ['the fee payer'] : []), ...(view.signs.full.length > 0 ? [`updates ${list(view.signs.full)}`] : [])];
+  const full = [
+    ...(view.signs.feePayer ? ['the fee payer'] : []),
+    ...(view.signs.full.length > 0 ? [`updates ${list(view.signs.full)}`] : []),
+  ];
   const parts = [
     ...(full.length > 0 ? [`${full.join(' and ')} (full commitment)`] : []),
     ...(view.signs.partial.length > 0 ? [`updates ${list(view.signs.partial)} (partial commitment)`] : []),

@@ -99,7 +99,9 @@ function complete(node: Node, target: unknown, decoded: unknown, internals: Mina
     case 'option': {
       const { isSome, value } = decoded as { isSome: boolean; value?: unknown };
       const empty = target as { value: unknown };
-      return isSome ? { isSome: true, value: complete(node.inner, empty.value, value, internals, `${path}.value`) } : { ...empty, isSome: false };
+      return isSome
+        ? { isSome: true, value: complete(node.inner, empty.value, value, internals, `${path}.value`) }
+        : { ...empty, isSome: false };
     }
     case 'leaf': {
       try {
@@ -178,7 +180,8 @@ export async function describeUpdates(z: DeviceZkapp): Promise<UpdateSummary[]> 
       changes.push(`sets the verification key (hash ${hex(hash)})`);
     }
     if (update.permissions!.isSome) changes.push(`changes permissions: ${describePermissions(update.permissions!.value as Obj)}`);
-    if (update.delegate!.isSome) changes.push(`changes the delegate to ${address(update.delegate!.value as { x: bigint; isOdd: boolean })}`);
+    if (update.delegate!.isSome)
+      changes.push(`changes the delegate to ${address(update.delegate!.value as { x: bigint; isOdd: boolean })}`);
     if (update.zkappUri!.isSome) changes.push(`sets the zkApp URI to ${(update.zkappUri!.value as { data: string }).data}`);
     if (update.tokenSymbol!.isSome) changes.push(`sets the token symbol to ${(update.tokenSymbol!.value as { symbol: string }).symbol}`);
     if (update.timing!.isSome) changes.push('changes the timing (vesting) of the account');
@@ -220,4 +223,3 @@ function describePermissions(permissions: Obj): string {
     .map(([key, auth]) => (key === 'setVerificationKey' ? `${key} ${name((auth as Obj).auth)}` : `${key} ${name(auth)}`))
     .join(', ');
 }
-

@@ -115,7 +115,10 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   // What the command does to the account, before any device request: the spend cap, then the integrator's hook.
   const summary = summarizeZkapp(command, ctx.address, ctx.network, ctx.clearSigning === true);
   if (ctx.spendCap !== undefined && BigInt(summary.spend) > ctx.spendCap) {
-    throw invalidParams('transaction', `the command takes ${summary.spend} nanomina from the account (fee included), above the spend cap of ${ctx.spendCap}`);
+    throw invalidParams(
+      'transaction',
+      `the command takes ${summary.spend} nanomina from the account (fee included), above the spend cap of ${ctx.spendCap}`,
+    );
   }
   if (ctx.confirmZkapp) {
     let approved = false;
@@ -139,7 +142,10 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
     const mismatch = clearSigningMismatch(reply, commitments, distinct.map(kindOf));
     if (mismatch) throw new ProviderError(ErrorCode.Internal, { reason: mismatch });
     for (const { kind, r, s } of reply.signatures) {
-      raw.set(kind === 'fullCommitment' ? commitments.fullCommitment : commitments.commitment, { field: r.toString(), scalar: s.toString() });
+      raw.set(kind === 'fullCommitment' ? commitments.fullCommitment : commitments.commitment, {
+        field: r.toString(),
+        scalar: s.toString(),
+      });
     }
   } else {
     for (const [i, value] of distinct.entries()) {
