@@ -31,7 +31,7 @@ import { addressOf, vectors } from '../support/vectors.js';
 import { berkeleyCommand } from '../support/zkapp.js';
 import { REPO, spawnBounded } from '../support/process.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
-import { ORIGIN, OTHER_MNEMONIC, quietLedger, tempDirs } from '../support/rig.js';
+import { ORIGIN, OTHER_MNEMONIC, quietLedger, storeProvider, tempDirs } from '../support/rig.js';
 
 // The tests come first; the rig and the oracles they use follow them, at the end of the file.
 
@@ -135,12 +135,7 @@ describe('origins', () => {
     '%s from %s → 23001, nothing reaches the device',
     async (_name, origin, call) => {
       const ledger = quietLedger({ extensions: true, blindSigning: true });
-      const chain = createLedgerProvider({
-        transport: ledger,
-        network: 'devnet',
-        origin: ORIGIN,
-        credentialStore: new FileCredentialStore(tempDir()),
-      });
+      const chain = storeProvider(ledger, tempDir());
       await chain.requestAccounts();
       const before = ledger.exchanges.length;
       expect(await failure(call(chain, origin))).toMatchObject({ code: 23001, message: 'Origin dismatch.' });
@@ -333,12 +328,7 @@ describe('secrets never leak', () => {
 
   it('util.inspect (every option), JSON.stringify and structuredClone of the SoftwareLedger and the provider reveal nothing', async () => {
     const ledger = quietLedger({ extensions: true, blindSigning: true });
-    const chain = createLedgerProvider({
-      transport: ledger,
-      network: 'devnet',
-      origin: ORIGIN,
-      credentialStore: new FileCredentialStore(tempDir()),
-    });
+    const chain = storeProvider(ledger, tempDir());
     await chain.requestAccounts();
     await chain.signMessage({ message: 'hi' });
     await chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0, 'Peru') }); // the store secret is now held

@@ -18,7 +18,7 @@ import { PendingCalls } from '../../src/provider/pending.js';
 import { credentialIssuer, type Issuer } from '../support/credentials.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { addressOf } from '../support/vectors.js';
-import { ORIGIN, providerRig, quietLedger, tempDirs, within } from '../support/rig.js';
+import { ORIGIN, providerRig, quietLedger, storeProvider, tempDirs, within } from '../support/rig.js';
 
 const ACCOUNT0 = addressOf(0);
 const tempDir = tempDirs('hardening');
@@ -636,12 +636,7 @@ describe('5b. the store-key reply stays off @ledgerhq/logs whatever transport th
     const logged: string[] = [];
     const stop = listen((entry) => logged.push(`${entry.type} ${entry.message ?? ''}`));
     try {
-      const chain = createLedgerProvider({
-        transport: raw as never,
-        network: 'devnet',
-        origin: ORIGIN,
-        credentialStore: new FileCredentialStore(tempDir()),
-      });
+      const chain = storeProvider(raw as never, tempDir());
       await within(chain.requestAccounts(), 'requestAccounts');
       await within(chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) }), 'storePrivateCredential', 60_000);
       expect(await within(credentialManager(chain).list(), 'list')).toHaveLength(1);
@@ -676,12 +671,7 @@ describe('5b. the store-key reply stays off @ledgerhq/logs whatever transport th
     const logged: string[] = [];
     const stop = listen((entry) => logged.push(`${entry.type} ${entry.message ?? ''}`));
     try {
-      const chain = createLedgerProvider({
-        transport: raw as never,
-        network: 'devnet',
-        origin: ORIGIN,
-        credentialStore: new FileCredentialStore(tempDir()),
-      });
+      const chain = storeProvider(raw as never, tempDir());
       await chain.requestAccounts();
       expect((await chain.signMessage({ message: 'still works' })).publicKey).toBe(ACCOUNT0);
       const before = ledger.exchanges.length;
@@ -805,12 +795,7 @@ describe('3b. presentations: an abort during the compile rejects at once', () =>
   async function withCredential() {
     // The owner signature with SIGN_FIELDS (extension 1.0): what these tests measure is the host's work around it.
     const ledger = quietLedger({ extensions: '1.0', blindSigning: true });
-    const chain = createLedgerProvider({
-      transport: ledger,
-      network: 'devnet',
-      origin: ORIGIN,
-      credentialStore: new FileCredentialStore(tempDir()),
-    });
+    const chain = storeProvider(ledger, tempDir());
     await chain.requestAccounts();
     await chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });
     return { chain, ledger };

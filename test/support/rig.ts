@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { SoftwareLedger, type Review, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import { FileCredentialStore } from '../../src/credentials/node.js';
 import { createLedgerProvider, type DeviceAction, type LedgerProviderOptions } from '../../src/index.js';
+import type { ApduTransport } from '../../src/transport/index.js';
 import { vectors } from './vectors.js';
 
 /** The origin of the page in most provider tests. */
@@ -73,6 +75,14 @@ export function connectedWith(device: SoftwareLedgerOptions, provider: ProviderD
     await made.chain.requestAccounts();
     return made;
   };
+}
+
+/**
+ * A devnet provider at `ORIGIN` on `transport` (a software Ledger or a raw `@ledgerhq` transport) with a file
+ * credential store in `dir`; not connected yet.
+ */
+export function storeProvider(transport: ApduTransport, dir: string, provider: Partial<LedgerProviderOptions> = {}) {
+  return createLedgerProvider({ transport, network: 'devnet', origin: ORIGIN, credentialStore: new FileCredentialStore(dir), ...provider });
 }
 
 /** A promise that never settles: an `approve` hook of a user who never answers. */

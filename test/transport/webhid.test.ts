@@ -15,9 +15,8 @@ import { isWebHidAvailable, openWebHid, unwrapDefault } from '../../src/transpor
 import { createHidShim, encodeFrames, FrameAssembler, type HidShimOptions } from '../support/hid-shim.js';
 import { exchange, vectors } from '../support/vectors.js';
 import { rejection as failure } from '../support/provider-failure.js';
-import { quietLedger, tempDirs, within } from '../support/rig.js';
-import { FileCredentialStore } from '../../src/credentials/node.js';
-import { createLedgerProvider, credentialManager } from '../../src/index.js';
+import { quietLedger, storeProvider, tempDirs, within } from '../support/rig.js';
+import { credentialManager } from '../../src/index.js';
 
 const tempDir = tempDirs('webhid');
 
@@ -189,12 +188,7 @@ describe('openWebHid over the real TransportWebHID and the shim', () => {
     const logged: string[] = [];
     const stop = listen((entry) => logged.push(`${entry.type} ${entry.message ?? ''}`));
     try {
-      const chain = createLedgerProvider({
-        transport: raw as never,
-        network: 'devnet',
-        origin: 'https://dapp.example',
-        credentialStore: new FileCredentialStore(tempDir()),
-      });
+      const chain = storeProvider(raw as never, tempDir());
       await within(chain.requestAccounts());
       expect(await within(credentialManager(chain).list())).toEqual([]); // the store key was derived
       const key = shim.exchanges.find((e) => toHex(e.request).startsWith('e005'))!;
