@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { Field, Nullifier } from 'o1js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSpeculosServer } from '../../src/emulator/index.js';
-import { loadAttestations } from '../../src/credentials/attestations.js';
+import { credentialIssuer, issuerHash, verifiedOutput } from '../support/credentials.js';
 import { addressOf } from '../support/vectors.js';
 import { verifySigned } from '../support/zkapp.js';
 import { quietLedger } from '../support/rig.js';
@@ -69,24 +69,18 @@ describe('chain-ledger CLI with --device software', () => {
   });
 
   it('store-credential then present: a presentation the verifier accepts', async () => {
-    const { o1js, attestations: A } = await loadAttestations();
-    const Nationality = A.DynamicString({ maxLength: 50 });
-    const issuer = o1js.PrivateKey.random();
-    const data = { nationality: Nationality.from('Austria'), age: o1js.UInt64.from(30), expiresAt: o1js.UInt64.from(Date.now() + 1e10) };
+    // The tests' issuer and request (test/support/credentials.ts): its circuit is the one the global setup compiled.
+    const issuer = await credentialIssuer();
     const credentialFile = join(work, 'credential.json');
-    writeFileSync(credentialFile, A.Credential.toJSON(A.Credential.sign(issuer, { owner: o1js.PublicKey.fromBase58(addressOf(0)), data })));
+    writeFileSync(credentialFile, issuer.issue(addressOf(0)));
     const store = join(work, 'store');
     const stored = await cli('store-credential', credentialFile, '--device', 'software', '--credentials', store);
     expect(stored.code).toBe(0);
     expect(JSON.parse(stored.json.credential).credential.owner.value).toBe(addressOf(0));
 
-    const spec = A.PresentationSpec(
-      { credential: A.Credential.Native({ nationality: Nationality, age: o1js.UInt64, expiresAt: o1js.UInt64 }) },
-      ({ credential }) => ({ outputClaim: A.Operation.issuer(credential) }),
-    );
-    const request = A.PresentationRequest.https(spec, {}, { action: 'cli' });
+    const { req, json } = issuer.presentationRequest();
     const requestFile = join(work, 'request.json');
-    writeFileSync(requestFile, A.PresentationRequest.toJSON(request));
+    writeFileSync(requestFile, JSON.stringify(json));
     const presented = await cli(
       'present',
       requestFile,
@@ -98,14 +92,9 @@ describe('chain-ledger CLI with --device software', () => {
       'https://verifier.example',
     );
     expect(presented.code).toBe(0);
-    const output = await A.Presentation.verify(
-      await A.Presentation.compile(request),
-      A.Presentation.fromJSON(presented.json.presentation),
-      {
-        verifierIdentity: 'https://verifier.example',
-      },
+    expect(await verifiedOutput(issuer.A, req, presented.json.presentation, 'https://verifier.example')).toBe(
+      issuerHash(issuer.A, issuer.key),
     );
-    expect(String(output)).toBe(o1js.Poseidon.hashWithPrefix('mina-cred:v0:native', issuer.toPublicKey().toFields()).toString());
     // The owner's view (host-side, never a page method): list, then delete with an approval on the device.
     const listed = await cli('list-credentials', '--device', 'software', '--credentials', store);
     expect(listed.code).toBe(0);

@@ -388,9 +388,14 @@ async function seedKeyCache(page: Page, ids: string[]): Promise<void> {
         open.onerror = () => reject(open.error);
       });
       for (const id of ids as string[]) {
+        const fetched = (path: string) =>
+          fetch(path).then((r) => {
+            if (!r.ok) throw new Error(`${path}: ${r.status} (not in Node's o1js cache: the global setup compiles this circuit)`);
+            return r;
+          });
         const [bytes, uniqueId] = await Promise.all([
-          fetch(`${route}${id}`).then(async (r) => new Uint8Array(await r.arrayBuffer())),
-          fetch(`${route}${id}.header`).then((r) => r.text()),
+          fetched(`${route}${id}`).then(async (r) => new Uint8Array(await r.arrayBuffer())),
+          fetched(`${route}${id}.header`).then((r) => r.text()),
         ]);
         const digest = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)), (x) =>
           x.toString(16).padStart(2, '0'),

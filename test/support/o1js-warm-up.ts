@@ -3,16 +3,18 @@
  * ~/.cache/o1js), through the same loader as the code under test (src/credentials/attestations.ts: the same o1js
  * backend, hence the same keys). Run by test/support/global-setup.ts in a child process; prints one line.
  *
- * The specs here mirror the ones in the tests (the circuit is named by a hash of its spec): one native credential
- * with nationality, age and expiry, and
- *   - createdAt ≤ expiresAt → the issuer: test/credentials/provider-credentials.test.ts, test/reliability/
- *     device-faults.test.ts, test/reliability/security.test.ts;
- *   - no assertion → the issuer: test/cli/cli.test.ts.
- * A test whose spec drifts from these still passes: its first compile then generates the keys itself.
+ * The specs here are the ones the tests prove with (the circuit is named by a hash of its spec), over one native
+ * credential with nationality, age and expiry:
+ *   - createdAt ≤ expiresAt → the issuer: test/support/credentials.ts, used by provider-credentials, device-faults,
+ *     security, hardening, worker-reuse and the CLI test;
+ *   - the web dapp's sample (examples/web-dapp/src/sample-spec.ts: also age ≥ 18): the e2e test seeds the page's
+ *     key cache with its keys.
+ * A Node test whose spec drifts from these still passes: its first compile then generates the keys itself.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAttestations } from '../../src/credentials/attestations.js';
+import { sampleSpec } from '../../examples/web-dapp/src/sample-spec.js';
 
 const started = Date.now();
 const { o1js, attestations: A } = await loadAttestations();
@@ -21,11 +23,13 @@ const Nationality = A.DynamicString({ maxLength: 50 });
 const credential = A.Credential.Native({ nationality: Nationality, age: UInt64, expiresAt: UInt64 });
 
 const specs = {
+  // test/support/credentials.ts presentationRequest(): the Node tests' and the CLI's request.
   'createdAt ≤ expiresAt': A.PresentationSpec({ credential, createdAt: A.Claim(UInt64) }, ({ credential, createdAt }) => ({
     assert: [A.Operation.lessThanEq(createdAt, A.Operation.property(credential, 'expiresAt'))],
     outputClaim: A.Operation.issuer(credential),
   })),
-  'issuer only': A.PresentationSpec({ credential }, ({ credential }) => ({ outputClaim: A.Operation.issuer(credential) })),
+  // The web dapp's sample request: the e2e test seeds the page's key cache with these keys.
+  'web dapp sample': sampleSpec(o1js, A),
 };
 
 /**

@@ -21,6 +21,7 @@ import {
 import { SoftwareLedger, TEST_MNEMONIC, type Review } from 'chain-ledger/emulator';
 import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
 import sampleCommand from './sample-zkapp-command.json' with { type: 'json' };
+import { sampleSpec } from './sample-spec.js';
 
 declare global {
   interface Window {
@@ -254,19 +255,12 @@ async function sampleCredential(): Promise<string> {
 }
 
 async function sampleRequest(): Promise<string> {
-  const [{ UInt64 }, A] = await Promise.all([import('o1js'), import('mina-attestations')]);
-  const Nationality = A.DynamicString({ maxLength: 50 });
-  const spec = A.PresentationSpec(
-    { credential: A.Credential.Native({ nationality: Nationality, age: UInt64, expiresAt: UInt64 }), createdAt: A.Claim(UInt64) },
-    ({ credential, createdAt }) => ({
-      assert: [
-        A.Operation.lessThanEq(A.Operation.constant(UInt64.from(18)), A.Operation.property(credential, 'age')),
-        A.Operation.lessThanEq(createdAt, A.Operation.property(credential, 'expiresAt')),
-      ],
-      outputClaim: A.Operation.issuer(credential),
-    }),
+  const [o1js, A] = await Promise.all([import('o1js'), import('mina-attestations')]);
+  const request = A.PresentationRequest.https(
+    sampleSpec(o1js, A),
+    { createdAt: o1js.UInt64.from(Date.now()) },
+    { action: 'prove you are an adult' },
   );
-  const request = A.PresentationRequest.https(spec, { createdAt: UInt64.from(Date.now()) }, { action: 'prove you are an adult' });
   return A.PresentationRequest.toJSON(request);
 }
 
