@@ -18,27 +18,18 @@
  * Standalone: `npx tsx examples/web-dapp/build.ts && npx tsx bench/browser-presentation.ts` prints the rows as JSON.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import type { KeyCacheReport } from '../src/credentials/browser-key-cache.js';
 import { CHROMIUM_FLAGS, chromiumPath } from '../test/support/chromium.js';
+import { serveIsolated } from '../test/support/serve-isolated.js';
 import { round } from './lib.js';
 
 const DIST = fileURLToPath(new URL('../examples/web-dapp/dist/', import.meta.url));
 /** One presentation's bound (a cold in-browser compile on a loaded 2-core machine took up to 5.5 min, the proof 1–2). */
 const PRESENTATION_TIMEOUT_MS = 20 * 60_000;
 const REPORT_LINE = 'chain-ledger key cache: ';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.wasm': 'application/wasm',
-};
 
 export interface BrowserPresentationRow {
   presentation: string;
@@ -69,29 +60,6 @@ export interface BrowserPresentationBench {
   hardwareConcurrency: number;
   crossOriginIsolated: boolean;
   rows: BrowserPresentationRow[];
-}
-
-/** Serves the built dapp with the headers that make it cross-origin isolated (o1js needs SharedArrayBuffer). */
-async function serve(): Promise<{ server: Server; origin: string }> {
-  const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname));
-    const file = join(DIST, path.endsWith('/') ? `${path}index.html` : path);
-    try {
-      if (!file.startsWith(DIST)) throw new Error('outside');
-      const body = await readFile(file);
-      res.writeHead(200, {
-        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'cross-origin-opener-policy': 'same-origin',
-        'cross-origin-embedder-policy': 'require-corp',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
 }
 
 /**
@@ -175,7 +143,7 @@ async function fill(page: Page, button: string, textarea: string): Promise<void>
 export async function benchBrowserPresentation(): Promise<BrowserPresentationBench> {
   if (!existsSync(join(DIST, 'index.html')))
     throw new Error('browser bench: build the web dapp first (npx tsx examples/web-dapp/build.ts)');
-  const { server, origin } = await serve();
+  const { origin, close } = await serveIsolated(DIST);
   const browser = await chromium.launch({ executablePath: await chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
   try {
     const context = await browser.newContext(); // fresh: empty IndexedDB, so the first presentation is cold
@@ -265,8 +233,7 @@ export async function benchBrowserPresentation(): Promise<BrowserPresentationBen
     }
   } finally {
     await browser.close();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await close();
   }
 }
 

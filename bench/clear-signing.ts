@@ -8,7 +8,7 @@ import { SoftwareLedger, TEST_MNEMONIC } from '../src/emulator/index.js';
 import { createLedgerProvider } from '../src/index.js';
 import { encodeZkappStream } from '../src/apdu/sign-zkapp.js';
 import { minaSignerInternals } from '../src/crypto/mina-signer-internals.js';
-import { parseZkappRequest, valuesToSign, hashPermutations } from '../src/emulator/zkapp-device.js';
+import { commitmentPermutations, hashPermutations, parseZkappRequest, valuesToSign } from '../src/emulator/zkapp-device.js';
 import { zkappStreamOf } from '../src/zkapp/clear-signing.js';
 import { berkeleyCommand, manyUpdates, resizeState } from '../test/support/zkapp.js';
 import { compare } from './lib.js';
@@ -46,7 +46,11 @@ export async function benchClearSigning(rounds = 5) {
         era,
         accountUpdates: n,
         ...timing,
-        clear: { ...inClear, payloadBytes: payload.length, permutations: device.permutations + signatures * hashPermutations(4) },
+        clear: {
+          ...inClear,
+          payloadBytes: payload.length,
+          permutations: (await commitmentPermutations(device)) + signatures * hashPermutations(4),
+        },
         blind: { ...blindly, signatures },
       });
     }

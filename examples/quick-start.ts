@@ -16,6 +16,7 @@
 import Client from 'mina-signer';
 import { MinaLedgerApp, signatureToBase58, type MinaSignature } from '../src/apdu.js';
 import { SoftwareLedger, TEST_MNEMONIC, type Review } from '../src/emulator/index.js';
+import { sampleSpec } from './web-dapp/src/sample-spec.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -275,17 +276,12 @@ async function credentials(chain: ReturnType<typeof createLedgerProvider>, addre
   const stored = await credentialManager(chain).list();
   check(stored.length === 1, `the account's store holds ${stored.length} credential (id ${stored[0]?.id.slice(0, 12)}…)`);
 
-  const spec = A.PresentationSpec(
-    { credential: A.Credential.Native({ nationality: Nationality, age: UInt64, expiresAt: UInt64 }), createdAt: A.Claim(UInt64) },
-    ({ credential, createdAt }) => ({
-      assert: [
-        A.Operation.lessThanEq(A.Operation.constant(UInt64.from(18)), A.Operation.property(credential, 'age')),
-        A.Operation.lessThanEq(createdAt, A.Operation.property(credential, 'expiresAt')),
-      ],
-      outputClaim: A.Operation.issuer(credential),
-    }),
+  // The web dapp's sample request: the spec the test suite's global setup also compiles.
+  const request = A.PresentationRequest.https(
+    sampleSpec(o1js, A),
+    { createdAt: UInt64.from(Date.now()) },
+    { action: 'prove you are an adult' },
   );
-  const request = A.PresentationRequest.https(spec, { createdAt: UInt64.from(Date.now()) }, { action: 'prove you are an adult' });
   console.log('   a verifier at http://localhost asks: "age ≥ 18 and not expired", output: the issuer');
   const title =
     'chain.requestPresentation(): owner signature on the Ledger (SIGN_FIELDS), proof on the host (first run compiles ≈ 25-50 s)';

@@ -8,8 +8,9 @@
 import { toHex, uintToBytesBE } from '../apdu/bytes.js';
 import { PALLAS_P } from '../apdu/constants.js';
 import { decodeZkappStream, type ZkappCommitmentKind, type ZkappStream } from '../apdu/sign-zkapp.js';
-import { bodyLayout, ZkappBodyError, type Node } from '../apdu/zkapp-body.js';
+import { bodyLayout, PERMISSIONS, ZkappBodyError, type Node } from '../apdu/zkapp-body.js';
 import { minaSignerInternals, type MinaSignerInternals } from '../crypto/mina-signer-internals.js';
+import type { ZkappUpdateView } from './review.js';
 
 type Obj = Record<string, unknown>;
 
@@ -24,8 +25,6 @@ export interface DeviceZkapp {
   fullCommitment: bigint;
   /** What this account signs: the fee payer (full commitment) and its signed account updates, by index. */
   signs: { feePayer: boolean; full: number[]; partial: number[] };
-  /** Poseidon permutations the device spent on the commitments (not counting its signatures). */
-  permutations: number;
 }
 
 /** Rebuilds and hashes the command in `payload`; ZkappBodyError for anything malformed or inconsistent (→ 0x6802). */
@@ -71,7 +70,7 @@ export async function parseZkappRequest(payload: Uint8Array, account: { x: bigin
     if (!kind.isSigned || !mine(body.publicKey)) return;
     (body.useFullCommitment ? signs.full : signs.partial).push(i);
   });
-  return { stream, account, command, ...commitments, signs, permutations: permutationsOf(command, internals) };
+  return { stream, account, command, ...commitments, signs };
 }
 
 /** The values this account signs, full commitment first (the reply's order). */
@@ -129,9 +128,12 @@ export const hashPermutations = (n: number) => 1 + Math.max(1, Math.ceil(n / 2))
 
 /**
  * What the device hashes for the commitments, in Poseidon permutations (kimchi Poseidon, rate 2): each account-update
- * body and URI, two per call-forest node (node and cons), the fee payer's body, the memo and the full commitment.
+ * body and URI, two per call-forest node (node and cons), the fee payer's body, the memo and the full commitment. For
+ * the benchmark: computed on demand, not on every request.
  */
-function permutationsOf(command: DeviceZkapp['command'], internals: MinaSignerInternals): number {
+export async function commitmentPermutations(z: DeviceZkapp): Promise<number> {
+  const internals = await minaSignerInternals(z.stream.era);
+  const { command } = z;
   const bodyCost = (update: unknown) => hashPermutations(internals.packToFields(internals.AccountUpdate.toInput(update)).length);
   let total = 0;
   for (const update of command.accountUpdates) {
@@ -148,23 +150,8 @@ function permutationsOf(command: DeviceZkapp['command'], internals: MinaSignerIn
 // ---------------------------------------------------------------------------------------------------------------
 // What the device shows
 
-/** One account update as the review describes it. */
-export interface UpdateSummary {
-  index: number;
-  account: string;
-  mine: boolean;
-  token: string;
-  /** Signed amount in the token's smallest unit (nanomina for MINA); 0n when unchanged. */
-  balanceChange: bigint;
-  incrementNonce: boolean;
-  appState: number[];
-  /** The sensitive changes in words ("sets the verification key", …). */
-  changes: string[];
-  authorization: 'your signature (full commitment)' | 'your signature (partial commitment)' | 'a proof' | 'another signature' | 'none';
-}
-
 /** The account updates, described: addresses in base58, tokens named, the sensitive changes in words. */
-export async function describeUpdates(z: DeviceZkapp): Promise<UpdateSummary[]> {
+export async function describeUpdates(z: DeviceZkapp): Promise<ZkappUpdateView[]> {
   const internals = await minaSignerInternals(z.stream.era);
   const address = (pk: { x: bigint; isOdd: boolean }) => internals.PublicKey.toBase58(pk);
   const defaultToken = internals.TokenId.empty();
@@ -212,12 +199,10 @@ export async function describeUpdates(z: DeviceZkapp): Promise<UpdateSummary[]> 
 /** A hash as the device shows it: all 64 hex digits, big-endian (ASCII only: the device's font has nothing else). */
 const hex = (value: bigint) => toHex(uintToBytesBE(value, 32));
 
-const PERMISSION_NAMES: Record<number, string> = { 3: 'Impossible', 5: 'None', 0: 'Proof', 6: 'Signature', 4: 'Either' };
-
 function describePermissions(permissions: Obj): string {
   const name = (auth: unknown) => {
     const { constant, signatureNecessary, signatureSufficient } = auth as Record<string, boolean>;
-    return PERMISSION_NAMES[(constant ? 1 : 0) | (signatureNecessary ? 2 : 0) | (signatureSufficient ? 4 : 0)] ?? '?';
+    return PERMISSIONS[(constant ? 1 : 0) | (signatureNecessary ? 2 : 0) | (signatureSufficient ? 4 : 0)] ?? '?';
   };
   return Object.entries(permissions)
     .map(([key, auth]) => (key === 'setVerificationKey' ? `${key} ${name((auth as Obj).auth)}` : `${key} ${name(auth)}`))

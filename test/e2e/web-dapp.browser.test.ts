@@ -1,7 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { homedir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ClientMesa from 'mina-signer';
 import ClientBerkeley from 'mina-signer-berkeley';
@@ -15,6 +14,7 @@ import { KEY_CACHE_DB, KEY_CACHE_EVENT, type KeyCacheReport } from '../../src/cr
 import { CHROMIUM_FLAGS, chromiumPath } from '../support/chromium.js';
 import { FULL_RUNS } from '../support/runs.js';
 import { runBounded } from '../support/process.js';
+import { serveIsolated } from '../support/serve-isolated.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLE = join(REPO, 'examples/web-dapp');
@@ -25,45 +25,18 @@ const ACCOUNT_0 = 'B62qnzbXmRNo9q32n4SNu2mpB8e7FYYLH8NmaX6oFCBYjjQ8SbD7uzV';
 
 const run = (command: string, args: string[], timeoutMs: number) => runBounded(command, args, timeoutMs);
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.wasm': 'application/wasm',
-};
-
 /** o1js's file cache in Node (~/.cache/o1js), filled by the vitest global setup (test/support/o1js-warm-up.ts). */
 const NODE_O1JS_CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'o1js');
 /** Where the test server serves the files of Node's o1js cache, for seeding a page's key cache (seedKeyCache). */
 const NODE_CACHE_ROUTE = '/__node-o1js-cache/';
 
-/**
- * Serves the built example with the headers that make the page cross-origin isolated (o1js: SharedArrayBuffer), and
- * (test-only) the entries of Node's o1js cache under NODE_CACHE_ROUTE.
- */
-async function serve(): Promise<{ server: Server; origin: string }> {
-  const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)).replace(/^(\.\.[/\\])+/, '');
-    const cached = path.startsWith(NODE_CACHE_ROUTE) ? path.slice(NODE_CACHE_ROUTE.length) : undefined;
-    const file = cached !== undefined ? join(NODE_O1JS_CACHE, cached) : join(DIST, path.endsWith('/') ? `${path}index.html` : path);
-    try {
-      if (cached !== undefined ? !/^[a-z0-9-]+(\.header)?$/.test(cached) : !file.startsWith(DIST)) throw new Error('outside');
-      const body = await readFile(file);
-      res.writeHead(200, {
-        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'cross-origin-opener-policy': 'same-origin',
-        'cross-origin-embedder-policy': 'require-corp',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
+/** The built example, cross-origin isolated, and (test-only) the entries of Node's o1js cache under NODE_CACHE_ROUTE. */
+const serve = () =>
+  serveIsolated(DIST, (path) => {
+    if (!path.startsWith(NODE_CACHE_ROUTE)) return undefined;
+    const name = path.slice(NODE_CACHE_ROUTE.length);
+    return /^[a-z0-9-]+(\.header)?$/.test(name) ? join(NODE_O1JS_CACHE, name) : null;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
-}
 
 interface Env {
   browser: Browser;
@@ -74,7 +47,7 @@ interface Env {
 }
 
 let pending: Promise<Env> | undefined;
-let server: Server | undefined;
+let server: Awaited<ReturnType<typeof serveIsolated>> | undefined;
 let browser: Browser | undefined;
 const contexts: BrowserContext[] = [];
 
@@ -94,7 +67,7 @@ function env(): Promise<Env> {
     const buildMillis = Date.now() - started;
     const sizes = JSON.parse(await readFile(join(EXAMPLE, 'bundle-sizes.json'), 'utf8')) as BundleSizes;
     const served = await serve();
-    server = served.server;
+    server = served;
     browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_FLAGS });
     await mkdir(SCREENSHOTS, { recursive: true });
     return { browser, origin: served.origin, sizes, hidBridge, buildMillis };
@@ -104,10 +77,7 @@ function env(): Promise<Env> {
 afterAll(async () => {
   for (const context of contexts) await context.close().catch(() => {});
   await browser?.close();
-  if (server) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server!.close(() => resolve()));
-  }
+  await server?.close();
 });
 
 /** What the test sees of a page, kept in Node so that it survives the page: its errors, requests and key-cache reports. */

@@ -249,6 +249,46 @@ async function payment(rig: Rig) {
   return tx.toJSON();
 }
 
+const SEND_ONLY_SIGN: Method = {
+  name: 'sendTransaction (onlySign)',
+  network: 'devnet',
+  review: 'field-element',
+  call: (r) => r.chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true }),
+  async check(_r, result) {
+    expect(verifySigned('berkeley', 'devnet', (result as { signedData: string }).signedData, ACCOUNT0)).toBe(true);
+  },
+  snapshot: async () => undefined,
+  unchanged: async () => undefined,
+};
+const SEND_BROADCAST: Method = {
+  name: 'sendTransaction (broadcast, local chain)',
+  network: 'local',
+  review: 'field-element',
+  call: async (r) => r.chain.sendTransaction({ transaction: await payment(r) }),
+  async check(r, result) {
+    expect((result as { hash: string }).hash).toMatch(/^5J[1-9A-HJ-NP-Za-km-z]{40,60}$/);
+    expect(await localChain.balanceOf(r.recipient!.toBase58())).toBe(1_000_000_000n);
+  },
+  snapshot: async () => ({ nonce: await localChain.nonceOf(ACCOUNT0), balance: await localChain.balanceOf(ACCOUNT0) }),
+  async unchanged(r, before) {
+    // Nothing applied: the sender's nonce and balance are as before, the recipient does not exist.
+    expect({ nonce: await localChain.nonceOf(ACCOUNT0), balance: await localChain.balanceOf(ACCOUNT0) }).toEqual(before);
+    expect(await localChain.balanceOf(r.recipient!.toBase58())).toBeUndefined();
+  },
+};
+
+/** A blind sendTransaction method run in clear instead: a 1.1 device (SIGN_ZKAPP), whose review is the command. */
+const inClear = (method: Method, name: string): Method => ({
+  ...method,
+  name,
+  review: 'zkapp',
+  device: { extensions: true },
+  async check(r, result) {
+    await method.check(r, result);
+    expect(r.reviews.at(-1)?.kind).toBe('zkapp');
+  },
+});
+
 const METHODS: Method[] = [
   {
     name: 'signMessage',
@@ -275,62 +315,10 @@ const METHODS: Method[] = [
     snapshot: async () => undefined,
     unchanged: async () => undefined,
   },
-  {
-    name: 'sendTransaction (onlySign)',
-    network: 'devnet',
-    review: 'field-element',
-    call: (r) => r.chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true }),
-    async check(_r, result) {
-      expect(verifySigned('berkeley', 'devnet', (result as { signedData: string }).signedData, ACCOUNT0)).toBe(true);
-    },
-    snapshot: async () => undefined,
-    unchanged: async () => undefined,
-  },
-  {
-    name: 'sendTransaction in clear (onlySign, SIGN_ZKAPP)',
-    network: 'devnet',
-    review: 'zkapp',
-    device: { extensions: true },
-    call: (r) => r.chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true }),
-    async check(r, result) {
-      expect(verifySigned('berkeley', 'devnet', (result as { signedData: string }).signedData, ACCOUNT0)).toBe(true);
-      expect(r.reviews.at(-1)?.kind).toBe('zkapp');
-    },
-    snapshot: async () => undefined,
-    unchanged: async () => undefined,
-  },
-  {
-    name: 'sendTransaction in clear (broadcast, local chain, SIGN_ZKAPP)',
-    network: 'local',
-    review: 'zkapp',
-    device: { extensions: true },
-    call: async (r) => r.chain.sendTransaction({ transaction: await payment(r) }),
-    async check(r, result) {
-      expect((result as { hash: string }).hash).toMatch(/^5J[1-9A-HJ-NP-Za-km-z]{40,60}$/);
-      expect(await localChain.balanceOf(r.recipient!.toBase58())).toBe(1_000_000_000n);
-    },
-    snapshot: async () => ({ nonce: await localChain.nonceOf(ACCOUNT0), balance: await localChain.balanceOf(ACCOUNT0) }),
-    async unchanged(r, before) {
-      expect({ nonce: await localChain.nonceOf(ACCOUNT0), balance: await localChain.balanceOf(ACCOUNT0) }).toEqual(before);
-      expect(await localChain.balanceOf(r.recipient!.toBase58())).toBeUndefined();
-    },
-  },
-  {
-    name: 'sendTransaction (broadcast, local chain)',
-    network: 'local',
-    review: 'field-element',
-    call: async (r) => r.chain.sendTransaction({ transaction: await payment(r) }),
-    async check(r, result) {
-      expect((result as { hash: string }).hash).toMatch(/^5J[1-9A-HJ-NP-Za-km-z]{40,60}$/);
-      expect(await localChain.balanceOf(r.recipient!.toBase58())).toBe(1_000_000_000n);
-    },
-    snapshot: async () => ({ nonce: await localChain.nonceOf(ACCOUNT0), balance: await localChain.balanceOf(ACCOUNT0) }),
-    async unchanged(r, before) {
-      // Nothing applied: the sender's nonce and balance are as before, the recipient does not exist.
-      expect({ nonce: await localChain.nonceOf(ACCOUNT0), balance: await localChain.balanceOf(ACCOUNT0) }).toEqual(before);
-      expect(await localChain.balanceOf(r.recipient!.toBase58())).toBeUndefined();
-    },
-  },
+  SEND_ONLY_SIGN,
+  inClear(SEND_ONLY_SIGN, 'sendTransaction in clear (onlySign, SIGN_ZKAPP)'),
+  inClear(SEND_BROADCAST, 'sendTransaction in clear (broadcast, local chain, SIGN_ZKAPP)'),
+  SEND_BROADCAST,
   {
     name: 'storePrivateCredential',
     network: 'devnet',

@@ -1,0 +1,49 @@
+/**
+ * A static server on loopback for the built web dapp, with the headers that make its pages cross-origin isolated
+ * (o1js needs SharedArrayBuffer): used by the e2e test and the browser benchmark.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+};
+
+/**
+ * Serves `dir` (paths outside it are 404) on an ephemeral port of 127.0.0.1. `route(path)` may map a path to another
+ * file first (undefined: not its path; null: refused, 404).
+ */
+export async function serveIsolated(
+  dir: string,
+  route: (path: string) => string | null | undefined = () => undefined,
+): Promise<{ server: Server; origin: string; close(): Promise<void> }> {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const routed = route(path);
+    const file = routed ?? join(dir, path.endsWith('/') ? `${path}index.html` : path);
+    try {
+      if (routed === null || (routed === undefined && !file.startsWith(dir))) throw new Error('outside');
+      const body = await readFile(file as string);
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file as string)] ?? 'application/octet-stream',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-embedder-policy': 'require-corp',
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close };
+}
