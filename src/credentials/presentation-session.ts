@@ -27,6 +27,11 @@ export interface PrepareMessage {
   /** The chosen credentials: input key and stored JSON text. */
   credentials: { key: string; json: string }[];
   verifierIdentity?: string;
+  /**
+   * A presentation prepared before, in a worker that died while proving: its client nonce and context (decimal), so
+   * that this prepare yields the same context, the one the owner already signed on the device.
+   */
+  again?: { clientNonce: string; context: string };
 }
 
 export type SessionMessage = { prepare: PrepareMessage } | { finalize: { signature: string } } | { close: true };
@@ -48,6 +53,8 @@ export interface Prepared {
   messageFields: string[];
   tagName?: string;
   context?: ContextParts;
+  /** mina-attestations' client nonce of this presentation (decimal): what a second prepare needs (`again`). */
+  clientNonce: string;
 }
 
 export type WorkerReply =
@@ -104,12 +111,27 @@ export function presentationSession(options: SessionOptions = {}): (message: Ses
             ? prepare()
             : reusingCompiled(compiled, Presentation, request.spec, PresentationRequest.toJSON(request), prepare),
         );
+        const { again } = message.prepare;
+        if (again !== undefined) {
+          // The same presentation once more: mina-attestations drew a new client nonce, hence a new context; the
+          // proof must carry the ones the owner signed (the context is fixed by the nonce and the request).
+          prepared.clientNonce = o1js.Field(again.clientNonce);
+          prepared.context = o1js.Field(again.context);
+          prepared.messageFields[0] = again.context;
+        }
         finalize = async (signatureBase58) => {
           const proved = await opened.prove(() => Presentation.finalize(request, o1js.Signature.fromBase58(signatureBase58), prepared));
           return Presentation.toJSON(proved);
         };
         const tagName = (prepared.compiledRequest as { tagName?: string }).tagName;
-        return { prepared: { messageFields: prepared.messageFields, tagName, context: contextParts(request, prepared, hashClaims) } };
+        return {
+          prepared: {
+            messageFields: prepared.messageFields,
+            tagName,
+            context: contextParts(request, prepared, hashClaims),
+            clientNonce: String(prepared.clientNonce),
+          },
+        };
       }
       if (!finalize) throw new Error('finalize before prepare');
       const presentation = await finalize(message.finalize.signature);

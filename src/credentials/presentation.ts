@@ -15,8 +15,8 @@ import { safeParseWithoutStacks } from './parse-without-stacks.js';
 import { schemaError, type CredentialContext } from './store-credential.js';
 import { checkPresentationSpec } from './request-bounds.js';
 import { DEFAULT_O1JS_CACHE_BYTES, pruneO1jsCache } from './o1js-cache.js';
-import { startPresentationRun, type PresentationRun } from './presentation-runner.js';
-import { contextParts, type ContextParts, type Prepared } from './presentation-session.js';
+import { PresentationRunError, startPresentationRun, type PresentationRun } from './presentation-runner.js';
+import { contextParts, type ContextParts, type Prepared, type PrepareMessage } from './presentation-session.js';
 import type { PresentationToSign } from '../apdu/extension.js';
 import type { CredentialEntry } from './store.js';
 
@@ -102,6 +102,12 @@ export async function requestPresentation(
   const verifierIdentity = type === 'https' ? ctx.origin : undefined;
 
   // Compile and prove in a worker (a Node worker thread, a browser Worker), else in-process; the signal is honoured either way.
+  const input: PrepareMessage = {
+    type,
+    request: JSON.stringify(requestJson),
+    credentials: Object.entries(chosen).map(([key, s]) => ({ key, json: s.entry.credential })),
+    verifierIdentity,
+  };
   const run =
     (await startPresentationRun(ctx.signal)) ??
     inProcessRun(
@@ -113,12 +119,7 @@ export async function requestPresentation(
   try {
     let prepared: Prepared;
     try {
-      prepared = await run.prepare({
-        type,
-        request: JSON.stringify(requestJson),
-        credentials: Object.entries(chosen).map(([key, s]) => ({ key, json: s.entry.credential })),
-        verifierIdentity,
-      });
+      prepared = await run.prepare(input);
     } catch (error) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
       throw invalidParams(REQUEST_FIELD, `cannot prepare a presentation for this request: ${(error as Error).message}`);
@@ -159,7 +160,20 @@ export async function requestPresentation(
     let presentation: string;
     try {
       ctx.signal?.throwIfAborted(); // before proving
-      presentation = await run.finalize(signatureBase58);
+      presentation = await run.finalize(signatureBase58).catch(async (error: unknown) => {
+        // The worker itself died while proving (o1js's wasm has failed that way in browsers, o1js#2870's family:
+        // "unaligned accesses", "memory access out of bounds"), not the presentation: the owner has signed already,
+        // so prove once more in a fresh worker, prepared with the same client nonce and context. Once.
+        if (ctx.signal?.aborted || error instanceof PresentationRunError) throw error;
+        const again = await startPresentationRun(ctx.signal);
+        if (again === undefined) throw error;
+        try {
+          await again.prepare({ ...input, again: { clientNonce: prepared.clientNonce, context: prepared.messageFields[0]! } });
+          return await again.finalize(signatureBase58);
+        } finally {
+          again.close();
+        }
+      });
     } catch (error) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
       // mina-attestations matches a credential to a request loosely (e.g. a data shape it cannot check before
@@ -201,6 +215,7 @@ function inProcessRun(
         messageFields,
         tagName: (compiledRequest as { tagName?: string }).tagName,
         context: contextParts(request as Parameters<typeof contextParts>[0], prepared, hashClaims),
+        clientNonce: String(prepared.clientNonce),
       };
     },
     async finalize(signatureBase58) {
