@@ -33,7 +33,7 @@ export function loadAttestations(): Promise<AttestationsModules> {
       validation,
       credentialMatchesSpec: internal.credentialMatchesSpec,
       hashClaims: claimsHasher(o1js, nested.NestedProvable),
-      openPresentationKeys: (requestJson: string) => openBrowserPresentationKeys(o1js, requestJson),
+      openPresentationKeys: (requestJson: string, options?: { retry?: boolean }) => openBrowserPresentationKeys(o1js, requestJson, options),
     };
   })();
   loading.catch(() => (loading = undefined));

@@ -27,9 +27,10 @@ export interface AttestationsModules {
   hashClaims(claims: unknown): bigint;
   /**
    * Browser only (attestations.browser.ts): the persistent key cache for a presentation of this request (its JSON).
-   * Absent in Node, where o1js's own file cache (~/.cache/o1js) serves every compile.
+   * Absent in Node, where o1js's own file cache (~/.cache/o1js) serves every compile. `retry`: a step of the
+   * presentation runs again after its first worker failed (marked on the reports).
    */
-  openPresentationKeys?(requestJson: string): Promise<PresentationKeys>;
+  openPresentationKeys?(requestJson: string, options?: { retry?: boolean }): Promise<PresentationKeys>;
 }
 
 let loading: Promise<AttestationsModules> | undefined;

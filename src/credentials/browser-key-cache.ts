@@ -52,6 +52,11 @@ export interface KeyCacheReport extends KeyCacheStats {
   persistMillis: number;
   /** Set when the compile with the cache threw and was run again without it: the error. */
   fallback?: string;
+  /**
+   * Set on the reports of a step run once more in a fresh Worker after the first Worker failed (presentation.ts): the
+   * retry's compile and its proof. A Worker terminated because it failed sends no `proof` report.
+   */
+  retry?: true;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -284,7 +289,11 @@ function withDefaultCache<T>(o1js: O1js, withCache: O1jsCache, run: () => Promis
  * The `PresentationKeys` of one in-browser presentation of `requestJson` (the request as mina-attestations serializes
  * it). Never throws: if the shim or storage is unavailable it logs why and returns the uncached hook.
  */
-export async function openBrowserPresentationKeys(o1js: O1js, requestJson: string): Promise<PresentationKeys> {
+export async function openBrowserPresentationKeys(
+  o1js: O1js,
+  requestJson: string,
+  options: { retry?: boolean } = {},
+): Promise<PresentationKeys> {
   const why = await installLagrangeBasisShim(o1js);
   if (why !== undefined) {
     warn(why);
@@ -300,10 +309,12 @@ export async function openBrowserPresentationKeys(o1js: O1js, requestJson: strin
     warn(`the key cache cannot be read: ${(error as Error)?.message ?? error}`);
     return NO_PRESENTATION_KEYS;
   }
-  const times = { loadMillis: Date.now() - started, compileMillis: 0, persistMillis: 0 } as Omit<
-    KeyCacheReport,
-    keyof KeyCacheStats | 'phase' | 'circuit'
-  >;
+  const times = {
+    loadMillis: Date.now() - started,
+    compileMillis: 0,
+    persistMillis: 0,
+    ...(options.retry ? { retry: true } : {}),
+  } as Omit<KeyCacheReport, keyof KeyCacheStats | 'phase' | 'circuit'>;
   let compiledAt: number | undefined;
   const flush = async () => {
     const t = Date.now();

@@ -39,8 +39,16 @@ export class PresentationRunError extends Error {
   }
 }
 
+/**
+ * The worker itself failed: it stopped, or threw outside the session (o1js's wasm has trapped so in browsers), not the
+ * presentation. Nothing about the request is known to be wrong, so the caller may run the step again in a fresh worker.
+ */
+export class PresentationWorkerError extends Error {
+  override readonly name = 'PresentationWorkerError';
+}
+
 /** What the runner needs of a worker, whichever platform's. */
-interface WorkerChannel {
+export interface WorkerChannel {
   post(message: SessionMessage): void;
   /** Replies, and failures of the worker itself (it stopped, or its script failed). */
   listen(onReply: (reply: WorkerReply) => void, onFailure: (error: unknown) => void): void;
@@ -73,12 +81,18 @@ export async function startPresentationRun(signal?: AbortSignal): Promise<Presen
   return runOver(channel, signal);
 }
 
-function runOver(channel: WorkerChannel, signal: AbortSignal | undefined): PresentationRun {
+/**
+ * A presentation run over one worker channel. Exported for the runner's own tests (not part of the package's API).
+ * @internal
+ */
+export function runOver(channel: WorkerChannel, signal: AbortSignal | undefined): PresentationRun {
   let closed = false;
   let finished = false;
   /** An error reply or a worker failure: the worker is not reused. */
   let failed = false;
   let pending: { resolve: (reply: WorkerReply) => void; reject: (error: unknown) => void } | undefined;
+  /** The worker's own failure, for a step asked after it (the worker failed while idle between two steps). */
+  let failure: unknown;
   const fail = (error: unknown) => {
     pending?.reject(error);
     pending = undefined;
@@ -89,9 +103,15 @@ function runOver(channel: WorkerChannel, signal: AbortSignal | undefined): Prese
       pending?.resolve(reply);
       pending = undefined;
     },
-    (error) => {
+    (cause) => {
       failed = true;
+      const error = new PresentationWorkerError((cause as Error)?.message ?? String(cause), { cause });
+      if (!closed) failure = error;
       fail(closed ? (signal?.reason ?? new Error('the presentation was cancelled')) : error);
+      // A worker that failed (an uncaught error: in a browser it lives on, its o1js state unknown) is ended at once,
+      // not asked to close: its work is lost anyway, and the caller may start a fresh one, which must not share the
+      // tab's memory with a dead o1js instance's.
+      terminate();
     },
   );
   const terminate = () => {
@@ -112,13 +132,18 @@ function runOver(channel: WorkerChannel, signal: AbortSignal | undefined): Prese
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   const ask = (message: SessionMessage): Promise<WorkerReply> => {
-    if (closed) return Promise.reject(signal?.reason ?? new Error('the presentation run is closed'));
+    if (closed) return Promise.reject(signal?.reason ?? failure ?? new Error('the presentation run is closed'));
     return new Promise<WorkerReply>((resolve, reject) => {
       pending = { resolve, reject };
       channel.post(message);
     });
   };
   const unwrap = <T>(reply: WorkerReply, pick: (r: WorkerReply) => T | undefined): T => {
+    if ('error' in reply && reply.error.trapped) {
+      // o1js's wasm trapped in the worker: its instance is not to be trusted again (nor its memory kept).
+      terminate();
+      throw new PresentationWorkerError(`o1js's wasm trapped in the presentation worker: ${reply.error.message}`);
+    }
     if ('error' in reply) throw new PresentationRunError(reply.error.stage, reply.error.message);
     const value = pick(reply);
     if (value === undefined) throw new Error('unexpected reply from the presentation worker');

@@ -32,6 +32,8 @@ export interface PrepareMessage {
    * that this prepare yields the same context, the one the owner already signed on the device.
    */
   again?: { clientNonce: string; context: string };
+  /** A second attempt, after the first worker failed (compiling or proving): marked on the key cache's reports. */
+  retry?: boolean;
 }
 
 export type SessionMessage = { prepare: PrepareMessage } | { finalize: { signature: string } } | { close: true };
@@ -61,7 +63,18 @@ export type WorkerReply =
   | { prepared: Prepared }
   | { presentation: string }
   | { closed: true }
-  | { error: { stage: 'prepare' | 'finalize' | 'close'; message: string } };
+  | {
+      error: {
+        stage: 'prepare' | 'finalize' | 'close';
+        message: string;
+        /**
+         * o1js's wasm trapped (a `WebAssembly.RuntimeError`: "unreachable", "memory access out of bounds", "operation
+         * does not support unaligned accesses"): a failure of this worker's o1js instance, not of the presentation.
+         * The worker must not be used again; the step may run again in a fresh one.
+         */
+        trapped?: true;
+      };
+    };
 
 export interface SessionOptions {
   /**
@@ -98,12 +111,13 @@ export function presentationSession(options: SessionOptions = {}): (message: Ses
       const { Presentation, PresentationRequest, Credential } = attestations;
       if ('prepare' in message) {
         await end(); // a previous presentation of this session that was neither finalized nor closed
-        const { type, request: text, credentials, verifierIdentity } = message.prepare;
+        const { type, request: text, credentials, verifierIdentity, again, retry } = message.prepare;
         const request = PresentationRequest.fromJSON(type, text);
         const chosen = await Promise.all(credentials.map(async ({ key, json }) => ({ ...(await Credential.fromJSON(json)), key })));
         const context = verifierIdentity === undefined ? undefined : { verifierIdentity };
         // Browser: the persistent key cache around both o1js phases; Node: o1js's own file cache (no hook).
-        const opened = (await openPresentationKeys?.(PresentationRequest.toJSON(request))) ?? NO_PRESENTATION_KEYS;
+        const opened =
+          (await openPresentationKeys?.(PresentationRequest.toJSON(request), { retry: retry === true })) ?? NO_PRESENTATION_KEYS;
         keys = opened;
         const prepare = () => Presentation.prepare({ request, context, credentials: chosen } as Parameters<typeof Presentation.prepare>[0]);
         const prepared = await opened.compile(() =>
@@ -111,7 +125,6 @@ export function presentationSession(options: SessionOptions = {}): (message: Ses
             ? prepare()
             : reusingCompiled(compiled, Presentation, request.spec, PresentationRequest.toJSON(request), prepare),
         );
-        const { again } = message.prepare;
         if (again !== undefined) {
           // The same presentation once more: mina-attestations drew a new client nonce, hence a new context; the
           // proof must carry the ones the owner signed (the context is fixed by the nonce and the request).
@@ -138,7 +151,8 @@ export function presentationSession(options: SessionOptions = {}): (message: Ses
       await end(); // persisted before the caller reads the result (and terminates or reuses this worker)
       return { presentation };
     } catch (error) {
-      return { error: { stage, message: (error as Error)?.message ?? String(error) } };
+      const message = (error as Error)?.message ?? String(error);
+      return { error: { stage, message, ...(isWasmTrap(error) ? { trapped: true } : {}) } };
     }
   };
 }
@@ -201,4 +215,17 @@ export function contextParts(
     parts.zkapp = { publicKey: identity.publicKey.toBase58(), tokenId: text(identity.tokenId), network: identity.network };
   }
   return parts;
+}
+
+/** V8's messages for the wasm traps o1js has hit in browsers, should a layer rethrow one as a plain Error. */
+const TRAP_MESSAGE = /^(?:RuntimeError: )?(?:operation does not support unaligned accesses|memory access out of bounds)$/;
+
+/**
+ * A trap of o1js's wasm: a `WebAssembly.RuntimeError` (also another realm's, by name: o1js may load its wasm in a
+ * context of its own), or a plain error with a trap's message.
+ */
+export function isWasmTrap(error: unknown): boolean {
+  if (typeof WebAssembly !== 'undefined' && error instanceof WebAssembly.RuntimeError) return true;
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  return name === 'RuntimeError' || (typeof message === 'string' && TRAP_MESSAGE.test(message));
 }

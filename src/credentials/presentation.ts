@@ -15,7 +15,7 @@ import { safeParseWithoutStacks } from './parse-without-stacks.js';
 import { schemaError, type CredentialContext } from './store-credential.js';
 import { checkPresentationSpec } from './request-bounds.js';
 import { DEFAULT_O1JS_CACHE_BYTES, pruneO1jsCache } from './o1js-cache.js';
-import { PresentationRunError, startPresentationRun, type PresentationRun } from './presentation-runner.js';
+import { PresentationWorkerError, startPresentationRun, type PresentationRun } from './presentation-runner.js';
 import { contextParts, type ContextParts, type Prepared, type PrepareMessage } from './presentation-session.js';
 import type { PresentationToSign } from '../apdu/extension.js';
 import type { CredentialEntry } from './store.js';
@@ -108,7 +108,7 @@ export async function requestPresentation(
     credentials: Object.entries(chosen).map(([key, s]) => ({ key, json: s.entry.credential })),
     verifierIdentity,
   };
-  const run =
+  const startRun = async () =>
     (await startPresentationRun(ctx.signal)) ??
     inProcessRun(
       request,
@@ -116,12 +116,22 @@ export async function requestPresentation(
       verifierIdentity,
       ctx.signal,
     );
+  let run = await startRun();
   try {
     let prepared: Prepared;
     try {
-      prepared = await run.prepare(input);
+      prepared = await run.prepare(input).catch(async (error: unknown) => {
+        // The worker itself failed while compiling (not the request: that is a PresentationRunError): nothing is
+        // signed yet, so the whole prepare runs once more in a fresh worker.
+        if (ctx.signal?.aborted || !(error instanceof PresentationWorkerError)) throw error;
+        run.close();
+        warnRetry(error, 'compiling');
+        run = await startRun();
+        return await run.prepare({ ...input, retry: true });
+      });
     } catch (error) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
+      if (error instanceof PresentationWorkerError) throw workerFailed(error); // twice: not the request's fault
       throw invalidParams(REQUEST_FIELD, `cannot prepare a presentation for this request: ${(error as Error).message}`);
     }
     await pruneO1jsCache(prepared.tagName, ctx.o1jsCacheBytes ?? DEFAULT_O1JS_CACHE_BYTES);
@@ -164,11 +174,18 @@ export async function requestPresentation(
         // The worker itself died while proving (o1js's wasm has failed that way in browsers, o1js#2870's family:
         // "unaligned accesses", "memory access out of bounds"), not the presentation: the owner has signed already,
         // so prove once more in a fresh worker, prepared with the same client nonce and context. Once.
-        if (ctx.signal?.aborted || error instanceof PresentationRunError) throw error;
+        if (ctx.signal?.aborted || !(error instanceof PresentationWorkerError)) throw error;
+        run.close(); // the failed worker is gone before a fresh one starts
+        warnRetry(error, 'proving');
         const again = await startPresentationRun(ctx.signal);
-        if (again === undefined) throw error;
+        if (again === undefined)
+          throw new ProviderError(ErrorCode.Internal, { reason: `no fresh worker could start after: ${error.message}` });
         try {
-          await again.prepare({ ...input, again: { clientNonce: prepared.clientNonce, context: prepared.messageFields[0]! } });
+          await again.prepare({
+            ...input,
+            retry: true,
+            again: { clientNonce: prepared.clientNonce, context: prepared.messageFields[0]! },
+          });
           return await again.finalize(signatureBase58);
         } finally {
           again.close();
@@ -176,6 +193,8 @@ export async function requestPresentation(
       });
     } catch (error) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
+      if (error instanceof ProviderError) throw error;
+      if (error instanceof PresentationWorkerError) throw workerFailed(error); // twice: not the request's fault
       // mina-attestations matches a credential to a request loosely (e.g. a data shape it cannot check before
       // proving); the proof is where a credential that does not satisfy the request finally fails.
       throw invalidParams(REQUEST_FIELD, `the chosen credentials do not satisfy the request: ${(error as Error).message}`);
@@ -185,6 +204,17 @@ export async function requestPresentation(
   } finally {
     run.close();
   }
+}
+
+/** A presentation worker that failed on the retry too: an internal error (22001), with the worker's own message. */
+function workerFailed(error: PresentationWorkerError): ProviderError {
+  return new ProviderError(ErrorCode.Internal, { reason: `the presentation worker failed twice: ${error.message}` });
+}
+
+function warnRetry(error: unknown, step: 'compiling' | 'proving'): void {
+  console.warn(
+    `chain-ledger: the presentation worker failed while ${step} (${(error as Error)?.message ?? error}); ${step} once more in a fresh worker`,
+  );
 }
 
 /** The fallback where no worker can start: mina-attestations in this thread, the signal raced and checked per step. */

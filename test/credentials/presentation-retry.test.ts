@@ -1,11 +1,12 @@
 /**
- * A worker that dies while proving (o1js's wasm has trapped that way in the browser: "operation does not support
- * unaligned accesses", "memory access out of bounds") does not cost the user the presentation they approved: the
- * proof is made once more in a fresh worker, prepared with the same client nonce and context, so that the owner's
- * signature still fits. A failure of the presentation itself (an error the worker reports) is not retried.
+ * A worker that dies (o1js's wasm has trapped that way in the browser: "operation does not support unaligned
+ * accesses", "memory access out of bounds") does not cost the user the presentation: while compiling, the prepare runs
+ * again in a fresh worker; while proving, after the owner approved, the proof is made once more in a fresh worker,
+ * prepared with the same client nonce and context, so that the owner's signature still fits. Once per step; a failure
+ * of the presentation itself (an error the worker reports) is not retried.
  *
- * The first run's proof is made to fail as a dying worker fails (a plain Error from the worker channel); everything
- * else is the real pipeline, and the presentation is checked by mina-attestations' verifier.
+ * Chosen runs' steps are made to fail as a dying worker's do (a PresentationWorkerError from the run); everything else
+ * is the real pipeline, and the presentation is checked by mina-attestations' verifier.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FileCredentialStore } from '../../src/credentials/node.js';
@@ -16,8 +17,21 @@ import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../su
 import { addressOf } from '../support/vectors.js';
 import { ORIGIN, connectedWith, tempDirs } from '../support/rig.js';
 
-/** How the first run's proof fails in this test, and what the runs were asked to prepare. */
-const plan: { firstFinalize?: () => Error; prepared: PrepareMessage[]; started: number } = { prepared: [], started: 0 };
+/** Which runs' steps fail, and how, in this test; what the runs were asked to prepare. */
+const plan: {
+  failPrepare: number[];
+  failFinalize: number[];
+  error: () => Error;
+  prepared: PrepareMessage[];
+  started: number;
+} = { failPrepare: [], failFinalize: [], error: () => new Error('unset'), prepared: [], started: 0 };
+
+/** Run `index`'s step fails as planned: its worker gone, the error from the channel. */
+function failed(run: runner.PresentationRun, index: number, failing: number[]): Promise<never> | undefined {
+  if (!failing.includes(index)) return undefined;
+  run.close();
+  return Promise.reject(plan.error());
+}
 
 vi.mock('../../src/credentials/presentation-runner.js', async (importOriginal) => {
   const actual = await importOriginal<typeof runner>();
@@ -26,21 +40,21 @@ vi.mock('../../src/credentials/presentation-runner.js', async (importOriginal) =
     async startPresentationRun(signal?: AbortSignal) {
       const run = await actual.startPresentationRun(signal);
       if (run === undefined) return undefined;
-      const first = plan.started++ === 0;
+      const index = plan.started++;
       return {
-        prepare: (input: PrepareMessage) => (plan.prepared.push(input), run.prepare(input)),
-        finalize: (signature: string) => {
-          if (first && plan.firstFinalize) {
-            run.close(); // the worker is gone
-            return Promise.reject(plan.firstFinalize());
-          }
-          return run.finalize(signature);
-        },
+        prepare: (input: PrepareMessage) => (plan.prepared.push(input), failed(run, index, plan.failPrepare) ?? run.prepare(input)),
+        finalize: (signature: string) => failed(run, index, plan.failFinalize) ?? run.finalize(signature),
         close: () => run.close(),
       };
     },
   };
 });
+
+/** How a dying worker's failure reaches the caller (presentation-runner.ts wraps the channel's error so). */
+const trap = () =>
+  new runner.PresentationWorkerError(
+    'the presentation worker failed: Uncaught RuntimeError: operation does not support unaligned accesses',
+  );
 
 const tempDir = tempDirs('retry');
 let issuer: Issuer;
@@ -51,32 +65,67 @@ afterAll(() => runner.closeIdlePresentationWorker());
 
 const connected = connectedWith({ extensions: true }, () => ({ credentialStore: new FileCredentialStore(tempDir()) }));
 
-describe('a presentation whose worker dies while proving', () => {
-  it('is proved once more in a fresh worker with the same client nonce and context; the owner signs once; it verifies', async () => {
-    Object.assign(plan, {
-      started: 0,
-      prepared: [],
-      firstFinalize: () =>
-        new Error('the presentation worker failed: Uncaught RuntimeError: operation does not support unaligned accesses'),
-    });
-    const { chain, reviews } = await connected();
-    await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
-    const { req, json } = issuer.presentationRequest();
-    const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
-    expect(plan.started).toBe(2);
-    expect(plan.prepared[0]!.again).toBeUndefined();
-    expect(plan.prepared[1]!.again).toEqual({ clientNonce: expect.stringMatching(/^\d+$/), context: expect.stringMatching(/^\d+$/) });
-    expect(JSON.parse(presentation).clientNonce.value).toBe(plan.prepared[1]!.again!.clientNonce);
-    expect(reviews.filter((r) => r.kind === 'presentation')).toHaveLength(1); // one approval on the device
-    expect(await verifiedOutput(issuer.A, req, presentation, ORIGIN)).toBe(issuerHash(issuer.A, issuer.key));
+/** A fresh plan: these runs' steps fail with `error`. */
+function failing(steps: { prepare?: number[]; finalize?: number[] }, error: () => Error = trap): void {
+  Object.assign(plan, { failPrepare: steps.prepare ?? [], failFinalize: steps.finalize ?? [], error, prepared: [], started: 0 });
+}
+
+describe('a presentation whose worker dies', () => {
+  it('while compiling, then the fresh one while proving: prepared again, then proved once more with the same client nonce and context; the owner signs once; it verifies', async () => {
+    failing({ prepare: [0], finalize: [1] });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const { chain, reviews } = await connected();
+      await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
+      const { req, json } = issuer.presentationRequest();
+      const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
+      expect(plan.started).toBe(3);
+      // Run 0 failed before anything was signed: run 1 prepared from scratch; run 2 proved what the owner signed in run 1.
+      expect(plan.prepared.map((p) => p.again)).toEqual([
+        undefined,
+        undefined,
+        { clientNonce: expect.stringMatching(/^\d+$/), context: expect.stringMatching(/^\d+$/) },
+      ]);
+      expect(JSON.parse(presentation).clientNonce.value).toBe(plan.prepared[2]!.again!.clientNonce);
+      expect(reviews.filter((r) => r.kind === 'presentation')).toHaveLength(1); // one approval on the device
+      expect(await verifiedOutput(issuer.A, req, presentation, ORIGIN)).toBe(issuerHash(issuer.A, issuer.key));
+      // Each retry says why, with the worker's own error.
+      const said = warn.mock.calls.map((c) => String(c[0]));
+      expect(
+        said.filter((l) => /presentation worker failed while compiling \(.*unaligned accesses\); compiling once more/.test(l)),
+      ).toHaveLength(1);
+      expect(
+        said.filter((l) => /presentation worker failed while proving \(.*unaligned accesses\); proving once more/.test(l)),
+      ).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+    }
+  }, 300_000);
+
+  it("twice in the same step: 22001 with the worker's error (not 20003: the request is not at fault); once per step only", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const { chain, reviews } = await connected();
+      await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
+      const ask = () => failure(chain.requestPresentation({ presentation: { presentationRequest: issuer.presentationRequest().json } }));
+      const twice = { code: 22001, data: { reason: expect.stringMatching(/^the presentation worker failed twice: .*unaligned accesses/) } };
+
+      failing({ prepare: [0, 1] });
+      expect(await ask()).toMatchObject(twice);
+      expect(plan.started).toBe(2);
+      expect(reviews.filter((r) => r.kind === 'presentation')).toHaveLength(0); // nothing reached the device
+
+      failing({ finalize: [0, 1] });
+      expect(await ask()).toMatchObject(twice);
+      expect(plan.started).toBe(2);
+      expect(reviews.filter((r) => r.kind === 'presentation')).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+    }
   }, 300_000);
 
   it('an error the worker reports for the presentation itself is not retried (20003)', async () => {
-    Object.assign(plan, {
-      started: 0,
-      prepared: [],
-      firstFinalize: () => new runner.PresentationRunError('finalize', 'constraint not satisfied'),
-    });
+    failing({ finalize: [0] }, () => new runner.PresentationRunError('finalize', 'constraint not satisfied'));
     const { chain } = await connected();
     await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
     const error = await failure(chain.requestPresentation({ presentation: { presentationRequest: issuer.presentationRequest().json } }));
