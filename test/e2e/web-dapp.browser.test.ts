@@ -86,6 +86,8 @@ interface Watched {
   requests: string[];
   /** The key cache's reports (one per o1js phase), from its console lines; cleared before each reload. */
   reports: KeyCacheReport[];
+  /** chain-ledger's own console lines (warnings included). */
+  lines: string[];
   crashed: boolean;
 }
 
@@ -102,6 +104,7 @@ function watch(page: Page, watched: Watched): void {
     const text = m.text();
     if (!text.startsWith('chain-ledger')) return;
     console.log(`page console: ${text.slice(0, 2000)}`);
+    watched.lines.push(text);
     if (text.startsWith(KEY_CACHE_LINE)) watched.reports.push(JSON.parse(text.slice(KEY_CACHE_LINE.length)) as KeyCacheReport);
   });
   page.on('crash', () => {
@@ -115,7 +118,7 @@ async function newPage(): Promise<{ page: Page; errors: string[]; requests: stri
   const context = await browser.newContext();
   contexts.push(context);
   const page = await context.newPage();
-  const watched: Watched = { errors: [], requests: [], reports: [], crashed: false };
+  const watched: Watched = { errors: [], requests: [], reports: [], lines: [], crashed: false };
   watch(page, watched);
   return { page, errors: watched.errors, requests: watched.requests, watched };
 }
@@ -198,7 +201,7 @@ function nodeLedger() {
     }
     return waiting.shift()!;
   }
-  return { ledger, nextReview };
+  return { ledger, nextReview, pendingReviews: () => waiting.length };
 }
 
 async function hidPage(ledger: SoftwareLedger) {
@@ -229,6 +232,48 @@ async function hidPage(ledger: SoftwareLedger) {
 
 /** The key cache's reports since the page was last loaded (kept in Node: a renderer crash does not lose them). */
 const keyCacheReports = async (watched: Watched): Promise<KeyCacheReport[]> => watched.reports;
+
+/**
+ * The key cache's reports of one presentation, once its `proof` report is in: the compile, then the proof. When a
+ * Worker failed (o1js's wasm has trapped so in CI), the step ran again in a fresh Worker, whose reports are marked
+ * `retry`: a compile per retried step, and the proof; a Worker terminated for its failure sends no proof report (and
+ * no compile report if it died while compiling).
+ */
+async function presentationReports(
+  watched: Watched,
+): Promise<{ compile: KeyCacheReport; proof: KeyCacheReport; retried: KeyCacheReport | undefined; compiles: KeyCacheReport[] }> {
+  const settled = () => {
+    const last = watched.reports.at(-1);
+    return last?.phase === 'proof' && (last.retry === true || !watched.reports.some((r) => r.retry));
+  };
+  await expect.poll(settled, { timeout: 60_000 }).toBe(true);
+  const reports = [...watched.reports];
+  const phases = reports.map((r) => `${r.phase}${r.retry ? ' (retry)' : ''}`);
+  const retried = [...reports].reverse().find((r) => r.phase === 'compile' && r.retry);
+  if (retried === undefined) expect(phases).toEqual(['compile', 'proof']);
+  else {
+    console.log(`web-dapp: a presentation step ran again in a fresh Worker: ${phases.join(', ')}`);
+    expect(phases.at(-1)).toBe('proof (retry)');
+    expect(phases.slice(0, -1).every((p) => p.startsWith('compile'))).toBe(true);
+    expect(phases.filter((p) => p === 'compile').length).toBeLessThanOrEqual(1); // the first Worker's
+    expect(phases.length).toBeLessThanOrEqual(4); // once per step at most
+  }
+  return { compile: reports[0]!, proof: reports.at(-1)!, retried, compiles: reports.slice(0, -1) };
+}
+
+/**
+ * Makes the page's presentation Worker fail as o1js's wasm has made it fail (an uncaught error in the Worker), after
+ * the compile, before the proof: the presentation must be proved in a fresh Worker all the same.
+ */
+async function failPresentationWorker(page: Page): Promise<void> {
+  const worker = page.workers().find((w) => /presentation-worker/.test(w.url()));
+  expect(worker, `the presentation Worker among ${page.workers().map((w) => w.url())}`).toBeDefined();
+  await worker!.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('injected by the e2e test: the presentation Worker fails');
+    });
+  });
+}
 
 /**
  * The page of `hid` loaded afresh: `page.reload()`, or, when the renderer crashed (o1js's wasm can take the renderer
@@ -683,17 +728,17 @@ describe('web dapp (examples/web-dapp) in Chromium', () => {
 
     // The key cache: the compile loaded what was there (nothing, or the seeded entries, each digest-checked) and wrote
     // what o1js generated; the Worker's reports reached the page (compile, then proof, after the result).
-    await expect.poll(async () => (await keyCacheReports(hid!.watched)).length, { timeout: 60_000 }).toBe(2);
-    const [compile, proof] = await keyCacheReports(hid!.watched);
+    const { compile, proof, retried, compiles } = await presentationReports(hid!.watched);
     console.log(`web-dapp: key cache, first presentation: ${JSON.stringify({ compile, proof })}`);
     expect(compile).toMatchObject({ phase: 'compile', circuit: expectedCircuit, loaded: SEEDED.length, discarded: 0 });
-    expect(compile!.fallback).toBeUndefined(); // the compile ran with the cache (no retry without it)
+    expect(compile.fallback).toBeUndefined(); // the compile ran with the cache (no second compile without it)
     expect(proof).toMatchObject({ phase: 'proof', circuit: expectedCircuit });
+    if (retried !== undefined) expect(retried).toMatchObject({ circuit: expectedCircuit, discarded: 0 });
     circuit = expectedCircuit;
-    const written = [...compile!.writtenIds].sort();
+    const written = [...new Set(compiles.flatMap((c) => c.writtenIds))].sort();
     // Everything not seeded was generated and written (cold: all 7; seeded: the Lagrange basis, through the shim).
     expect(written).toEqual(entries.filter((id) => !SEEDED.includes(id)).sort());
-    if (SEEDED.length > 0) expect(compile!.hits).toBeGreaterThanOrEqual(4); // both SRS and both verification keys at least
+    if (SEEDED.length > 0) expect(compile.hits).toBeGreaterThanOrEqual(4); // both SRS and both verification keys at least
     // The renderer may have gone down after the proof (see reloaded()): the cache is read from a fresh page then.
     const live = hid!.watched.crashed ? await reloaded(hid!) : page;
     const cached = await keyCacheContents(live);
@@ -715,7 +760,8 @@ describe('web dapp (examples/web-dapp) in Chromium', () => {
   it('after a reload the compile is served from the IndexedDB key cache (hits counted, no key regenerated), and a tampered entry is ' +
     'discarded and recomputed; ' +
     (FULL_RUNS
-      ? 'the second presentation is proved from the cached keys and verifies in Node (CHAIN_LEDGER_FULL_RUNS=1)'
+      ? 'the second presentation, its first Worker made to fail before the proof, is proved in a fresh Worker from the ' +
+        'cached keys and verifies in Node (CHAIN_LEDGER_FULL_RUNS=1)'
       : 'then the owner rejects on the device (1002): the second proof runs only with CHAIN_LEDGER_FULL_RUNS=1'), async () => {
     const { origin } = await env();
     const { device, errors } = hid!;
@@ -744,36 +790,49 @@ describe('web dapp (examples/web-dapp) in Chromium', () => {
     }
     expect(owner.review.kind).toBe('presentation');
 
-    const [compile] = await keyCacheReports(hid!.watched);
+    const compile = (await keyCacheReports(hid!.watched))[0]!;
     console.log(`web-dapp: key cache, after the reload: ${JSON.stringify(compile)}`);
     expect(compile).toMatchObject({ phase: 'compile', circuit, discarded: 1, discardedIds: [TAMPERED] });
-    expect(compile!.fallback).toBeUndefined();
-    expect(compile!.loaded).toBeGreaterThanOrEqual(6); // everything the first presentation stored but the tampered entry
+    expect(compile.fallback).toBeUndefined();
+    expect(compile.loaded).toBeGreaterThanOrEqual(6); // everything the first presentation stored but the tampered entry
     // Served from the cache: both SRS and both verification keys at least; no prover or verification key regenerated.
-    expect(compile!.hits).toBeGreaterThanOrEqual(4);
-    expect(compile!.writtenIds.filter((id) => /^(step|wrap)-/.test(id))).toEqual([]);
+    expect(compile.hits).toBeGreaterThanOrEqual(4);
+    expect(compile.writtenIds.filter((id) => /^(step|wrap)-/.test(id))).toEqual([]);
     // The damaged entry was a miss: o1js recomputed it (through the Lagrange-basis shim) and it was stored again, intact.
-    expect(compile!.writtenIds).toContain(TAMPERED);
+    expect(compile.writtenIds).toContain(TAMPERED);
     expect((await keyCacheContents(page)).find((e) => e.persistentId === TAMPERED)?.intact).toBe(true);
 
     if (!FULL_RUNS) {
       owner.answer(false);
       const rejected = await result(page, 'result-present', 120_000);
       expect(rejected.code).toBe(1002);
-      await expect.poll(async () => (await keyCacheReports(hid!.watched)).length, { timeout: 60_000 }).toBe(2);
+      expect((await presentationReports(hid!.watched)).retried).toBeUndefined(); // nothing to prove again
     } else {
+      // The Worker that compiled fails before it proves (as o1js's wasm has made it fail): the approved presentation is
+      // proved in a fresh Worker, from the cached keys, with the context the owner signed; the device is not asked again.
+      await failPresentationWorker(page);
       owner.answer(true);
       const presented = await result(page, 'result-present', 400_000);
       expectOk(presented);
       const { Presentation, PresentationRequest } = await import('mina-attestations');
       const request = PresentationRequest.fromJSON('https', requestJson);
       await Presentation.verify(request, Presentation.fromJSON(presented.json.presentation), { verifierIdentity: origin });
-      await expect.poll(async () => (await keyCacheReports(hid!.watched)).length, { timeout: 60_000 }).toBe(2);
-      const proof = (await keyCacheReports(hid!.watched))[1];
+      const { proof, retried, compiles } = await presentationReports(hid!.watched);
+      expect(compiles).toHaveLength(2); // this Worker's and the fresh one's
       console.log(`web-dapp: key cache, second proof: ${JSON.stringify(proof)}`);
+      // The retry's compile was served from the cache: everything there and intact, nothing regenerated.
+      expect(retried).toMatchObject({ phase: 'compile', circuit, discarded: 0, loaded: compile.loaded + 1 });
+      expect(retried!.writtenIds).toEqual([]);
       // The prover keys are read lazily while proving: from the cache, none generated.
-      expect(proof!.hits).toBeGreaterThan(compile!.hits);
-      expect(proof!.writtenIds.filter((id) => /^(step|wrap)-/.test(id))).toEqual([]);
+      expect(proof.hits).toBeGreaterThan(retried!.hits);
+      expect(proof.writtenIds.filter((id) => /^(step|wrap)-/.test(id))).toEqual([]);
+      expect(device.pendingReviews()).toBe(0); // the owner signed once
+      // The page said why it proved again, with the Worker's own error.
+      expect(
+        hid!.watched.lines.some((l) =>
+          /presentation worker failed while proving \(.*injected by the e2e test.*\); proving once more/.test(l),
+        ),
+      ).toBe(true);
     }
     expect(errors.filter((e) => e !== 'memory access out of bounds')).toEqual([]);
   }, 900_000);
