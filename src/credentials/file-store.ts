@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { toHex } from '../apdu/bytes.js';
 import { FifoLock } from '../util/fifo-lock.js';
 import { StoreKeys, isSalt, parseSealedEntry, type SealedEntry } from './store-crypto.js';
-import { CredentialStoreError, checkAccount, checkId, type CredentialEntry, type CredentialStore } from './store.js';
+import { CredentialStoreError, checkAccount, checkId, checkSecret, type CredentialEntry, type CredentialStore } from './store.js';
 
 export const CREDENTIAL_FILE_FORMAT = 'chain-ledger-credentials';
 /** The format written; format 1 (no salt, no list MAC, no padding) is still read, and re-keyed on its next write. */
@@ -73,7 +73,8 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   async list(account: string, secret: Uint8Array): Promise<CredentialEntry[]> {
-    await StoreKeys.derive(account, secret); // validates the arguments even when there is no file
+    checkAccount(account); // even when there is no file
+    checkSecret(secret);
     const file = await this.#read(account);
     if (file === undefined) return [];
     return openAll(await StoreKeys.derive(account, secret, file.salt), file);
@@ -91,7 +92,8 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   async remove(account: string, secret: Uint8Array, id: string): Promise<boolean> {
-    await StoreKeys.derive(account, secret);
+    checkAccount(account);
+    checkSecret(secret);
     checkId(id);
     if ((await this.#read(account)) === undefined) return false;
     return this.#update(account, async (file) => {
@@ -108,12 +110,12 @@ export class FileCredentialStore implements CredentialStore {
    * key may have leaked. A leaked store-key signature still opens it (docs/credentials.md). False if there is no store.
    */
   async rekey(account: string, secret: Uint8Array): Promise<boolean> {
-    await StoreKeys.derive(account, secret);
+    checkAccount(account);
+    checkSecret(secret);
     return this.#update(account, async (file) => {
       if (file === undefined) return { result: false };
-      const opened = await openAll(await StoreKeys.derive(account, secret, file.salt), file);
-      const keys = await StoreKeys.derive(account, secret, StoreKeys.newSalt());
-      return { result: true, write: fileOf(keys, await Promise.all(opened.map((e) => keys.seal(e.id, e.credential, e.storedAt)))) };
+      const { keys, entries } = await keysForWrite(account, secret, file, { rekey: true });
+      return { result: true, write: fileOf(keys, entries) };
     });
   }
 
@@ -276,17 +278,19 @@ async function openAll(keys: StoreKeys, file: CredentialFile): Promise<Credentia
 
 /**
  * The keys and sealed entries to write back after a change: the file's own (authenticated first), or for a
- * format-1 file every entry re-sealed under a fresh salt (`rekeyed`), or a fresh salt for a new store.
+ * format-1 file (or when asked to `rekey`) every entry re-sealed under a fresh salt (`rekeyed`), or a fresh salt for
+ * a new store.
  */
 async function keysForWrite(
   account: string,
   secret: Uint8Array,
   file: CredentialFile | undefined,
+  { rekey = false } = {},
 ): Promise<{ keys: StoreKeys; entries: SealedEntry[]; rekeyed: boolean }> {
   if (file === undefined) return { keys: await StoreKeys.derive(account, secret, StoreKeys.newSalt()), entries: [], rekeyed: false };
   const current = await StoreKeys.derive(account, secret, file.salt);
   const opened = await openAll(current, file);
-  if (file.version === CREDENTIAL_FILE_VERSION) return { keys: current, entries: file.entries, rekeyed: false };
+  if (file.version === CREDENTIAL_FILE_VERSION && !rekey) return { keys: current, entries: file.entries, rekeyed: false };
   const keys = await StoreKeys.derive(account, secret, StoreKeys.newSalt());
   return { keys, entries: await Promise.all(opened.map((e) => keys.seal(e.id, e.credential, e.storedAt))), rekeyed: true };
 }

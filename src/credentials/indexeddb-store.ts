@@ -11,7 +11,7 @@
  */
 import { FifoLock } from '../util/fifo-lock.js';
 import { StoreKeys, isSalt, parseSealedEntry, type SealedEntry } from './store-crypto.js';
-import { CredentialStoreError, checkId, type CredentialEntry, type CredentialStore } from './store.js';
+import { CredentialStoreError, checkAccount, checkId, checkSecret, type CredentialEntry, type CredentialStore } from './store.js';
 
 export const DEFAULT_CREDENTIAL_DB = 'chain-ledger-credentials';
 const DB_VERSION = 1;
@@ -55,7 +55,8 @@ export class IndexedDbCredentialStore implements CredentialStore {
   }
 
   async list(account: string, secret: Uint8Array): Promise<CredentialEntry[]> {
-    await StoreKeys.derive(account, secret); // validates the arguments
+    checkAccount(account);
+    checkSecret(secret);
     const snapshot = await this.#snapshot(account);
     if (snapshot.header === undefined) return [];
     const { opened } = await openSnapshot(account, secret, snapshot);
@@ -71,7 +72,8 @@ export class IndexedDbCredentialStore implements CredentialStore {
   }
 
   async remove(account: string, secret: Uint8Array, id: string): Promise<boolean> {
-    await StoreKeys.derive(account, secret);
+    checkAccount(account);
+    checkSecret(secret);
     checkId(id);
     return this.#write(account, secret, async (_keys, entries) => {
       const kept = entries.filter((e) => e.id !== id);
@@ -85,12 +87,11 @@ export class IndexedDbCredentialStore implements CredentialStore {
    * still opens it (docs/credentials.md). False if the account has no store (nothing is written).
    */
   async rekey(account: string, secret: Uint8Array): Promise<boolean> {
-    await StoreKeys.derive(account, secret);
-    return this.#write(account, secret, async (keys, entries, exists) => {
-      if (!exists) return { result: false };
-      const fresh = await StoreKeys.derive(account, secret, StoreKeys.newSalt());
-      const resealed = await Promise.all(entries.map(async (e) => fresh.seal(e.id, await keys.open(e), e.storedAt)));
-      return { result: true, entries: resealed, keys: fresh };
+    checkAccount(account);
+    checkSecret(secret);
+    // The write re-seals every entry under a fresh salt (as it does a format-1 store); nothing else changes.
+    return this.#write(account, secret, async (_keys, entries, exists) => (exists ? { result: true, entries } : { result: false }), {
+      rekey: true,
     });
   }
 
@@ -108,14 +109,15 @@ export class IndexedDbCredentialStore implements CredentialStore {
   }
 
   /**
-   * Read, change, write: opens a snapshot (a format-1 store is re-keyed under a fresh salt), lets `change` seal what
-   * it adds (or re-seal everything under new keys), then writes in one transaction if the header and the entry ids
-   * are still the snapshot's (else retries).
+   * Read, change, write: opens a snapshot (a format-1 store, or any store when asked to `rekey`, is re-keyed under a
+   * fresh salt), lets `change` seal what it adds, then writes in one transaction if the header and the entry ids are
+   * still the snapshot's (else retries).
    */
   async #write<T>(
     account: string,
     secret: Uint8Array,
     change: (keys: StoreKeys, entries: SealedEntry[], exists: boolean) => Promise<Change<T>>,
+    options: { rekey?: boolean } = {},
   ): Promise<T> {
     const name = JSON.stringify([this.dbName, account]);
     let lock = writeLocks.get(name);
@@ -123,13 +125,14 @@ export class IndexedDbCredentialStore implements CredentialStore {
       lock = new FifoLock();
       writeLocks.set(name, lock);
     }
-    return lock.run(() => this.#writeOnce(account, secret, change));
+    return lock.run(() => this.#writeOnce(account, secret, change, options));
   }
 
   async #writeOnce<T>(
     account: string,
     secret: Uint8Array,
     change: (keys: StoreKeys, entries: SealedEntry[], exists: boolean) => Promise<Change<T>>,
+    { rekey = false }: { rekey?: boolean },
   ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const snapshot = await this.#snapshot(account);
@@ -143,16 +146,15 @@ export class IndexedDbCredentialStore implements CredentialStore {
         const opened = await openSnapshot(account, secret, snapshot);
         keys = opened.keys;
         entries = snapshot.entries;
-        if (snapshot.header.version === 1) {
+        if (snapshot.header.version === 1 || rekey) {
           keys = await StoreKeys.derive(account, secret, StoreKeys.newSalt());
           entries = await Promise.all(opened.opened.map((e) => keys.seal(e.id, e.credential, e.storedAt)));
           rekeyed = true;
         }
       }
-      const { result, entries: changed, keys: replaced } = await change(keys, entries, snapshot.header !== undefined);
+      const { result, entries: changed } = await change(keys, entries, snapshot.header !== undefined);
       const next = changed ?? (rekeyed ? entries : undefined);
       if (next === undefined) return result;
-      if (replaced !== undefined) keys = replaced;
       const sorted = [...next].sort((a, b) => compare(a.id, b.id));
       const header: HeaderRecord = {
         account,
@@ -277,11 +279,10 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
   });
 }
 
-/** What a write's change returns: its result, the entries to write (none: nothing changes), and new keys (a re-key). */
+/** What a write's change returns: its result, and the entries to write (none: nothing changes). */
 interface Change<T> {
   result: T;
   entries?: SealedEntry[];
-  keys?: StoreKeys;
 }
 
 interface Snapshot {

@@ -19,6 +19,7 @@
  *
  * Platform-neutral (no DOM, no Node): the IndexedDB backend and the browser wiring are in browser-key-cache.ts.
  */
+import { toHex } from '../apdu/bytes.js';
 
 /** The header o1js passes to `Cache.read`/`Cache.write` (the fields this cache uses). */
 export interface KeyCacheHeader {
@@ -78,9 +79,9 @@ export function groupOf(persistentId: string, fallback: string | undefined): str
   return /credential-[0-9a-f]{16}/.exec(persistentId)?.[0] ?? fallback ?? persistentId;
 }
 
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+/** WebCrypto's SHA-256 (not @noble's: entries are up to ≈ 100 MB), as hex. */
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  return toHex(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
 }
 
 /** Counters of one session: what the assertions and the benchmark read. */

@@ -227,24 +227,13 @@ function unpad(bytes: Uint8Array): Uint8Array {
 }
 
 function decodeSalt(salt: string): Uint8Array {
-  let bytes: Uint8Array | undefined;
-  try {
-    bytes = base64.decode(salt);
-  } catch {
-    bytes = undefined;
-  }
-  if (bytes?.length !== SALT_BYTES) throw new CredentialStoreError('corrupt', `the store's salt is not ${SALT_BYTES} bytes of base64`);
-  return bytes;
+  if (!isSalt(salt)) throw new CredentialStoreError('corrupt', `the store's salt is not ${SALT_BYTES} bytes of base64`);
+  return base64.decode(salt);
 }
 
 /** True if `value` is a well-formed salt (base64 of SALT_BYTES bytes). */
 export function isSalt(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  try {
-    return base64.decode(value).length === SALT_BYTES;
-  } catch {
-    return false;
-  }
+  return decodedLength(value) === SALT_BYTES;
 }
 
 /** Compares two strings in time independent of where they differ. */
