@@ -24,7 +24,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   nullifier: ['apdu', 'crypto', 'errors'],
   zkapp: ['apdu', 'crypto', 'device', 'errors'],
   credentials: ['apdu', 'crypto', 'device', 'errors', 'util'],
-  payments: ['apdu', 'device', 'errors', 'zkapp'],
+  payments: ['apdu', 'crypto', 'device', 'errors', 'zkapp'],
   provider: ['apdu', 'credentials', 'crypto', 'device', 'errors', 'nullifier', 'payments', 'transport', 'util', 'zkapp'],
   fallback: ['errors', 'provider'],
   cli: ['credentials', 'emulator', 'errors', 'provider', 'transport'],

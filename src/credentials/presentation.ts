@@ -228,7 +228,7 @@ function inProcessRun(
   let keys: PresentationKeys = NO_PRESENTATION_KEYS;
   return {
     async prepare() {
-      const { attestations, openPresentationKeys } = await loadAttestations();
+      const { attestations, openPresentationKeys, hashClaims } = await loadAttestations();
       const { Presentation, PresentationRequest } = attestations;
       const context = verifierIdentity === undefined ? undefined : { verifierIdentity };
       // Browser: the persistent key cache (browser-key-cache.ts) around both o1js phases; Node: o1js's file cache.
@@ -240,7 +240,6 @@ function inProcessRun(
         signal,
       );
       const { messageFields, compiledRequest } = prepared;
-      const { hashClaims } = await loadAttestations();
       return {
         messageFields,
         tagName: (compiledRequest as { tagName?: string }).tagName,

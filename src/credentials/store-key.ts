@@ -34,20 +34,6 @@ export async function deriveStoreSecret(
 }
 
 /**
- * A synchronous check of INS 05 signatures by `address` on network `networkId` (mina-signer, loaded first): what a
- * credential method uses to verify the short messages the user approves on the device.
- */
-export async function accountMessageVerifier(
-  address: string,
-  networkId: 0 | 1,
-): Promise<(signed: { field: string; scalar: string; signedMessage: string }) => boolean> {
-  const signers = await minaSigners();
-  const verifier = networkId === 1 ? signers.mainnet : signers.testnet;
-  return (signed) =>
-    verifier.verifyMessage({ data: signed.signedMessage, publicKey: address, signature: { field: signed.field, scalar: signed.scalar } });
-}
-
-/**
  * The store used when the host gives none: IndexedDB in a browser; in Node, files under
  * `$XDG_DATA_HOME/chain-ledger/credentials` (else `~/.local/share/chain-ledger/credentials`). Loaded lazily so that a
  * browser bundle never pulls in `node:fs`.

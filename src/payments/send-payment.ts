@@ -10,6 +10,7 @@
  */
 import type { NetworkId, PaymentOrDelegation } from '../apdu/codec.js';
 import type { MinaLedgerApp } from '../device/client.js';
+import { minaSigners } from '../crypto/mina-signers.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
 import { fetchAccountNonce, graphqlRequest, MinaNodeError } from '../zkapp/graphql.js';
 import type { NonceTracker } from '../zkapp/nonces.js';
@@ -126,13 +127,12 @@ export async function verifyLegacy(
   signature: { field: string; scalar: string },
   publicKey: string,
 ): Promise<boolean> {
-  const { default: Client } = await import('mina-signer');
-  const client = new Client({ network: network === 'mainnet' ? 'mainnet' : 'testnet' });
-  const input = { ...data, nonce: data.nonce, validUntil: data.validUntil };
+  const signers = await minaSigners();
+  const client = network === 'mainnet' ? signers.mainnet : signers.testnet;
   try {
     return kind === 'payment'
-      ? client.verifyPayment({ data: { ...input, amount: data.amount! }, signature, publicKey })
-      : client.verifyStakeDelegation({ data: input, signature, publicKey });
+      ? client.verifyPayment({ data: { ...data, amount: data.amount! }, signature, publicKey })
+      : client.verifyStakeDelegation({ data, signature, publicKey });
   } catch {
     return false;
   }

@@ -13,7 +13,8 @@
 import { z } from 'zod';
 import type { MinaLedgerApp } from '../device/client.js';
 import { signatureToBase58 } from '../apdu/signature.js';
-import { minaSigners } from '../crypto/mina-signers.js';
+import { accountMessageVerifier, minaSigners } from '../crypto/mina-signers.js';
+import { MAX_FIELDS } from '../apdu/extension.js';
 import { isPrintableMessageByte, MESSAGE_MAX_BYTES, type NetworkId } from '../apdu/codec.js';
 import { utf8 } from '../apdu/bytes.js';
 import { isReservedMessage } from '../apdu/store-key.js';
@@ -30,7 +31,7 @@ export interface SignedMessage {
 }
 
 /** Fields one `signFields` call may sign: what SIGN_FIELDS takes in one request (more → 20006). */
-export const MAX_SIGN_FIELDS = 64;
+export const MAX_SIGN_FIELDS = MAX_FIELDS;
 
 export interface SignedFields {
   /** The message as given. */
@@ -110,14 +111,12 @@ export async function signMessageOnLedger(
   assertDeviceSignsMessage(message);
   options.onConfirm?.('Review the message on your Ledger and approve');
   const signed = await app.signMessage(accountIndex, message, networkId, { signal: options.signal });
-  const result = { publicKey: address, data: signed.signedMessage, signature: { field: signed.field, scalar: signed.scalar } };
-  const signers = await minaSigners();
-  if (!(networkId === 1 ? signers.mainnet : signers.testnet).verifyMessage(result)) {
+  if (!(await accountMessageVerifier(address, networkId))(signed)) {
     throw new ProviderError(ErrorCode.Internal, {
       reason: 'the Ledger returned a message signature that does not verify for this account',
     });
   }
-  return result;
+  return { publicKey: address, data: signed.signedMessage, signature: { field: signed.field, scalar: signed.scalar } };
 }
 
 /**
