@@ -69,3 +69,17 @@ export function isProviderError(value: unknown): value is ProviderError {
 }
 
 export const invalidParams = (field: string, reason: string) => new ProviderError(ErrorCode.InvalidParams, { field, reason });
+
+/**
+ * Asks an integrator's confirmation hook (`confirmSwitchChain`, `confirmZkapp`): goes on only when it answers exactly
+ * `true`; a throw or any other answer is the user's refusal (1002 with `reason`).
+ */
+export async function requireApproval(ask: () => unknown, reason: string): Promise<void> {
+  let approved = false;
+  try {
+    approved = (await ask()) === true;
+  } catch {
+    approved = false;
+  }
+  if (!approved) throw new ProviderError(ErrorCode.UserRejected, { reason });
+}

@@ -6,7 +6,7 @@
  * wrong origin stay errors, and no software key signs unless the transport *is* the software Ledger.
  */
 import { ErrorCode, invalidParams, isProviderError, toProviderError } from '../provider/errors.js';
-import { LedgerProvider, type LedgerProviderOptions, type ProviderEventMap, type RequestContext } from '../provider/provider.js';
+import { LedgerProvider, METHODS, type LedgerProviderOptions, type ProviderEventMap, type RequestContext } from '../provider/provider.js';
 import type {
   CreateNullifierArgs,
   RequestArguments,
@@ -48,16 +48,11 @@ type DeviceMethod =
   | 'sendStakeDelegation'
   | 'signFields'
   | 'signJsonMessage';
-const WALLET_NAME: Record<DeviceMethod, WalletMethod> = {
-  sendTransaction: 'chain_sendTransaction',
-  requestPresentation: 'chain_requestPresentation',
-  createNullifier: 'chain_createNullifier',
-  storePrivateCredential: 'chain_storePrivateCredential',
-  sendPayment: 'chain_sendPayment',
-  sendStakeDelegation: 'chain_sendStakeDelegation',
-  signFields: 'chain_signFields',
-  signJsonMessage: 'chain_sign_JsonMessage',
-};
+/** The wallet-side name of each provider method: `METHODS` read backwards (one name per method). */
+const WALLET_NAME = Object.fromEntries(Object.entries(METHODS).map(([wallet, method]) => [method, wallet])) as Record<
+  DeviceMethod,
+  WalletMethod
+>;
 
 export class FallbackProvider {
   readonly ledger: LedgerProvider;

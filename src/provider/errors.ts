@@ -14,6 +14,7 @@ export {
   ProviderError,
   invalidParams,
   isProviderError,
+  requireApproval,
   type ProviderErrorData,
 } from '../errors/provider-error.js';
 

@@ -11,7 +11,8 @@ import { MinaLedgerApp } from '../device/client.js';
 import type { NetworkId } from '../apdu/codec.js';
 import { supports } from '../apdu/version.js';
 import { STORE_KEY_MESSAGE } from '../apdu/store-key.js';
-import { accountMessageVerifier, defaultCredentialStore, deriveStoreSecret } from '../credentials/store-key.js';
+import { defaultCredentialStore, deriveStoreSecret } from '../credentials/store-key.js';
+import { accountMessageVerifier } from '../crypto/mina-signers.js';
 import { completeNullifier } from '../nullifier/complete.js';
 import { requestPresentation } from '../credentials/presentation.js';
 import { deleteCredential, rekeyCredentials, storePrivateCredential } from '../credentials/store-credential.js';
@@ -20,7 +21,7 @@ import { createLocalChain, type LocalChain } from '../zkapp/local-chain.js';
 import { NonceTracker } from '../zkapp/nonces.js';
 import { sendTransaction, type SendTransactionResult } from '../zkapp/send-transaction.js';
 import { sendLegacyCommand } from '../payments/send-payment.js';
-import { ErrorCode, ProviderError, hostDetail, invalidParams, toProviderError } from './errors.js';
+import { ErrorCode, ProviderError, hostDetail, invalidParams, requireApproval, toProviderError } from './errors.js';
 import type {
   CreateNullifierArgs,
   NullifierResult,
@@ -263,15 +264,8 @@ export class LedgerProvider {
             reason: `switching to ${to} needs the integrator's confirmation (the confirmSwitchChain option, or allowUnconfirmedSwitchChain: true)`,
           });
         }
-        if (confirm) {
-          let approved = false;
-          try {
-            approved = (await confirm({ from: this.chainId, to, origin: this.origin })) === true;
-          } catch {
-            approved = false;
-          }
-          if (!approved) throw new ProviderError(ErrorCode.UserRejected, { reason: `switching to ${to} was not approved` });
-        }
+        if (confirm)
+          await requireApproval(() => confirm({ from: this.chainId, to, origin: this.origin }), `switching to ${to} was not approved`);
         this.#network = network as Network;
         this.#events.emit('chainChanged', { networkID: this.chainId });
       }
@@ -630,8 +624,7 @@ export class LedgerProvider {
    */
   async signJsonMessage(args: SignJsonMessageArgs, context: RequestContext = {}): Promise<SignedMessage> {
     return this.#guard(async () => {
-      this.#checkOrigin(context);
-      if (!this.#connection) throw new ProviderError(ErrorCode.NotConnected, { reason: 'not connected: call requestAccounts() first' });
+      this.assertCaller(context);
       const { message } = parseParams(signJsonMessageParams, args);
       const text = jsonMessageText(message);
       // What the device cannot sign (over 65 bytes, not printable ASCII) is 20006 with the reason, as for signMessage.
@@ -805,9 +798,8 @@ export class LedgerProvider {
     body: (params: ReturnType<typeof parseParams<S>>, app: MinaLedgerApp, address: string, context: RequestContext) => Promise<T>,
   ): Promise<T> {
     return this.#guard(async () => {
-      this.#checkOrigin(context);
-      const connection = this.#connection;
-      if (!connection) throw new ProviderError(ErrorCode.NotConnected, { reason: 'not connected: call requestAccounts() first' });
+      this.assertCaller(context);
+      const connection = this.#connection!;
       const params = parseParams(schema, args);
       return this.#device(method, context, async (app, signal) => {
         // The connection may have gone (an unplug, disconnect()) while this call waited for the device.

@@ -17,7 +17,7 @@ import type { MinaLedgerApp } from '../device/client.js';
 import type { NetworkId } from '../apdu/codec.js';
 import { signatureToBase58 } from '../apdu/signature.js';
 import { minaSignerInternals, type Era, type SignerNetwork } from '../crypto/mina-signer-internals.js';
-import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
+import { ErrorCode, ProviderError, invalidParams, requireApproval } from '../errors/provider-error.js';
 import {
   EMPTY_PUBLIC_KEY,
   checkShape,
@@ -120,15 +120,8 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
       `the command takes ${summary.spend} nanomina from the account (fee included), above the spend cap of ${ctx.spendCap}`,
     );
   }
-  if (ctx.confirmZkapp) {
-    let approved = false;
-    try {
-      approved = (await ctx.confirmZkapp(summary)) === true;
-    } catch {
-      approved = false;
-    }
-    if (!approved) throw new ProviderError(ErrorCode.UserRejected, { reason: 'refused by the wallet before the Ledger was asked' });
-  }
+  const { confirmZkapp } = ctx;
+  if (confirmZkapp) await requireApproval(() => confirmZkapp(summary), 'refused by the wallet before the Ledger was asked');
   ctx.signal?.throwIfAborted();
 
   // Each distinct value is signed once; every slot needing that value reuses the signature.
