@@ -4,6 +4,7 @@
  */
 import { createBase58check, hex } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { PALLAS_P } from './constants.js';
 
 /** Mina's base58check: payload ‖ first 4 bytes of sha256(sha256(payload)). */
 export const base58check = createBase58check(sha256);
@@ -61,6 +62,24 @@ export const utf8 = {
   decode: (bytes: Uint8Array) => new TextDecoder('utf-8', { fatal: true }).decode(bytes),
 };
 
+/** The longest text a u8 length can announce. */
+const MAX_U8_TEXT_BYTES = 255;
+
+/**
+ * Text as the protocol carries it: u8 length ‖ UTF-8 bytes. Undefined when the UTF-8 is over `max` bytes (at most
+ * 255: one length byte); the caller says what that means.
+ */
+export function encodeText(text: string, max = MAX_U8_TEXT_BYTES): Uint8Array | undefined {
+  const bytes = utf8.encode(text);
+  if (bytes.length > Math.min(max, MAX_U8_TEXT_BYTES)) return undefined;
+  return concatBytes(Uint8Array.of(bytes.length), bytes);
+}
+
+/** The key of a byte table whose value is `value` (the table read backwards), or undefined. */
+export function keyOf<K extends string>(table: Readonly<Record<K, number>>, value: number): K | undefined {
+  return (Object.keys(table) as K[]).find((key) => table[key] === value);
+}
+
 /** ASCII only: each byte must be < 0x80. */
 export function asciiDecode(bytes: Uint8Array): string | undefined {
   if (bytes.some((b) => b >= 0x80)) return undefined;
@@ -105,6 +124,36 @@ export class ByteReader {
 
   u64be(): bigint {
     return bytesToUintBE(this.bytes(8));
+  }
+
+  /**
+   * A field element: 32 bytes little-endian, below the Pallas base field's p. One that is not throws `invalid()`
+   * (default: the overrun error, "field element ≥ p").
+   */
+  fieldLE(invalid: () => unknown = () => this.overrun('field element ≥ p')): bigint {
+    const value = bytesToUintLE(this.bytes(32));
+    if (value >= PALLAS_P) throw invalid();
+    return value;
+  }
+
+  /**
+   * Text: u8 length ‖ that many bytes of UTF-8, decoded strictly. A length over `max` (checked before its bytes are
+   * read) throws `invalid('too long')`, bytes that are not UTF-8 `invalid('not UTF-8')` (default: the overrun
+   * error, "text over `max` bytes" / "text that is not UTF-8").
+   */
+  text(
+    max = MAX_U8_TEXT_BYTES,
+    invalid: (why: 'too long' | 'not UTF-8') => unknown = (why) =>
+      this.overrun(why === 'too long' ? `text over ${max} bytes` : 'text that is not UTF-8'),
+  ): string {
+    const length = this.u8();
+    if (length > max) throw invalid('too long');
+    const bytes = this.bytes(length);
+    try {
+      return utf8.decode(bytes);
+    } catch {
+      throw invalid('not UTF-8');
+    }
   }
 
   /** Everything not read yet. */

@@ -5,7 +5,7 @@
  * answers 0x6D00 to GET_CAPABILITIES: that is how the host detects it, with no user interaction.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { ByteReader, bytesToUintBE, concatBytes, toHex, uintToBytesBE, uintToBytesLE, utf8 } from './bytes.js';
+import { ByteReader, bytesToUintBE, concatBytes, encodeText, toHex, uintToBytesBE, uintToBytesLE } from './bytes.js';
 import { checkAccount, checkFieldElement, replyError, type ApduRequest } from './codec.js';
 import { MAX_APDU_DATA, PALLAS_P, PALLAS_Q } from './constants.js';
 import { LedgerInputError, LedgerReplyError } from './errors.js';
@@ -127,9 +127,9 @@ export const MAX_TEXT_BYTES = 255;
 /** u8 length ‖ UTF-8 bytes. */
 function text(value: unknown, field: string): Uint8Array {
   if (typeof value !== 'string') throw new LedgerInputError(field, 'must be a string');
-  const bytes = utf8.encode(value);
-  if (bytes.length > MAX_TEXT_BYTES) throw new LedgerInputError(field, `must be at most ${MAX_TEXT_BYTES} bytes of UTF-8`);
-  return concatBytes(Uint8Array.of(bytes.length), bytes);
+  const bytes = encodeText(value, MAX_TEXT_BYTES);
+  if (bytes === undefined) throw new LedgerInputError(field, `must be at most ${MAX_TEXT_BYTES} bytes of UTF-8`);
+  return bytes;
 }
 
 /**

@@ -13,7 +13,7 @@
  * Reply: commitment ‖ fullCommitment (32 bytes BE each) ‖ K u8 ‖ K × (which u8 ‖ r ‖ s): one signature per distinct
  * value this account must sign (which: 0 fullCommitment, 1 commitment), 1 ≤ K ≤ 2.
  */
-import { ByteReader, bytesToUintBE, bytesToUintLE, concatBytes, uintToBytesBE, uintToBytesLE } from './bytes.js';
+import { ByteReader, bytesToUintBE, bytesToUintLE, concatBytes, keyOf, uintToBytesBE, uintToBytesLE } from './bytes.js';
 import { checkAccount, replyError, type ApduRequest } from './codec.js';
 import { PALLAS_P, PALLAS_Q } from './constants.js';
 import { LedgerInputError, LedgerReplyError } from './errors.js';
@@ -105,8 +105,8 @@ export function decodeZkappStream(payload: Uint8Array): ZkappStream {
   const networkByte = reader.u8();
   const eraByte = reader.u8();
   const count = reader.u8();
-  const network = (Object.keys(NETWORK_BYTES) as ZkappNetwork[]).find((k) => NETWORK_BYTES[k] === networkByte);
-  const era = (Object.keys(ERA_BYTES) as ZkappEra[]).find((k) => ERA_BYTES[k] === eraByte);
+  const network = keyOf(NETWORK_BYTES, networkByte);
+  const era = keyOf(ERA_BYTES, eraByte);
   if (network === undefined) throw new ZkappBodyError(`network byte 0x${networkByte.toString(16)}`);
   if (era === undefined) throw new ZkappBodyError(`era byte 0x${eraByte.toString(16)}`);
   if (count > MAX_ZKAPP_UPDATES) throw new ZkappBodyError(`${count} account updates (at most ${MAX_ZKAPP_UPDATES})`);
@@ -160,7 +160,7 @@ export function decodeZkappSignaturesReply(reply: Uint8Array): ZkappSignatures {
   if (count < 1 || count > 2) throw new LedgerReplyError(`SIGN_ZKAPP reply carries ${count} signatures (1 or 2 expected)`);
   const signatures = Array.from({ length: count }, () => {
     const which = reader.u8();
-    const kind = (Object.keys(KIND_BYTES) as ZkappCommitmentKind[]).find((k) => KIND_BYTES[k] === which);
+    const kind = keyOf(KIND_BYTES, which);
     if (kind === undefined) throw new LedgerReplyError(`SIGN_ZKAPP reply names commitment 0x${which.toString(16)}`);
     return { kind, r: bytesToUintBE(reader.bytes(32)), s: bytesToUintBE(reader.bytes(32)) };
   });

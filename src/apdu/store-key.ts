@@ -4,6 +4,7 @@
  * reply that carries it is never logged nor kept (the software Ledger's `exchanges`, the WebHID transport's log).
  */
 import { utf8 } from './bytes.js';
+import { INS_SIGN_MESSAGE } from './constants.js';
 import { signedMessageText, type AppVersion } from './version.js';
 
 /**
@@ -28,7 +29,7 @@ export function isReservedMessage(version: AppVersion | string, message: string)
 
 /** True if `apdu` (CLA INS P1 P2 Lc data) is an INS 05 request whose message holds the reserved text: its reply is the key. */
 export function isStoreKeyRequest(apdu: Uint8Array): boolean {
-  if (apdu.length < 5 || apdu[1] !== 0x05) return false;
+  if (apdu.length < 5 || apdu[1] !== INS_SIGN_MESSAGE) return false;
   return indexOf(apdu.subarray(5), RESERVED_BYTES) >= 0;
 }
 

@@ -18,7 +18,7 @@
  * negative); permission u8 (bit 0 constant, bit 1 signatureNecessary, bit 2 signatureSufficient, only the five
  * combinations the protocol names); option u8 isSome (0 or 1) then the value when 1; text u8 length ‖ UTF-8 bytes.
  */
-import { ByteReader, bytesToUintBE, bytesToUintLE, concatBytes, uintToBytesBE, uintToBytesLE, utf8 } from './bytes.js';
+import { type ByteReader, bytesToUintBE, concatBytes, encodeText, uintToBytesBE, uintToBytesLE } from './bytes.js';
 import { PALLAS_P } from './constants.js';
 
 /** A leaf type of the layout. */
@@ -66,8 +66,22 @@ const epochData = () =>
     epochLength: range('u32'),
   });
 
-/** The body of an account update, without `callDepth` (it travels in the record header). */
+const layouts = new Map<ZkappEra, Node>();
+
+/**
+ * The body of an account update, without `callDepth` (it travels in the record header). Built once per era and
+ * shared: callers only read it.
+ */
 export function bodyLayout(era: ZkappEra): Node {
+  let layout = layouts.get(era);
+  if (layout === undefined) {
+    layout = buildBodyLayout(era);
+    layouts.set(era, layout);
+  }
+  return layout;
+}
+
+function buildBodyLayout(era: ZkappEra): Node {
   const state = APP_STATE_FIELDS[era];
   return obj({
     publicKey: leaf('publicKey'),
@@ -143,6 +157,12 @@ export function bodyLayout(era: ZkappEra): Node {
 /** The permission encodings the protocol names (AuthRequired: constant, signatureNecessary, signatureSufficient). */
 export const PERMISSIONS: Record<number, string> = { 3: 'Impossible', 5: 'None', 0: 'Proof', 6: 'Signature', 4: 'Either' };
 
+/** A permission's bits (bit 0 constant, bit 1 signatureNecessary, bit 2 signatureSufficient; only `true` sets one). */
+export function permissionBits(auth: unknown): number {
+  const { constant, signatureNecessary, signatureSufficient } = (auth ?? {}) as Record<string, unknown>;
+  return (constant === true ? 1 : 0) | (signatureNecessary === true ? 2 : 0) | (signatureSufficient === true ? 4 : 0);
+}
+
 /** The most bytes a body of `era` can take (every option set, the longest URI and token symbol). */
 export function maxBodyBytes(era: ZkappEra): number {
   const size = (node: Node): number => {
@@ -183,8 +203,9 @@ export class ZkappBodyError extends Error {
   override readonly name = 'ZkappBodyError';
 }
 
+const bodyError = (path: string, why: string) => new ZkappBodyError(`${path}: ${why}`);
 const fail = (path: string, why: string): never => {
-  throw new ZkappBodyError(`${path}: ${why}`);
+  throw bodyError(path, why);
 };
 
 type Value = unknown;
@@ -214,8 +235,7 @@ function encodeLeaf(l: Leaf, v: Value, path: string): Uint8Array {
     case 'sign':
       return Uint8Array.of(v === 1n ? 0 : v === PALLAS_P - 1n ? 1 : fail(path, 'not a sign (1 or -1)'));
     case 'permission': {
-      const { constant, signatureNecessary, signatureSufficient } = (v ?? {}) as Record<string, unknown>;
-      const bits = (constant === true ? 1 : 0) | (signatureNecessary === true ? 2 : 0) | (signatureSufficient === true ? 4 : 0);
+      const bits = permissionBits(v);
       if (PERMISSIONS[bits] === undefined) return fail(path, 'not a permission');
       return Uint8Array.of(bits);
     }
@@ -223,9 +243,7 @@ function encodeLeaf(l: Leaf, v: Value, path: string): Uint8Array {
     case 'symbol': {
       const text = l === 'uri' ? (v as { data?: unknown })?.data : (v as { symbol?: unknown })?.symbol;
       if (typeof text !== 'string') return fail(path, 'not text');
-      const bytes = utf8.encode(text);
-      if (bytes.length > (l === 'uri' ? MAX_URI_BYTES : MAX_SYMBOL_BYTES)) return fail(path, 'too long');
-      return concatBytes(Uint8Array.of(bytes.length), bytes);
+      return encodeText(text, l === 'uri' ? MAX_URI_BYTES : MAX_SYMBOL_BYTES) ?? fail(path, 'too long');
     }
     case 'hashOnly':
       return encodeLeaf('field', (v as { hash?: unknown })?.hash, `${path}.hash`);
@@ -263,10 +281,8 @@ export function encodeZkappBody(era: ZkappEra, body: unknown): Uint8Array {
 
 function decodeLeaf(l: Leaf, r: ByteReader, path: string): Value {
   switch (l) {
-    case 'field': {
-      const f = bytesToUintLE(r.bytes(32));
-      return f < PALLAS_P ? f : fail(path, 'field element ≥ p');
-    }
+    case 'field':
+      return r.fieldLE(() => bodyError(path, 'field element ≥ p'));
     case 'publicKey': {
       const x = decodeLeaf('field', r, `${path}.x`) as bigint;
       return { x, isOdd: decodeLeaf('bool', r, `${path}.isOdd`) };
@@ -290,14 +306,9 @@ function decodeLeaf(l: Leaf, r: ByteReader, path: string): Value {
     }
     case 'uri':
     case 'symbol': {
-      const length = r.u8();
-      if (l === 'symbol' && length > MAX_SYMBOL_BYTES) fail(path, 'token symbol over 6 bytes');
-      let text: string;
-      try {
-        text = utf8.decode(r.bytes(length));
-      } catch {
-        return fail(path, 'not UTF-8');
-      }
+      const text = r.text(l === 'symbol' ? MAX_SYMBOL_BYTES : MAX_URI_BYTES, (why) =>
+        bodyError(path, why === 'too long' ? 'token symbol over 6 bytes' : 'not UTF-8'),
+      );
       return l === 'uri' ? { data: text } : { symbol: text };
     }
     case 'hashOnly':
@@ -328,12 +339,4 @@ function decodeNode(node: Node, r: ByteReader, path: string): Value {
  */
 export function decodeZkappBody(era: ZkappEra, reader: ByteReader): Obj {
   return decodeNode(bodyLayout(era), reader, 'body') as Obj;
-}
-
-/** Reads one body from exactly `bytes` (nothing may follow). */
-export function decodeZkappBodyBytes(era: ZkappEra, bytes: Uint8Array): Obj {
-  const reader = new ByteReader(bytes, (message) => new ZkappBodyError(`body: ${message}`));
-  const body = decodeZkappBody(era, reader);
-  reader.end();
-  return body;
 }

@@ -105,11 +105,11 @@ export class MinaLedgerApp {
    * @throws `LedgerDisconnectedError` (device gone), `LedgerDeviceLockedError`, `LedgerAppNotOpenError`; the signal's reason when aborted.
    */
   async getAppVersion(options: SendOptions = {}): Promise<AppVersion> {
-    return this.#command(options, async (device) => {
+    return this.exclusive(async (device) => {
       const version = decodeVersion(await device.#exchange(encodeGetVersion(), options));
       this.#versionCache.version = Promise.resolve(version);
       return version;
-    });
+    }, options);
   }
 
   /**
@@ -126,11 +126,11 @@ export class MinaLedgerApp {
    */
   async getAddress(account: number, options: GetAddressOptions = {}): Promise<string> {
     const request = encodeGetAddress(account, options.display === true);
-    return this.#command(options, async (device) => {
+    return this.exclusive(async (device) => {
       // Apps older than 1.4.1 ignore P1 and always ask the user: refuse a "silent" call rather than surprise them.
       if (!options.display) await device.#require('silentAddress', options);
       return decodeAddressReply(await device.#exchange(request, options));
-    });
+    }, options);
   }
 
   /**
@@ -147,7 +147,7 @@ export class MinaLedgerApp {
    */
   async signTransaction(tx: PaymentOrDelegation, options: SendOptions = {}): Promise<MinaSignature> {
     const request = encodeSignTransaction(tx);
-    return this.#command(options, async (device) => decodeSignatureReply(await device.#exchange(request, options)));
+    return this.exclusive(async (device) => decodeSignatureReply(await device.#exchange(request, options)), options);
   }
 
   /**
@@ -170,12 +170,12 @@ export class MinaLedgerApp {
     options: SendOptions = {},
   ): Promise<MinaSignature & { signedMessage: string }> {
     const request = encodeSignMessage(account, message, networkId);
-    return this.#command(options, async (device) => {
+    return this.exclusive(async (device) => {
       const version = await device.#require('signMessage', options);
       const signedText = signedMessageText(version, message);
       const reply = await device.#exchange(request, options);
       return decodeSignMessageReply(reply, signedText, supports(version, 'echoedMessage'));
-    });
+    }, options);
   }
 
   /**
@@ -193,10 +193,10 @@ export class MinaLedgerApp {
    */
   async signFieldElement(account: number, field: bigint, networkId: NetworkId, options: SendOptions = {}): Promise<MinaSignature> {
     const request = encodeSignFieldElement(account, field, networkId);
-    return this.#command(options, async (device) => {
+    return this.exclusive(async (device) => {
       await device.#require('signFieldElement', options);
       return decodeSignFieldReply(await device.#exchange(request, options), field);
-    });
+    }, options);
   }
 
   /**
@@ -211,7 +211,7 @@ export class MinaLedgerApp {
    */
   async getCapabilities(options: SendOptions = {}): Promise<ExtensionCapabilities | null> {
     try {
-      return decodeCapabilities(await this.#command(options, (device) => device.#exchange(encodeGetCapabilities(), options)));
+      return decodeCapabilities(await this.exclusive((device) => device.#exchange(encodeGetCapabilities(), options), options));
     } catch (error) {
       if (isLedgerError(error, 'LedgerUnsupportedInstructionError')) return null;
       throw error;
@@ -237,7 +237,7 @@ export class MinaLedgerApp {
     options: SendOptions = {},
   ): Promise<MinaSignature> {
     const requests = encodeSignFields(account, fields, domain);
-    return decodeSignatureReply(await this.#command(options, (device) => device.#exchangeChunks(requests, options)));
+    return decodeSignatureReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
   }
 
   /**
@@ -253,7 +253,7 @@ export class MinaLedgerApp {
    */
   async createNullifier(account: number, fields: bigint[], options: SendOptions & { origin?: string } = {}): Promise<DeviceNullifier> {
     const requests = encodeCreateNullifier(account, fields, options.origin);
-    return decodeNullifierReply(await this.#command(options, (device) => device.#exchangeChunks(requests, options)));
+    return decodeNullifierReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
   }
 
   /**
@@ -270,7 +270,7 @@ export class MinaLedgerApp {
    */
   async signZkapp(stream: ZkappStream, options: SendOptions = {}): Promise<ZkappSignatures> {
     const requests = encodeSignZkapp(stream);
-    return decodeZkappSignaturesReply(await this.#command(options, (device) => device.#exchangeChunks(requests, options)));
+    return decodeZkappSignaturesReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
   }
 
   /**
@@ -286,7 +286,7 @@ export class MinaLedgerApp {
    */
   async signPresentation(presentation: PresentationToSign, options: SendOptions = {}): Promise<{ context: bigint; r: bigint; s: bigint }> {
     const requests = encodeSignPresentation(presentation);
-    return decodePresentationReply(await this.#command(options, (device) => device.#exchangeChunks(requests, options)));
+    return decodePresentationReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
   }
 
   /** The app version, read once per client (INS 01). */
@@ -301,11 +301,6 @@ export class MinaLedgerApp {
       });
     }
     return cache.version;
-  }
-
-  /** Runs one command holding the device (or inside the command that already holds it). */
-  #command<T>(options: SendOptions, task: (device: MinaLedgerApp) => Promise<T>): Promise<T> {
-    return this.exclusive(task, options);
   }
 
   async #require(feature: Feature, options: SendOptions): Promise<AppVersion> {

@@ -5,8 +5,7 @@
  * the text the device shows), and sign `[context, credential hash, issuer, …]` (the owner signature mina-attestations
  * checks, testnet domain). The host cannot make it sign for another verifier than the one on screen.
  */
-import { ByteReader, bytesToUintLE, utf8 } from '../apdu/bytes.js';
-import { PALLAS_P } from '../apdu/constants.js';
+import { ByteReader, keyOf } from '../apdu/bytes.js';
 import { MAX_PRESENTATION_CREDENTIALS, PRESENTATION_TYPES, ZKAPP_NETWORKS, type PresentationVerifier } from '../apdu/extension.js';
 import { ZkappBodyError } from '../apdu/zkapp-body.js';
 import { loadO1js } from '../crypto/o1js.js';
@@ -28,41 +27,30 @@ const malformed = (why: string): never => {
 /** Parses the payload and computes the context; ZkappBodyError for anything malformed (→ 0x6802). */
 export async function parsePresentationRequest(payload: Uint8Array): Promise<DevicePresentation> {
   const r = new ByteReader(payload, (message) => new ZkappBodyError(`SIGN_PRESENTATION: ${message}`));
-  const field = () => {
-    const f = bytesToUintLE(r.bytes(32));
-    return f < PALLAS_P ? f : malformed('field element ≥ p');
-  };
-  const text = () => {
-    const bytes = r.bytes(r.u8());
-    try {
-      return utf8.decode(bytes);
-    } catch {
-      return malformed('text that is not UTF-8');
-    }
-  };
+  // A field ≥ p or text that is not UTF-8 fails as an overrun: "SIGN_PRESENTATION: field element ≥ p" / "…: text that is not UTF-8".
   const account = r.u32be();
   const typeByte = r.u8();
-  const type = (Object.keys(PRESENTATION_TYPES) as (keyof typeof PRESENTATION_TYPES)[]).find((k) => PRESENTATION_TYPES[k] === typeByte);
+  const type = keyOf(PRESENTATION_TYPES, typeByte);
   if (type === undefined) malformed(`type 0x${typeByte.toString(16)}`);
   let parts: { vkHash: bigint; claimsHash: bigint; serverNonce: bigint; clientNonce: bigint; action: string } | undefined;
   let verifier: PresentationVerifier = { type: 'no-context' };
   if (type !== 'no-context') {
-    parts = { vkHash: field(), claimsHash: field(), serverNonce: field(), clientNonce: field(), action: text() };
-    if (type === 'https') verifier = { type, origin: text() };
+    parts = { vkHash: r.fieldLE(), claimsHash: r.fieldLE(), serverNonce: r.fieldLE(), clientNonce: r.fieldLE(), action: r.text() };
+    if (type === 'https') verifier = { type, origin: r.text() };
     else {
       const networkByte = r.u8();
-      const network = (Object.keys(ZKAPP_NETWORKS) as (keyof typeof ZKAPP_NETWORKS)[]).find((k) => ZKAPP_NETWORKS[k] === networkByte);
+      const network = keyOf(ZKAPP_NETWORKS, networkByte);
       if (network === undefined) malformed(`zkApp network 0x${networkByte.toString(16)}`);
-      const x = field();
+      const x = r.fieldLE();
       const odd = r.u8();
       if (odd > 1) malformed('zkApp public key parity');
-      verifier = { type: 'zk-app', network: network!, publicKey: { x, isOdd: odd === 1 }, tokenId: field() };
+      verifier = { type: 'zk-app', network: network!, publicKey: { x, isOdd: odd === 1 }, tokenId: r.fieldLE() };
     }
   }
   const count = r.u8();
   if (count < 1 || count > MAX_PRESENTATION_CREDENTIALS) malformed(`${count} credentials`);
-  const credentials = Array.from({ length: count }, () => [field(), field()] as const).flat();
-  const reveals = text();
+  const credentials = Array.from({ length: count }, () => [r.fieldLE(), r.fieldLE()] as const).flat();
+  const reveals = r.text();
   r.end();
 
   const o1js = await loadO1js();

@@ -62,7 +62,8 @@ function screen({ lines, rows }: DrawnScreen): Screen {
   const text = lines.slice(1).join('');
   return { lines, rows, title: lines[0] ?? '', ...(lines.length > 1 ? { text } : {}) };
 }
-const fixed = (...lines: string[]): Screen => screen(fixedScreen(...lines));
+/** A screen of fixed lines, one per row. */
+export const fixed = (...lines: string[]): Screen => screen(fixedScreen(...lines));
 const value = (title: string, shown: Uint8Array | string): Screen[] => valueScreens(title, shown).map(screen);
 const choices = (approve: Screen = fixed(APPROVE), reject: Screen = fixed(REJECT)): Screen[] => [approve, reject];
 

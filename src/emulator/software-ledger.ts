@@ -21,10 +21,7 @@ import {
   MAX_APDU_DATA,
   MAX_APDU_LENGTH,
   MAX_U64,
-  MEMO_MAX_BYTES,
-  PALLAS_P,
   SIGNED_TEXT_MAX_BYTES,
-  SIGN_TX_BODY_LENGTH,
   SW_APP_NOT_OPEN,
   SW_CLA_NOT_SUPPORTED,
   SW_EMPTY_APDU,
@@ -81,6 +78,7 @@ import { createNullifier, signFieldElement, signFields, signLegacyMessage, signU
 import { describeUpdates, parseZkappRequest, valuesToSign } from './zkapp-device.js';
 import { minaSignerInternals } from '../crypto/mina-signer-internals.js';
 import { parsePresentationRequest } from './presentation-device.js';
+import { cString } from './display.js';
 
 export const SOFTWARE_LEDGER_WARNING =
   'WARNING: chain-ledger SoftwareLedger is a SOFTWARE EMULATION of a Ledger device, NOT HARDWARE. ' +
@@ -444,22 +442,18 @@ export class SoftwareLedger implements ApduTransport {
   }
 
   async #signTx(data: Uint8Array): Promise<Uint8Array> {
-    if (data.length !== SIGN_TX_BODY_LENGTH) fail(SW_INVALID_DATA);
+    // Exactly SIGN_TX_BODY_LENGTH bytes: anything shorter or longer is 0x6802 (readSignTxBody's overrun).
     const body = readSignTxBody(data, invalidData);
     const { account, amount, fee, nonce, validUntil, tag, networkId } = body;
-    const fromBytes = body.from;
-    const toBytes = body.to;
-    const source = readAddress(fromBytes);
-    const receiver = readAddress(toBytes);
-    const memoField = body.memo;
+    const source = readAddress(body.from);
+    const receiver = readAddress(body.to);
     if (tag !== TX_TAG_PAYMENT && tag !== TX_TAG_DELEGATION) fail(SW_INVALID_DATA);
     if (networkId !== 0 && networkId !== 1) fail(SW_INVALID_DATA);
     if (amount + fee > MAX_U64) fail(SW_INVALID_DATA);
-    const end = memoField.indexOf(0);
-    const memo = Uint8Array.from(memoField.subarray(0, end < 0 ? MEMO_MAX_BYTES : end));
+    const memo = Uint8Array.from(cString(body.memo));
     const txType = tag === TX_TAG_PAYMENT ? 'payment' : 'delegation';
-    const from = latin1(fromBytes);
-    const shown = { txType, from, to: latin1(toBytes), amount, fee, nonce, validUntil, memo, networkId } as const;
+    const from = latin1(body.from);
+    const shown = { txType, from, to: latin1(body.to), amount, fee, nonce, validUntil, memo, networkId } as const;
     await this.#review(transactionReview(shown, this.version));
     const key = this.#key(account);
     if (key.address !== from) fail(SW_INVALID_DATA);
@@ -528,17 +522,14 @@ export class SoftwareLedger implements ApduTransport {
     return concatBytes(...pending.parts);
   }
 
-  /** N u8 ‖ N field elements, each 32 bytes little-endian and < p; anything else is 0x6802. */
+  /** N u8 ‖ N field elements, each 32 bytes little-endian and < p; anything else is 0x6802 (`reader`'s overrun). */
   #readFields(reader: ByteReader, min: number): bigint[] {
     const count = reader.u8();
-    if (count < min || count > MAX_FIELDS || reader.remaining < 32 * count) fail(SW_INVALID_DATA);
-    const fields = Array.from({ length: count }, () => bytesToUintLE(reader.bytes(32)));
-    if (fields.some((f) => f >= PALLAS_P)) fail(SW_INVALID_DATA);
-    return fields;
+    if (count < min || count > MAX_FIELDS) fail(SW_INVALID_DATA);
+    return Array.from({ length: count }, () => reader.fieldLE());
   }
 
   async #signFields(payload: Uint8Array): Promise<Uint8Array> {
-    if (payload.length < 6) fail(SW_INVALID_DATA);
     // account u32 ‖ domain u8 ‖ N u8 ‖ N × field (docs/apdu-extensions.md)
     const reader = new ByteReader(payload, invalidData);
     const account = reader.u32be();
@@ -559,7 +550,6 @@ export class SoftwareLedger implements ApduTransport {
   }
 
   async #createNullifier(payload: Uint8Array): Promise<Uint8Array> {
-    if (payload.length < 5) fail(SW_INVALID_DATA);
     // account u32 ‖ N u8 ‖ N × field (docs/apdu-extensions.md)
     const reader = new ByteReader(payload, invalidData);
     const account = reader.u32be();
@@ -568,13 +558,7 @@ export class SoftwareLedger implements ApduTransport {
     let origin: string | undefined;
     if (reader.remaining > 0) {
       if (this.extensions === '1.0') fail(SW_INVALID_DATA);
-      const length = reader.u8();
-      if (length > MAX_TEXT_BYTES || reader.remaining !== length) fail(SW_INVALID_DATA);
-      try {
-        origin = utf8.decode(reader.bytes(length));
-      } catch {
-        fail(SW_INVALID_DATA);
-      }
+      origin = reader.text(); // a short text, one that is not UTF-8 or bytes after it: 0x6802
     }
     reader.end();
     await this.#review(nullifierReview(fields, origin));
@@ -584,7 +568,6 @@ export class SoftwareLedger implements ApduTransport {
 
   /** SIGN_ZKAPP: rebuild, hash, show, then sign each value this account owes (docs/apdu-extensions.md). */
   async #signZkapp(payload: Uint8Array): Promise<Uint8Array> {
-    if (payload.length < 4) fail(SW_INVALID_DATA);
     const key = this.#key(new ByteReader(payload, invalidData).u32be());
     const mine = readAddress(utf8.encode(key.address));
     const zkapp = await parseZkappRequest(payload, mine);

@@ -28,8 +28,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fromHex, toHex } from '../apdu/bytes.js';
-import { fixedScreen } from './display.js';
-import type { Approver, Review, Screen } from './review.js';
+import { fixed, type Approver, type Review, type Screen } from './review.js';
 
 export interface SpeculosDevice {
   exchange(apdu: Uint8Array): Promise<Uint8Array>;
@@ -70,7 +69,7 @@ interface ActiveReview {
   decide: (approved: boolean) => void;
 }
 
-const IDLE: Screen = { ...fixedScreen('Mina', 'is ready'), title: 'Mina', text: 'is ready' };
+const IDLE: Screen = fixed('Mina', 'is ready');
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 /** Host header names a loopback server answers to (a rebinding DNS name is none of them). */
 const LOOPBACK_HOST_HEADER = /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/i;

@@ -8,7 +8,7 @@
 import { toHex, uintToBytesBE } from '../apdu/bytes.js';
 import { PALLAS_P } from '../apdu/constants.js';
 import { decodeZkappStream, type ZkappCommitmentKind, type ZkappStream } from '../apdu/sign-zkapp.js';
-import { bodyLayout, PERMISSIONS, ZkappBodyError, type Node } from '../apdu/zkapp-body.js';
+import { bodyLayout, PERMISSIONS, permissionBits, ZkappBodyError, type Node } from '../apdu/zkapp-body.js';
 import { minaSignerInternals, type MinaSignerInternals } from '../crypto/mina-signer-internals.js';
 import type { ZkappUpdateView } from './review.js';
 
@@ -179,7 +179,7 @@ export async function describeUpdates(z: DeviceZkapp): Promise<ZkappUpdateView[]
       account: address(pk),
       mine: pk.x === z.account.x && pk.isOdd === z.account.isOdd,
       token: tokenId === defaultToken ? 'MINA' : internals.TokenId.toJSON(tokenId),
-      balanceChange: sgn === 1n ? magnitude : sgn === PALLAS_P - 1n ? -magnitude : magnitude,
+      balanceChange: sgn === PALLAS_P - 1n ? -magnitude : magnitude,
       incrementNonce: body.incrementNonce as boolean,
       appState: update.appState.flatMap((s, i) => (s.isSome ? [i] : [])),
       changes,
@@ -200,10 +200,8 @@ export async function describeUpdates(z: DeviceZkapp): Promise<ZkappUpdateView[]
 const hex = (value: bigint) => toHex(uintToBytesBE(value, 32));
 
 function describePermissions(permissions: Obj): string {
-  const name = (auth: unknown) => {
-    const { constant, signatureNecessary, signatureSufficient } = auth as Record<string, boolean>;
-    return PERMISSIONS[(constant ? 1 : 0) | (signatureNecessary ? 2 : 0) | (signatureSufficient ? 4 : 0)] ?? '?';
-  };
+  // The decoded body's permissions: booleans, as decodeZkappBody reads them.
+  const name = (auth: unknown) => PERMISSIONS[permissionBits(auth)] ?? '?';
   return Object.entries(permissions)
     .map(([key, auth]) => (key === 'setVerificationKey' ? `${key} ${name((auth as Obj).auth)}` : `${key} ${name(auth)}`))
     .join(', ');
