@@ -12,8 +12,7 @@
 import { createRequire } from 'node:module';
 import { LedgerNotFoundError } from '../apdu/errors.js';
 import { ExclusiveTransport } from './exclusive.js';
-import { isStoreKeyRequest } from '../apdu/store-key.js';
-import { markStoreKeyQuiet, quietStoreKeyReplies, speculosExchange, type HidFraming } from './quiet-exchange.js';
+import { installQuietRoute, type HidFraming } from './quiet-exchange.js';
 import type { ApduTransport } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -88,19 +87,7 @@ export function quietNodeHid(transport: NodeHidInternals): void {
   } catch {
     framing = undefined; // store-key requests are then refused, never logged
   }
-  quietStoreKeyReplies(transport, framing, () =>
-    typeof transport.exchangeAtomicImpl === 'function' &&
-    typeof transport.writeHID === 'function' &&
-    typeof transport.readHID === 'function'
-      ? {
-          channel: transport.channel,
-          packetSize: transport.packetSize,
-          atomic: (f) => transport.exchangeAtomicImpl(f),
-          write: (block) => transport.writeHID(block),
-          read: () => transport.readHID(),
-        }
-      : undefined,
-  );
+  installQuietRoute(transport, framing);
 }
 
 export async function listNodeHidDevices(): Promise<string[]> {
@@ -170,16 +157,7 @@ interface SpeculosInternals {
  * lines; every other APDU goes through its `exchange` unchanged. Exported for the tests.
  */
 export function quietSpeculos(transport: SpeculosInternals): void {
-  const loud = transport.exchange.bind(transport);
-  transport.exchange = async (apdu: Uint8Array) => {
-    if (!isStoreKeyRequest(apdu)) return loud(apdu);
-    const http = transport.instance;
-    if (typeof http?.post !== 'function') {
-      throw new Error('this Speculos transport cannot exchange the store-key request without logging its reply');
-    }
-    return speculosExchange(http, apdu);
-  };
-  markStoreKeyQuiet(transport);
+  installQuietRoute(transport, undefined, 'this Speculos transport cannot exchange the store-key request without logging its reply');
 }
 
 /** What the Speculos transport adds: button presses and the screen-text event stream (an rxjs Subject). */

@@ -5,14 +5,15 @@
  * *is* the credential store's key (src/apdu/store-key.ts), so for that one request the exchange runs the transport's
  * own steps (its atomic guard, its report reader and writer, its HTTP client) without the log lines.
  *
- * Two ways in:
- * - the openers (`openWebHid`, `openNodeHid`, `openSpeculos`) install the quiet path with the transport package's own
- *   HID framing module (`quietStoreKeyReplies`);
+ * One route, `installQuietRoute`, two ways in:
+ * - the openers (`openWebHid`, `openNodeHid`, `openSpeculos`) install it with the transport package's own HID framing
+ *   module;
  * - any other transport object reaches `guardStoreKeyReplies` when the first `ExclusiveTransport` (hence the first
- *   `MinaLedgerApp` or provider) is made for it: a raw `@ledgerhq` WebHID, node-hid, Speculos-HTTP or replayer
- *   instance is recognised by its shape and gets the same quiet path (HID frames made here, byte for byte as
- *   `@ledgerhq/devices`' hid-framing makes them); a transport with an `exchange` of unknown shape has its store-key
- *   requests refused, never logged, and `storeKeyStaysQuiet` tells the provider so before it asks anything.
+ *   `MinaLedgerApp` or provider) is made for it and gets it with HID frames made here (byte for byte as
+ *   `@ledgerhq/devices`' hid-framing makes them).
+ * A raw `@ledgerhq` WebHID, node-hid, Speculos-HTTP or replayer instance is recognised by its shape; a transport of
+ * another shape (or a HID one without a framing) has its store-key requests refused, never logged, and
+ * `storeKeyStaysQuiet` tells the provider so before it asks anything.
  *
  * Should a transport's internals ever change shape, store-key requests are refused rather than logged.
  */
@@ -29,7 +30,7 @@ export type HidFraming = (
 };
 
 /** What a framed exchange needs from a transport instance. */
-export interface FramedIo {
+interface FramedIo {
   channel: number;
   packetSize: number;
   atomic<T>(f: () => Promise<T>): Promise<T>;
@@ -47,27 +48,26 @@ const guarded = new WeakMap<object, boolean>();
 const REFUSAL =
   'this Ledger transport would log the store-key reply (the credential store key) on @ledgerhq/logs: open the device with openWebHid, openNodeHid or openSpeculos';
 
+/** The refusal of a transport an opener made quiet whose internals are not (or no longer) the ones known here. */
+const OPENED_REFUSAL = 'this Ledger transport cannot exchange the store-key request without logging its reply';
+
 /**
- * Replaces `transport.exchange` so that store-key requests go through `io()` without logging; every other APDU goes
- * through the transport's own `exchange` unchanged. `io()` returns undefined when the internals are not there.
+ * Replaces `transport.exchange` so that store-key requests go through the quiet route for its shape
+ * (`quietRouteOf`), or are refused with `refusal` when there is none; every other APDU goes through the transport's
+ * own `exchange` unchanged. `framing` is the HID framing for WebHID and node-hid transports; without it they are
+ * refused.
  */
-export function quietStoreKeyReplies(
+export function installQuietRoute(
   transport: { exchange(apdu: Uint8Array): Promise<Uint8Array> },
   framing: HidFraming | undefined,
-  io: () => FramedIo | undefined,
-  mapError: (error: unknown) => unknown = (error) => error,
+  refusal: string = OPENED_REFUSAL,
 ): void {
+  const quiet = quietRouteOf(transport, framing);
   replaceStoreKeyExchange(transport, (apdu) => {
-    const parts = typeof framing === 'function' ? io() : undefined;
-    if (!parts) throw new Error('this Ledger transport cannot exchange the store-key request without logging its reply');
-    return framedExchange(framing!, parts, apdu, mapError);
+    if (!quiet) throw new Error(refusal);
+    return quiet(apdu);
   });
-  guarded.set(transport, true);
-}
-
-/** Marks a transport whose opener installed its own quiet store-key path (Speculos: its HTTP client). */
-export function markStoreKeyQuiet(transport: object): void {
-  guarded.set(transport, true);
+  guarded.set(transport, quiet !== undefined);
 }
 
 /**
@@ -80,17 +80,12 @@ export function guardStoreKeyReplies(transport: object): void {
   if (guarded.has(transport)) return;
   const t = transport as { exchange?: unknown; isSoftwareLedger?: unknown };
   if (t.isSoftwareLedger === true || typeof t.exchange !== 'function') return;
-  const quiet = quietRouteOf(transport);
-  replaceStoreKeyExchange(transport as { exchange: Exchange }, (apdu) => {
-    if (!quiet) throw new Error(REFUSAL);
-    return quiet(apdu);
-  });
-  guarded.set(transport, quiet !== undefined);
+  installQuietRoute(transport as { exchange: Exchange }, ledgerHidFraming, REFUSAL);
 }
 
 /**
  * False when a store-key request through `transport` would be refused because its reply could not be kept off
- * `@ledgerhq/logs` (an `@ledgerhq` transport of unknown shape); true otherwise.
+ * `@ledgerhq/logs` (an `@ledgerhq` transport of unknown shape, or a HID one without a framing); true otherwise.
  */
 export function storeKeyStaysQuiet(transport: object): boolean {
   const inner = (transport as { inner?: unknown }).inner;
@@ -106,7 +101,12 @@ function replaceStoreKeyExchange(
   transport.exchange = async (apdu: Uint8Array, ...rest: unknown[]) => (isStoreKeyRequest(apdu) ? quiet(apdu) : loud(apdu, ...rest));
 }
 
-async function framedExchange(framing: HidFraming, parts: FramedIo, apdu: Uint8Array, mapError: (error: unknown) => unknown) {
+async function framedExchange(
+  framing: HidFraming,
+  parts: FramedIo,
+  apdu: Uint8Array,
+  mapError: (error: unknown) => unknown = (error) => error,
+) {
   return parts
     .atomic(async () => {
       const frames = framing(parts.channel, parts.packetSize);
@@ -152,8 +152,11 @@ interface RawTransport {
 const isFramedHid = (t: RawTransport) =>
   Number.isInteger(t.channel) && Number.isInteger(t.packetSize) && typeof t.exchangeAtomicImpl === 'function';
 
-/** The quiet way to exchange one APDU over `transport`, from its shape; undefined when it is not one we know. */
-function quietRouteOf(transport: object): Exchange | undefined {
+/**
+ * The quiet way to exchange one APDU over `transport`, from its shape (HID ones framed by `framing`); undefined when
+ * it is not one we know, or is a HID one and there is no framing.
+ */
+function quietRouteOf(transport: object, framing: HidFraming | undefined): Exchange | undefined {
   const t = transport as RawTransport;
   const io = (write: (block: Uint8Array) => Promise<void>, read: () => Promise<Uint8Array>, skip?: FramedIo['skip']) => ({
     channel: t.channel as number,
@@ -163,7 +166,8 @@ function quietRouteOf(transport: object): Exchange | undefined {
     read,
     skip,
   });
-  if (isFramedHid(t) && typeof t.device?.sendReport === 'function' && typeof t.read === 'function') {
+  const hid = typeof framing === 'function' && isFramedHid(t);
+  if (hid && typeof t.device?.sendReport === 'function' && typeof t.read === 'function') {
     // TransportWebHID: reports of another channel (another app's) are skipped, a failed write is a disconnect.
     const parts = io(
       (block) => t.device!.sendReport!(0, block),
@@ -171,7 +175,7 @@ function quietRouteOf(transport: object): Exchange | undefined {
       (error) => (error as { id?: unknown })?.id === 'InvalidChannel',
     );
     return (apdu) =>
-      framedExchange(ledgerHidFraming, parts, apdu, (error) => {
+      framedExchange(framing, parts, apdu, (error) => {
         if ((error as Error)?.message?.includes('write')) {
           t._emitDisconnect?.(error);
           return Object.assign(new Error((error as Error).message), { name: 'DisconnectedDeviceDuringOperation' });
@@ -179,12 +183,12 @@ function quietRouteOf(transport: object): Exchange | undefined {
         return error;
       });
   }
-  if (isFramedHid(t) && typeof t.writeHID === 'function' && typeof t.readHID === 'function') {
+  if (hid && typeof t.writeHID === 'function' && typeof t.readHID === 'function') {
     const parts = io(
       (block) => t.writeHID!(block),
       () => t.readHID!(),
     );
-    return (apdu) => framedExchange(ledgerHidFraming, parts, apdu, (error) => error);
+    return (apdu) => framedExchange(framing, parts, apdu);
   }
   if (typeof t.instance?.post === 'function') return (apdu) => speculosExchange(t.instance as SpeculosHttp, apdu);
   if (typeof t.recordStore?.replayExchange === 'function') {
@@ -196,7 +200,7 @@ function quietRouteOf(transport: object): Exchange | undefined {
 type SpeculosHttp = { post(path: string, body: { data: string }): Promise<{ data: { data?: unknown } }> };
 
 /** The Speculos transport's own `POST /apdu` through its HTTP client, without its log lines. */
-export async function speculosExchange(http: SpeculosHttp, apdu: Uint8Array): Promise<Uint8Array> {
+async function speculosExchange(http: SpeculosHttp, apdu: Uint8Array): Promise<Uint8Array> {
   const reply = (await http.post('/apdu', { data: toHex(apdu) })).data.data;
   if (typeof reply !== 'string' || !/^([0-9a-f]{2})+$/i.test(reply)) throw new Error('Speculos answered no APDU reply');
   return asBuffer(Uint8Array.from(reply.match(/../g)!, (byte) => Number.parseInt(byte, 16)));

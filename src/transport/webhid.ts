@@ -5,7 +5,7 @@
  * global `Buffer`, see docs/transports.md).
  */
 import { LedgerNotFoundError } from '../apdu/errors.js';
-import { quietStoreKeyReplies, type HidFraming } from './quiet-exchange.js';
+import { installQuietRoute, type HidFraming } from './quiet-exchange.js';
 import { ExclusiveTransport } from './exclusive.js';
 
 /** Ledger's USB vendor id (the filter `TransportWebHID.request()` uses). */
@@ -59,48 +59,9 @@ export async function openWebHid(options: OpenWebHidOptions = {}): Promise<Exclu
     throw new LedgerNotFoundError('No Ledger was authorised on this site yet: call openWebHid({ request: true }) from a click');
   }
   const framing = unwrapDefault((await import('@ledgerhq/hw-transport-webhid/hid-framing')) as { default: unknown });
-  quietWebHid(transport as WebHidInternals, framing as HidFraming);
+  // The store-key reply never reaches `@ledgerhq/logs` (quiet-exchange.ts): TransportWebHID's own steps without its log.
+  installQuietRoute(transport as never, framing as HidFraming);
   return ExclusiveTransport.for(transport as never);
-}
-
-/** The parts of a TransportWebHID instance its own `exchange` uses (lib-es/TransportWebHID.js, 6.x). */
-interface WebHidInternals {
-  exchange(apdu: Uint8Array): Promise<Uint8Array>;
-  exchangeAtomicImpl<T>(f: () => Promise<T>): Promise<T>;
-  read(): Promise<Uint8Array>;
-  device: { sendReport(reportId: number, data: Uint8Array): Promise<void> };
-  channel: number;
-  packetSize: number;
-  _emitDisconnect?(error: unknown): void;
-}
-
-/** The store-key reply never reaches `@ledgerhq/logs` (quiet-exchange.ts); TransportWebHID's own steps otherwise. */
-function quietWebHid(transport: WebHidInternals, framing: HidFraming): void {
-  quietStoreKeyReplies(
-    transport,
-    framing,
-    () =>
-      typeof transport.exchangeAtomicImpl === 'function' &&
-      typeof transport.read === 'function' &&
-      typeof transport.device?.sendReport === 'function'
-        ? {
-            channel: transport.channel,
-            packetSize: transport.packetSize,
-            atomic: (f) => transport.exchangeAtomicImpl(f),
-            write: (block) => transport.device.sendReport(0, block),
-            read: () => transport.read(),
-            // As the transport itself: a report of another channel (another app's) is skipped.
-            skip: (error) => (error as { id?: unknown })?.id === 'InvalidChannel',
-          }
-        : undefined,
-    (error) => {
-      if ((error as Error)?.message?.includes('write')) {
-        transport._emitDisconnect?.(error);
-        return Object.assign(new Error((error as Error).message), { name: 'DisconnectedDeviceDuringOperation' });
-      }
-      return error;
-    },
-  );
 }
 
 /**
