@@ -9,7 +9,8 @@ import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
 import { MinaLedgerApp, signatureToBase58 } from '../../src/apdu.js';
 import type { ApduTransport } from '../../src/transport/index.js';
-import { bytesHex, hexBytes, recorded, recordings, type RecordedExchange } from '../support/speculos-recordings.js';
+import { fromHex, toHex } from '../../src/apdu/bytes.js';
+import { recorded, recordings, type RecordedExchange } from '../support/speculos-recordings.js';
 
 const VERSION = recorded('version');
 
@@ -19,11 +20,11 @@ function replaying(exchange: RecordedExchange): ApduTransport & { sent: string[]
   return {
     sent,
     async send(cla, ins, p1, p2, data = new Uint8Array(0), statusList = [0x9000]) {
-      const request = bytesHex(Uint8Array.from([cla, ins, p1, p2, data.length, ...data]));
+      const request = toHex(Uint8Array.from([cla, ins, p1, p2, data.length, ...data]));
       sent.push(request);
       const reply = request === exchange.request ? exchange.reply : request === VERSION.request ? VERSION.reply : undefined;
       if (reply === undefined) throw new Error(`the client sent ${request}, not the recorded ${exchange.request}`);
-      const bytes = hexBytes(reply);
+      const bytes = fromHex(reply);
       const sw = (bytes[bytes.length - 2]! << 8) | bytes[bytes.length - 1]!;
       if (!statusList.includes(sw))
         throw Object.assign(new Error(`status ${sw.toString(16)}`), { name: 'TransportStatusError', statusCode: sw });
@@ -113,7 +114,7 @@ const REFUSED: Record<string, string> = {
 const ERROR_FOR: Record<string, string> = { '6985': 'LedgerUserRejectedError', '6802': 'LedgerInvalidDataError' };
 
 describe('the client against the real app recordings', () => {
-  const calls = recordings.exchanges.map((e) => [e.name, e, callFor(hexBytes(e.request))] as const);
+  const calls = recordings.exchanges.map((e) => [e.name, e, callFor(fromHex(e.request))] as const);
   const expressible = calls.filter(([, , call]) => typeof call !== 'string');
 
   it.each(expressible.filter(([name]) => !(name in REFUSED)).map(([name, e, call]) => [name, e, call as Call] as const))(
@@ -136,7 +137,7 @@ describe('the client against the real app recordings', () => {
       expect('value' in outcome).toBe(true);
       const value = (outcome as { value: unknown }).value;
       const data = exchange.reply.slice(0, -4);
-      if (exchange.request.startsWith('e002')) expect(value).toBe(ascii(hexBytes(data.slice(0, 110))));
+      if (exchange.request.startsWith('e002')) expect(value).toBe(ascii(fromHex(data.slice(0, 110))));
       else if (exchange.request.startsWith('e001')) expect(value).toMatchObject({ version: '1.6.0' });
       else {
         const signature = value as { field: string; scalar: string };
@@ -172,13 +173,13 @@ describe('the client against the real app recordings', () => {
     const field = recorded('field V testnet');
     const data = field.reply.slice(0, -4);
     const value = BigInt(
-      `0x${[...hexBytes(field.request.slice(20))]
+      `0x${[...fromHex(field.request.slice(20))]
         .reverse()
         .map((b) => b.toString(16).padStart(2, '0'))
         .join('')}`,
     );
     const signature = { field: BigInt(`0x${data.slice(0, 64)}`).toString(), scalar: BigInt(`0x${data.slice(64, 128)}`).toString() };
-    const address = ascii(hexBytes(recorded('address silent account 0').reply.slice(0, 110)));
+    const address = ascii(fromHex(recorded('address silent account 0').reply.slice(0, 110)));
     expect(testnet.verifyFields({ data: [value], signature: signatureToBase58(signature), publicKey: address })).toBe(true);
   });
 });

@@ -10,13 +10,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_FLAGS, chromiumPath } from '../support/chromium.js';
 import { esbuild } from '../support/esbuild.js';
+import { REPO } from '../support/process.js';
 import { ALICE, BOB, DISTINCTIVE, credential, type Phase1Report, type Phase2Report } from './indexeddb.page.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const PAGE_SCRIPT = join(REPO, 'test/credentials/indexeddb.page.ts');
 const RESULT_TIMEOUT_MS = 60_000;
 

@@ -5,14 +5,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Review } from '../../src/emulator/index.js';
 import { shownValue } from '../../src/emulator/review.js';
 import { FileCredentialStore } from '../../src/credentials/node.js';
-import { createLedgerProvider, credentialManager } from '../../src/index.js';
+import { credentialManager } from '../../src/index.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
-import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
+import { credentialIssuer, issuerHash, presentationSpec, verifiedOutput, type Issuer } from '../support/credentials.js';
 import { addressOf } from '../support/vectors.js';
-import { ORIGIN, connectedWith, quietLedger, tempDirs } from '../support/rig.js';
+import { ORIGIN, connectedWith, tempDirs } from '../support/rig.js';
 
 const tempDir = tempDirs('credentials');
 /** The store directory most tests share; a test that needs an empty store of its own makes one with `tempDir()`. */
@@ -112,14 +111,8 @@ describe('chain_requestPresentation', () => {
   /** A request of `type`: one native credential whose expiry is after the claimed creation time; output: its issuer. */
   function request(type: 'https' | 'no-context' | 'zk-app' = 'https') {
     const { UInt64 } = issuer.A.o1js;
-    const { PresentationSpec, Claim, Operation, Credential, PresentationRequest } = issuer.A.attestations;
-    const spec = PresentationSpec(
-      { credential: Credential.Native({ nationality: issuer.Nationality, age: UInt64, expiresAt: UInt64 }), createdAt: Claim(UInt64) },
-      ({ credential, createdAt }) => ({
-        assert: [Operation.lessThanEq(createdAt, Operation.property(credential, 'expiresAt'))],
-        outputClaim: Operation.issuer(credential),
-      }),
-    );
+    const { PresentationRequest } = issuer.A.attestations;
+    const spec = presentationSpec(issuer.A, issuer.Nationality);
     const claims = { createdAt: UInt64.from(Date.now()) };
     const req =
       type === 'https'
@@ -136,16 +129,7 @@ describe('chain_requestPresentation', () => {
 
   it('no stored credential fits → 20003 naming the input; nothing signed', async () => {
     // Account 2 has nothing stored (the store is per account).
-    const reviews: Review[] = [];
-    const ledger = quietLedger({ extensions: true, approve: (r) => (reviews.push(r), true) });
-    const chain = createLedgerProvider({
-      transport: ledger,
-      network: 'devnet',
-      origin: ORIGIN,
-      credentialStore: new FileCredentialStore(dir),
-      accountIndex: 2,
-    });
-    await chain.requestAccounts();
+    const { chain, reviews } = await connected({}, { accountIndex: 2 });
     expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('https').json } }))).toMatchObject({
       code: 20003,
       data: { field: 'presentation.presentationRequest', reason: 'no stored credential of this account matches the input "credential"' },

@@ -7,6 +7,7 @@ import ClientBerkeley from 'mina-signer-berkeley';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fromHex, toHex } from '../../src/apdu/bytes.js';
 import { SoftwareLedger, TEST_MNEMONIC, type Review } from '../../src/emulator/index.js';
 import { shownValue } from '../../src/emulator/review.js';
 import type { BundleSizes } from '../../examples/web-dapp/build.js';
@@ -22,8 +23,6 @@ const DIST = join(EXAMPLE, 'dist');
 const SCREENSHOTS = join(REPO, 'test-results/screenshots');
 /** Account 0 of the test mnemonic (the sender of test/fixtures/zkapp-command-berkeley.json). */
 const ACCOUNT_0 = 'B62qnzbXmRNo9q32n4SNu2mpB8e7FYYLH8NmaX6oFCBYjjQ8SbD7uzV';
-
-const run = (command: string, args: string[], timeoutMs: number) => runBounded(command, args, timeoutMs);
 
 /** o1js's file cache in Node (~/.cache/o1js), filled by the vitest global setup (test/support/o1js-warm-up.ts). */
 const NODE_O1JS_CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'o1js');
@@ -57,8 +56,8 @@ function env(): Promise<Env> {
     const executablePath = await chromiumPath();
     const started = Date.now();
     const [, hidBridge] = await Promise.all([
-      run(join(REPO, 'node_modules/.bin/tsx'), ['examples/web-dapp/build.ts'], 240_000),
-      run(
+      runBounded(join(REPO, 'node_modules/.bin/tsx'), ['examples/web-dapp/build.ts'], 240_000),
+      runBounded(
         join(REPO, 'node_modules/.bin/esbuild'),
         ['test/e2e/hid-bridge.ts', '--bundle', '--format=iife', '--platform=browser', '--target=es2022', '--log-level=error'],
         60_000,
@@ -207,11 +206,8 @@ function nodeLedger() {
 async function hidPage(ledger: SoftwareLedger) {
   const { hidBridge } = await env();
   const opened = await newPage();
-  const toHex = (b: Uint8Array) => Buffer.from(b).toString('hex');
   const context = opened.page.context();
-  await context.exposeFunction('__hidExchange', async (hex: string) =>
-    toHex(await ledger.exchange(Uint8Array.from(Buffer.from(hex, 'hex')))),
-  );
+  await context.exposeFunction('__hidExchange', async (hex: string) => toHex(await ledger.exchange(fromHex(hex))));
   await context.addInitScript({ content: hidBridge });
   // Collects the key cache's reports (one per o1js phase of a presentation), again after every reload.
   await context.addInitScript((event: string) => {

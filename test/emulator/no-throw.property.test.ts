@@ -10,18 +10,18 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { base58check } from '../../src/apdu/bytes.js';
+import { base58check, fromHex } from '../../src/apdu/bytes.js';
 
 import { recordings } from '../support/speculos-recordings.js';
 import { vectors } from '../support/vectors.js';
 import { quietLedger } from '../support/rig.js';
+import { propertyRuns } from '../support/runs.js';
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 400);
+const RUNS = propertyRuns(400);
 /** Every status word the app answers (0x6982: an empty APDU, which the transport layer of a device refuses). */
 const STATUS_WORDS = new Set([0x9000, 0x6985, 0x6802, 0x6d00, 0x6e00, 0x6982]);
 
-const hex = (h: string) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16));
-const recorded = [...recordings.exchanges.map((e) => e.request), ...vectors.exchanges.map((e) => e.request)].map(hex);
+const recorded = [...recordings.exchanges.map((e) => e.request), ...vectors.exchanges.map((e) => e.request)].map(fromHex);
 
 const ledgers = [false, true].flatMap((extensions) => [false, true].map((blindSigning) => quietLedger({ extensions, blindSigning })));
 

@@ -6,15 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Review } from '../../src/emulator/index.js';
-import {
-  DOCUMENTED_DIFFERENCES,
-  approves,
-  bytesHex,
-  hexBytes,
-  recordings,
-  screensSeen,
-  type RecordedExchange,
-} from '../support/speculos-recordings.js';
+import { fromHex, toHex } from '../../src/apdu/bytes.js';
+import { DOCUMENTED_DIFFERENCES, approves, recordings, screensSeen, type RecordedExchange } from '../support/speculos-recordings.js';
 import { quietLedger } from '../support/rig.js';
 
 /** The screens of every review the device went through, and "Signing..." once a transaction is approved. */
@@ -30,7 +23,7 @@ async function replay(exchange: RecordedExchange): Promise<{ reply: string; scre
     },
     recordings.mnemonic,
   );
-  const reply = bytesHex(await device.exchange(hexBytes(exchange.request)));
+  const reply = toHex(await device.exchange(fromHex(exchange.request)));
   return { reply, screens };
 }
 

@@ -4,14 +4,11 @@
  * Everything the app supports runs and verifies; the nullifier and presentation steps say what the device lacks and
  * the walk-through goes on; the summary lists both; the exit code is 0.
  */
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
-
+import { REPO, spawnBounded } from '../support/process.js';
 import { quietLedger } from '../support/rig.js';
-
-const REPO = join(import.meta.dirname, '../..');
 
 describe('npm start -- --device speculos:PORT on the released app (no extension)', () => {
   let server: SpeculosServer;
@@ -25,14 +22,11 @@ describe('npm start -- --device speculos:PORT on the released app (no extension)
   afterAll(() => server?.close());
 
   it('runs what the app supports, says what needs the extension, and exits 0', async () => {
-    const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        join(REPO, 'node_modules/.bin/tsx'),
-        ['examples/quick-start.ts', '--device', `speculos:${server.port}`],
-        { cwd: REPO, timeout: 240_000 },
-        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+    const { code, stdout, stderr } = await spawnBounded(
+      join(REPO, 'node_modules/.bin/tsx'),
+      ['examples/quick-start.ts', '--device', `speculos:${server.port}`],
+      240_000,
+    );
     expect(stderr).not.toMatch(/✖/);
     expect(code).toBe(0);
     expect(stdout).toContain(`Device: Speculos on port ${server.port}`);

@@ -19,14 +19,14 @@ import { AccountUpdate, Field, Mina, Nullifier, PrivateKey, PublicKey, UInt64 } 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileCredentialStore } from '../../src/credentials/node.js';
 import type { SoftwareLedger, Review, ReviewKind, SoftwareLedgerOptions } from '../../src/emulator/index.js';
-import { createLedgerProvider, credentialManager, type DeviceAction, type LedgerProvider } from '../../src/index.js';
+import { credentialManager, type DeviceAction, type LedgerProvider } from '../../src/index.js';
 import type { LocalChain } from '../../src/zkapp/local-chain.js';
 import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
 import { fundedLocalChain } from '../support/local-chain.js';
 import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand, manyUpdates, verifySigned } from '../support/zkapp.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
-import { ORIGIN, quietLedger, tempDirs, never } from '../support/rig.js';
+import { ORIGIN, connectedProvider, tempDirs, never } from '../support/rig.js';
 
 // The tests come first; the rig and the oracles they use follow them, at the end of the file.
 
@@ -190,22 +190,14 @@ interface Rig {
 
 const approveAll = (rig: Rig) => (rig.ledger.approve = (r) => (rig.reviews.push(r), true));
 
+/** A connected provider (every review approved and recorded, as `approveAll` does again after a fault). */
 async function rig(network: 'devnet' | 'local', device: SoftwareLedgerOptions = {}): Promise<Rig> {
   const dir = tempDir();
-  const ledger = quietLedger({ extensions: '1.0', blindSigning: true, ...device });
-  const actions: DeviceAction[] = [];
-  const chain = createLedgerProvider({
-    transport: ledger,
-    network,
-    origin: ORIGIN,
-    localChain: network === 'local' ? localChain : undefined,
-    credentialStore: new FileCredentialStore(dir),
-    onDeviceAction: (a) => actions.push(a),
-  });
-  const r: Rig = { ledger, chain, reviews: [], actions, dir };
-  approveAll(r);
-  await chain.requestAccounts();
-  return r;
+  const { ledger, chain, reviews, actions } = await connectedProvider(
+    { extensions: '1.0', blindSigning: true, ...device },
+    { network, localChain: network === 'local' ? localChain : undefined, credentialStore: new FileCredentialStore(dir) },
+  );
+  return { ledger, chain, reviews, actions, dir };
 }
 
 const storedIds = (dir: string) =>

@@ -19,7 +19,6 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { AccountUpdate, Mina, PrivateKey, PublicKey, UInt64 } from 'o1js';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { FileCredentialStore } from '../../src/credentials/node.js';
 import { SoftwareLedger, TEST_MNEMONIC } from '../../src/emulator/index.js';
 import { mnemonicToSeed, rootFromSeed } from '../../src/emulator/keys.js';
 import { createLedgerProvider, credentialManager, type LedgerProvider, type Network } from '../../src/index.js';
@@ -275,14 +274,7 @@ describe('secrets never leak', () => {
         blindSigning: true,
         approve: (r) => (log(r), true),
       });
-      const chain = createLedgerProvider({
-        transport: ledger,
-        network: 'devnet',
-        origin: ORIGIN,
-        credentialStore: new FileCredentialStore(tempDir()),
-        onDeviceAction: log,
-        allowUnconfirmedSwitchChain: true,
-      });
+      const chain = storeProvider(ledger, tempDir(), { onDeviceAction: log, allowUnconfirmedSwitchChain: true });
       chain.on('disconnect', log);
       chain.on('accountsChanged', log);
       log(await chain.requestAccounts());
@@ -421,13 +413,7 @@ async function corruptedRig(network: Network) {
   const other = quietLedger({ extensions: '1.0', blindSigning: true }, OTHER_MNEMONIC);
   const { transport, state } = corruptible(honest, other);
   const dir = tempDir();
-  const chain = createLedgerProvider({
-    transport,
-    network,
-    origin: ORIGIN,
-    credentialStore: new FileCredentialStore(dir),
-    localChain: network === 'local' ? localChain : undefined,
-  });
+  const chain = storeProvider(transport, dir, { network, localChain: network === 'local' ? localChain : undefined });
   await chain.requestAccounts();
   return { honest, other, chain, state, dir };
 }

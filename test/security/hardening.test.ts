@@ -16,7 +16,7 @@ import type { Review } from '../../src/emulator/index.js';
 import { createLedgerProvider, credentialManager, wrapProvider, type ChainProvider, type ProviderError } from '../../src/index.js';
 import { PendingCalls } from '../../src/provider/pending.js';
 import { credentialIssuer, type Issuer } from '../support/credentials.js';
-import { providerFailure as failure } from '../support/provider-failure.js';
+import { providerFailure as failure, rejection, settled } from '../support/provider-failure.js';
 import { addressOf } from '../support/vectors.js';
 import { ORIGIN, providerRig, quietLedger, storeProvider, tempDirs, within } from '../support/rig.js';
 
@@ -38,12 +38,9 @@ function rig(options: { origin?: string; bridge?: boolean; version?: string; dir
     version: options.version,
     approve: (review) => (reviews.push(review), answer),
   });
-  const chain = createLedgerProvider({
-    transport: ledger,
-    network: 'devnet',
+  const chain = storeProvider(ledger, options.dir ?? tempDir(), {
     origin: options.origin ?? ORIGIN,
     ...(options.bridge ? { bridge: true } : {}),
-    credentialStore: new FileCredentialStore(options.dir ?? tempDir()),
   });
   return { ledger, chain, reviews, reject: (no = true) => (answer = !no) };
 }
@@ -274,18 +271,8 @@ describe('5. the store key cannot be obtained through signMessage, and its reply
 
 // ---- 6. smaller ones ----
 
-/** Settles `promise` or fails after `ms` (a hang is a failure, not a stalled suite). */
-function bounded<T>(promise: Promise<T>, ms = 15_000): Promise<{ value?: T; error?: unknown }> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms`)), ms)));
-  return Promise.race([
-    promise.then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    ),
-    hang,
-  ]).finally(() => clearTimeout(timer));
-}
+/** How long a store call may take before it counts as a hang (a hang is a failure, not a stalled suite). */
+const STORE_MS = 15_000;
 
 describe('6. the file store: links, FIFOs and shared directories never hang or pass', () => {
   const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
@@ -300,7 +287,7 @@ describe('6. the file store: links, FIFOs and shared directories never hang or p
     const dir = tempDir();
     const store = new FileCredentialStore(dir, { lockTimeoutMs: 300 });
     symlinkSync(join(dir, 'nowhere'), `${store.fileOf(ACCOUNT0)}.lock`);
-    const { error } = await bounded(store.add(ACCOUNT0, SECRET, text));
+    const error = await rejection(store.add(ACCOUNT0, SECRET, text), 'the writer', STORE_MS);
     expect(error).toMatchObject({ name: 'CredentialStoreError', kind: 'io' });
   });
 
@@ -310,14 +297,17 @@ describe('6. the file store: links, FIFOs and shared directories never hang or p
     const dir = tempDir();
     const store = new FileCredentialStore(dir);
     execFileSync('mkfifo', [store.fileOf(ACCOUNT0)]);
-    expect((await bounded(store.list(ACCOUNT0, SECRET))).error).toMatchObject({
+    expect(await rejection(store.list(ACCOUNT0, SECRET), 'the FIFO read', STORE_MS)).toMatchObject({
       kind: 'io',
       message: expect.stringMatching(/not a regular file/),
     });
     const other = addressOf(1);
     writeFileSync(join(dir, 'elsewhere.json'), '{}');
     symlinkSync(join(dir, 'elsewhere.json'), store.fileOf(other));
-    expect((await bounded(store.list(other, SECRET))).error).toMatchObject({ kind: 'io', message: expect.stringMatching(/symbolic link/) });
+    expect(await rejection(store.list(other, SECRET), 'the link read', STORE_MS)).toMatchObject({
+      kind: 'io',
+      message: expect.stringMatching(/symbolic link/),
+    });
   });
 
   it('a store directory writable by group or others is refused; 0700 is used', async () => {
@@ -327,7 +317,10 @@ describe('6. the file store: links, FIFOs and shared directories never hang or p
     for (const mode of [0o777, 0o770, 0o702]) {
       chmodSync(dir, mode);
       for (const call of [store.list(ACCOUNT0, SECRET), store.add(ACCOUNT0, SECRET, text)] as Promise<unknown>[]) {
-        expect((await bounded(call)).error).toMatchObject({ kind: 'io', message: expect.stringMatching(/writable by/) });
+        expect(await rejection(call, `a store call (mode ${mode.toString(8)})`, STORE_MS)).toMatchObject({
+          kind: 'io',
+          message: expect.stringMatching(/writable by/),
+        });
       }
     }
     chmodSync(dir, 0o700);
@@ -870,15 +863,14 @@ describe('6b. smaller ones', () => {
     const store = new FileCredentialStore(dir, { lockTimeoutMs: 300 });
     const lock = `${store.fileOf(ACCOUNT0)}.lock`;
     execFileSync('mkfifo', [lock]);
-    const { error } = await bounded(store.add(ACCOUNT0, SECRET, text));
+    const error = await rejection(store.add(ACCOUNT0, SECRET, text), 'the writer', STORE_MS);
     expect(error).toMatchObject({ name: 'CredentialStoreError', kind: 'io', message: expect.stringMatching(/held by another process/) });
     expect(lstatSync(lock).isFIFO()).toBe(true);
-    expect(await bounded(store.list(ACCOUNT0, SECRET))).toEqual({ value: [] }); // readers take no lock
+    expect(await within(settled(store.list(ACCOUNT0, SECRET)), 'the read', STORE_MS)).toEqual({ value: [] }); // readers take no lock
     // Left there by a crash long ago: broken like any stale lock, and the write goes through.
     const old = Date.now() / 1000 - 3600;
     utimesSync(lock, old, old);
-    const { value } = await bounded(store.add(ACCOUNT0, SECRET, text));
-    expect(value).toMatchObject({ duplicate: false });
+    expect(await within(settled(store.add(ACCOUNT0, SECRET, text)), 'the writer', STORE_MS)).toMatchObject({ value: { duplicate: false } });
   });
 
   it('wrapProvider passes rejectPending() through to its Ledger provider', async () => {

@@ -14,10 +14,9 @@ import { chmod, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
 import { createBrotliDecompress } from 'node:zlib';
+import { REPO } from './process.js';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const PACKAGE = '@sparticuz/chromium';
 
 /**

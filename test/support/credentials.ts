@@ -4,6 +4,23 @@
  */
 import { loadAttestations, type AttestationsModules } from '../../src/credentials/attestations.js';
 
+/**
+ * The spec of the tests' presentation request: one native credential `{ nationality, age, expiresAt }`, asserting
+ * createdAt ≤ expiresAt, output: the issuer. The o1js warm-up (test/support/o1js-warm-up.ts) compiles this very spec,
+ * so the tests prove from cached keys; `Nationality` is the `nationality` field's type (a new one by default).
+ */
+export function presentationSpec(A: AttestationsModules, Nationality = A.attestations.DynamicString({ maxLength: 50 })) {
+  const { UInt64: U } = A.o1js;
+  const { PresentationSpec, Claim, Operation, Credential } = A.attestations;
+  return PresentationSpec(
+    { credential: Credential.Native({ nationality: Nationality, age: U, expiresAt: U }), createdAt: Claim(U) },
+    ({ credential, createdAt }) => ({
+      assert: [Operation.lessThanEq(createdAt, Operation.property(credential, 'expiresAt'))],
+      outputClaim: Operation.issuer(credential),
+    }),
+  );
+}
+
 function issuerOf(A: AttestationsModules) {
   const key = A.o1js.PrivateKey.random();
   /** The `nationality` field's type. */
@@ -23,15 +40,8 @@ function issuerOf(A: AttestationsModules) {
     /** An https presentation request (action "login") for one such credential: the request and its JSON value. */
     presentationRequest() {
       const { UInt64: U } = A.o1js;
-      const { PresentationSpec, Claim, Operation, Credential, PresentationRequest } = A.attestations;
-      const spec = PresentationSpec(
-        { credential: Credential.Native({ nationality: Nationality, age: U, expiresAt: U }), createdAt: Claim(U) },
-        ({ credential, createdAt }: any) => ({
-          assert: [Operation.lessThanEq(createdAt, Operation.property(credential, 'expiresAt'))],
-          outputClaim: Operation.issuer(credential),
-        }),
-      );
-      const req = PresentationRequest.https(spec, { createdAt: U.from(Date.now()) }, { action: 'login' });
+      const { PresentationRequest } = A.attestations;
+      const req = PresentationRequest.https(presentationSpec(A, Nationality), { createdAt: U.from(Date.now()) }, { action: 'login' });
       return { req, json: JSON.parse(PresentationRequest.toJSON(req)) };
     },
   };

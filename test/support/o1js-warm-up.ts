@@ -5,7 +5,7 @@
  *
  * The specs here are the ones the tests prove with (the circuit is named by a hash of its spec), over one native
  * credential with nationality, age and expiry:
- *   - createdAt ≤ expiresAt → the issuer: test/support/credentials.ts, used by provider-credentials, device-faults,
+ *   - createdAt ≤ expiresAt → the issuer: test/support/credentials.ts presentationSpec(), used by provider-credentials, device-faults,
  *     security, hardening, worker-reuse and the CLI test;
  *   - the web dapp's sample (examples/web-dapp/src/sample-spec.ts: also age ≥ 18): the e2e test seeds the page's
  *     key cache with its keys.
@@ -15,19 +15,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAttestations } from '../../src/credentials/attestations.js';
 import { sampleSpec } from '../../examples/web-dapp/src/sample-spec.js';
+import { presentationSpec } from './credentials.js';
 
 const started = Date.now();
-const { o1js, attestations: A } = await loadAttestations();
-const { UInt64 } = o1js;
-const Nationality = A.DynamicString({ maxLength: 50 });
-const credential = A.Credential.Native({ nationality: Nationality, age: UInt64, expiresAt: UInt64 });
+const modules = await loadAttestations();
+const { o1js, attestations: A } = modules;
 
 const specs = {
-  // test/support/credentials.ts presentationRequest(): the Node tests' and the CLI's request.
-  'createdAt ≤ expiresAt': A.PresentationSpec({ credential, createdAt: A.Claim(UInt64) }, ({ credential, createdAt }) => ({
-    assert: [A.Operation.lessThanEq(createdAt, A.Operation.property(credential, 'expiresAt'))],
-    outputClaim: A.Operation.issuer(credential),
-  })),
+  // test/support/credentials.ts presentationSpec(): the Node tests' and the CLI's request.
+  'createdAt ≤ expiresAt': presentationSpec(modules),
   // The web dapp's sample request: the e2e test seeds the page's key cache with these keys.
   'web dapp sample': sampleSpec(o1js, A),
 };

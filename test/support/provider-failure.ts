@@ -4,7 +4,7 @@ import { ProviderError } from '../../src/index.js';
 import { within } from './rig.js';
 
 /** What a promise settled with, without throwing. */
-function settled(promise: Promise<unknown>): Promise<{ value: unknown } | { error: unknown }> {
+export function settled(promise: Promise<unknown>): Promise<{ value: unknown } | { error: unknown }> {
   return promise.then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
@@ -37,11 +37,12 @@ export async function ownProviderFailure(promise: Promise<unknown>): Promise<Pro
 
 /**
  * Awaits a call that must reject (any error: transports and device clients throw their own) and returns the error,
- * naming `what` when it neither settles within `within`'s bound nor rejects.
+ * naming `what` when it neither settles within `ms` (`within`'s bound by default) nor rejects.
  */
 export async function rejection(
   promise: Promise<unknown>,
   what?: string,
+  ms?: number,
 ): Promise<{ name: string; message: string; statusCode?: number; cause?: unknown }> {
-  return errorOf(await within(settled(promise), what)) as never;
+  return errorOf(await within(settled(promise), what, ms)) as never;
 }

@@ -10,3 +10,11 @@ export const FULL_RUNS = process.env.CHAIN_LEDGER_FULL_RUNS === '1';
 export function runs(full: number, quick: number): number {
   return FULL_RUNS ? full : quick;
 }
+
+/**
+ * `PROPERTY_RUNS` when set (a count asked for on the command line: PROPERTY_RUNS=20000 npx vitest run ...), else
+ * `count`: the knob of the no-throw property (test/emulator/no-throw.property.test.ts), whatever CHAIN_LEDGER_FULL_RUNS.
+ */
+export function propertyRuns(count: number): number {
+  return Number(process.env.PROPERTY_RUNS ?? count);
+}

@@ -3,7 +3,7 @@
  * (o1js needs SharedArrayBuffer): used by the e2e test and the browser benchmark.
  */
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -21,7 +21,7 @@ const TYPES: Record<string, string> = {
 export async function serveIsolated(
   dir: string,
   route: (path: string) => string | null | undefined = () => undefined,
-): Promise<{ server: Server; origin: string; close(): Promise<void> }> {
+): Promise<{ origin: string; close(): Promise<void> }> {
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)).replace(/^(\.\.[/\\])+/, '');
     const routed = route(path);
@@ -45,5 +45,5 @@ export async function serveIsolated(
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
-  return { server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close };
+  return { origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close };
 }

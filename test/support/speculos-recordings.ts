@@ -56,6 +56,3 @@ export function screensSeen(review: Review, decision: Decision): string[][] {
   const after = approves(decision) && review.approvable && review.afterApproval ? [review.afterApproval] : [];
   return [...seen, ...after].map((s) => s.lines);
 }
-
-export const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (b) => parseInt(b, 16));
-export const bytesHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');

@@ -12,73 +12,14 @@ import { STORE_KEY_MESSAGE } from '../../src/apdu/store-key.js';
 import { signatureToRawHex } from '../../src/apdu/signature.js';
 import { MinaLedgerApp, toLedgerError, type LedgerDisconnectedError } from '../../src/apdu.js';
 import { startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
-import { openSpeculos, type SpeculosControls } from '../../src/transport/node.js';
+import { openSpeculos } from '../../src/transport/node.js';
 import { addressOf, exchange, txOf } from '../support/vectors.js';
 import { quietLedger, within } from '../support/rig.js';
+import { ScreenLog, WAIT_MS, screensOf, type SpeculosEvent } from '../support/speculos-screens.js';
 
-const WAIT_MS = 5_000;
-/** The server draws a screen's first line (its title) at y = 3 and the other lines under it, like a Nano. */
-const TITLE_Y = 3;
 const PATH_0 = "44'/12586'/0'/0/0";
 
-type SpeculosEvent = { text: string; x: number; y: number };
 type SpeculosTransport = Awaited<ReturnType<typeof openSpeculos>>;
-
-/** What the transport's event stream delivered, read in order with a cursor; every wait has a timeout. */
-class ScreenLog {
-  readonly events: SpeculosEvent[] = [];
-  #cursor = 0;
-  #wake: (() => void) | undefined;
-  #subscription: { unsubscribe(): void };
-
-  constructor(controls: SpeculosControls) {
-    this.#subscription = controls.automationEvents.subscribe((event) => {
-      this.events.push(event);
-      this.#wake?.();
-    });
-  }
-
-  get texts(): string[] {
-    return this.events.map((e) => e.text);
-  }
-
-  /** The next event after the cursor that matches; the cursor moves past it. */
-  async next(match: (event: SpeculosEvent) => boolean, what: string, ms = WAIT_MS): Promise<SpeculosEvent> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      while (this.#cursor < this.events.length) {
-        const event = this.events[this.#cursor++]!;
-        if (match(event)) return event;
-      }
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) {
-        throw new Error(`timed out after ${ms} ms waiting for ${what}; screens seen: ${JSON.stringify(this.texts)}`);
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, remaining);
-        this.#wake = () => {
-          clearTimeout(timer);
-          this.#wake = undefined;
-          resolve();
-        };
-      });
-    }
-  }
-
-  /** Waits until `text` is drawn. */
-  async waitFor(text: string, ms = WAIT_MS): Promise<void> {
-    await this.next((e) => e.text === text, JSON.stringify(text), ms);
-  }
-
-  /** The title of the next screen drawn. */
-  async nextTitle(ms = WAIT_MS): Promise<string> {
-    return (await this.next((e) => e.y === TITLE_Y, 'the next screen', ms)).text;
-  }
-
-  close(): void {
-    this.#subscription.unsubscribe();
-  }
-}
 
 /** Presses `right` until the screen titled `title` is shown (at most `max` presses), then `both`. */
 async function pressRightUntilThenBoth(transport: SpeculosTransport, log: ScreenLog, title: string, max = 20): Promise<void> {
@@ -92,19 +33,9 @@ async function pressRightUntilThenBoth(transport: SpeculosTransport, log: Screen
   throw new Error(`no screen ${JSON.stringify(title)} after ${max} presses; screens seen: ${JSON.stringify(log.texts)}`);
 }
 
-/** The events seen so far as screens (a screen starts on its title row). */
-function screensOf(log: ScreenLog): string[][] {
-  const screens: string[][] = [];
-  for (const e of log.events) {
-    if (e.y === TITLE_Y || screens.length === 0) screens.push([e.text]);
-    else screens.at(-1)!.push(e.text);
-  }
-  return screens;
-}
-
 /** A value as shown, its pages joined ("Address (1/2)", "Address (2/2)" → the whole address). */
 function valueShown(log: ScreenLog, title: string): string {
-  const pages = screensOf(log).filter(([t]) => t === title || new RegExp(`^${title} \\(\\d+/\\d+\\)$`).test(t!));
+  const pages = screensOf(log.events).filter(([t]) => t === title || new RegExp(`^${title} \\(\\d+/\\d+\\)$`).test(t!));
   const unique = pages.filter((page, i) => pages.findIndex((p) => p[0] === page[0]) === i);
   return unique.map((page) => page.slice(1).join('')).join('');
 }
@@ -167,7 +98,7 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
     await expect(within(pending, 'the approved address', WAIT_MS)).resolves.toBe(addressOf(0));
     await log.waitFor('is ready');
 
-    const titles = screensOf(log).map(([title]) => title);
+    const titles = screensOf(log.events).map(([title]) => title);
     expect(titles).toEqual(['Get', 'Path', 'Generate', 'Address (1/2)', 'Address (2/2)', 'Approve', 'Mina']);
     expect(valueShown(log, 'Path')).toBe(PATH_0);
     expect(valueShown(log, 'Address')).toBe(addressOf(0));
