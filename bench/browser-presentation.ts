@@ -21,7 +21,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import type { KeyCacheReport } from '../src/credentials/browser-key-cache.js';
+import type { KeyCacheReport } from '../src/presentations/indexeddb-key-cache.js';
 import { CHROMIUM_FLAGS, chromiumPath } from '../test/support/chromium.js';
 import { serveIsolated } from '../test/support/serve-isolated.js';
 import { round } from './lib.js';

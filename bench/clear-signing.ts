@@ -4,10 +4,10 @@
  * and what the device gets: APDUs, bytes, and the Poseidon permutations it spends on the commitments and signatures
  * (the released app spends 6 legacy-Poseidon permutations on a payment's signature).
  */
-import { SoftwareLedger, TEST_MNEMONIC } from '../src/emulator/index.js';
+import { SoftwareLedger, TEST_MNEMONIC } from '../src/emulator.js';
 import { createLedgerProvider } from '../src/index.js';
 import { encodeZkappStream } from '../src/apdu/sign-zkapp.js';
-import { minaSignerInternals } from '../src/crypto/mina-signer-internals.js';
+import { minaSignerInternals } from '../src/upstream/mina-signer-internals.js';
 import { commitmentPermutations, hashPermutations, parseZkappRequest, valuesToSign } from '../src/emulator/zkapp-device.js';
 import { zkappStreamOf } from '../src/zkapp/clear-signing.js';
 import { berkeleyCommand, manyUpdates, resizeState } from '../test/support/zkapp.js';

@@ -4,7 +4,7 @@
  * device requests and APDU bytes. The host's o1js verification is the dominant extra cost, and it is deliberate.
  */
 import Client from 'mina-signer';
-import { SoftwareLedger, TEST_MNEMONIC } from '../src/emulator/index.js';
+import { SoftwareLedger, TEST_MNEMONIC } from '../src/emulator.js';
 import { createLedgerProvider } from '../src/index.js';
 import { compare } from './lib.js';
 

@@ -37,7 +37,7 @@ const dist = (file: string) => JSON.stringify(new URL(file, `file://${DIST}`).hr
 const CONNECT = `
   const chain = await import(${dist('index.js')});
   mark('import');
-  const { SoftwareLedger, TEST_MNEMONIC } = await import(${dist('emulator/index.js')});
+  const { SoftwareLedger, TEST_MNEMONIC } = await import(${dist('emulator.js')});
   const p = chain.createLedgerProvider({ transport: SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { extensions: true, warn: () => {} }), network: 'devnet', origin: 'http://localhost' });
   await p.requestAccounts();
   await p.signMessage({ message: 'hi' });
@@ -61,7 +61,7 @@ const SCENARIOS: Scenario[] = [
     name: 'chain-ledger + a credential method',
     // An empty credential: refused by mina-attestations' schema (20003), after loading it, as any credential call would.
     body: `${CONNECT}
-      const { FileCredentialStore } = await import(${dist('credentials/node.js')});
+      const { FileCredentialStore } = await import(${dist('credentials-node.js')});
       const { mkdtempSync } = await import('node:fs');
       const { tmpdir } = await import('node:os');
       const q = chain.createLedgerProvider({ transport: SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { extensions: true, warn: () => {} }), network: 'devnet', origin: 'http://localhost', credentialStore: new FileCredentialStore(mkdtempSync(tmpdir() + '/chain-ledger-bench-')) });

@@ -6,11 +6,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileCredentialStore } from '../src/credentials/node.js';
-import { loadAttestations } from '../src/credentials/attestations.js';
-import { SoftwareLedger, TEST_MNEMONIC } from '../src/emulator/index.js';
+import { FileCredentialStore } from '../src/credentials-node.js';
+import { loadAttestations } from '../src/upstream/attestations.js';
+import { SoftwareLedger, TEST_MNEMONIC } from '../src/emulator.js';
 import { createLedgerProvider } from '../src/index.js';
-import { presentationWorkers } from '../src/credentials/presentation-runner.js';
+import { presentationWorkers } from '../src/presentations/runner.js';
 import { median, round } from './lib.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);

@@ -5,7 +5,7 @@
  */
 import ClientMesa from 'mina-signer';
 import ClientBerkeley from 'mina-signer-berkeley';
-import { SoftwareLedger, TEST_MNEMONIC } from '../src/emulator/index.js';
+import { SoftwareLedger, TEST_MNEMONIC } from '../src/emulator.js';
 import { createLedgerProvider } from '../src/index.js';
 import { berkeleyCommand, manyUpdates, resizeState } from '../test/support/zkapp.js';
 import { compare } from './lib.js';

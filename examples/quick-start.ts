@@ -15,16 +15,16 @@
  */
 import Client from 'mina-signer';
 import { MinaLedgerApp, signatureToBase58, type MinaSignature } from '../src/apdu.js';
-import { SoftwareLedger, TEST_MNEMONIC, type Review } from '../src/emulator/index.js';
+import { SoftwareLedger, TEST_MNEMONIC, type Review } from '../src/emulator.js';
 import { sampleSpec } from './web-dapp/src/sample-spec.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ClientBerkeley from 'mina-signer-berkeley';
-import { loadAttestations } from '../src/credentials/attestations.js';
-import { FileCredentialStore } from '../src/credentials/node.js';
+import { loadAttestations } from '../src/upstream/attestations.js';
+import { FileCredentialStore } from '../src/credentials-node.js';
 import { createLedgerProvider, credentialManager } from '../src/index.js';
-import type { ApduTransport } from '../src/transport/index.js';
+import type { ApduTransport } from '../src/transport.js';
 
 const NETWORK_ID = 0; // testnet/devnet
 const client = new Client({ network: 'testnet' });

@@ -11,8 +11,9 @@
  * single-field signatures, per protocol era; mina-attestations' `credentialMatchesSpec`). In Node that is
  * `createRequire` + a file URL, which no bundler can follow. The plugin:
  *
- * 1. swaps those two loaders (`crypto/mina-signer-internals`, `credentials/attestations`) for their `.browser`
- *    variants, which import the files through virtual ids `chain-ledger-internal:<package>/<file>`;
+ * 1. swaps those two loaders (`upstream/mina-signer-internals`, `upstream/attestations`) and the prover-key cache
+ *    (`presentations/prover-keys`: IndexedDB in a browser) for their `.browser` variants; the loaders' variants
+ *    import the files through virtual ids `chain-ledger-internal:<package>/<file>`;
  * 2. resolves those ids to the installed files (mina-signer 4.0.0 and 3.1.0 as `mina-signer-berkeley`: their
  *    `dist/node/mina-signer/…` ESM files, which the packages' exports maps hide; mina-attestations' `build/…`);
  * 3. gives those mina-signer files a browser `crypto` (their only Node import: `randomBytes`, here from
@@ -60,14 +61,14 @@ export default { randomBytes };
 `;
 
 /** The loaders that have a `.browser` variant, relative to this package's src/ (or dist/). */
-const BROWSER_VARIANTS = ['crypto/mina-signer-internals', 'credentials/attestations'];
+const BROWSER_VARIANTS = ['upstream/mina-signer-internals', 'upstream/attestations', 'presentations/prover-keys'];
 
 /**
  * Node-only modules that chain-ledger imports dynamically, behind a check that they are needed (the file credential
  * store when there is no IndexedDB, o1js's native backend in Node, the Speculos server): in a browser bundle they
  * become an empty module, instead of Vite's "externalized for browser compatibility" stub and its warnings.
  */
-const NODE_ONLY = ['credentials/node'];
+const NODE_ONLY = ['credentials/file-store'];
 const NODE_ONLY_STUB = '\0chain-ledger:node-only';
 const NODE_ONLY_CODE = `// chain-ledger/vite: a Node-only module, not part of a browser bundle.
 export default undefined;
@@ -138,7 +139,7 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
         // The dev server serves mina-signer's internal files as they are; the one CommonJS package they import must
         // be pre-bundled (the dependency scan does not follow the virtual ids).
         optimizeDeps: { include: ['mina-signer > blakejs', 'mina-signer-berkeley > blakejs'] },
-        // 5. The presentation Worker (credentials/presentation-worker.browser): an ES module, since it loads o1js and
+        // 5. The presentation Worker (presentations/worker.browser): an ES module, since it loads o1js and
         // mina-attestations lazily (code-splitting; Vite's default worker format, iife, cannot split), built with this
         // plugin too (Vite applies `plugins` to workers only in dev; `worker.plugins` in builds).
         worker: { format: 'es' as const, plugins: () => [chainLedger(options)] },

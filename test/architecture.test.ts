@@ -17,16 +17,30 @@ const ALLOWED: Record<string, readonly string[]> = {
   util: [],
   errors: [],
   apdu: [],
-  crypto: [],
+  upstream: [],
   transport: ['apdu', 'util'],
   device: ['apdu', 'transport'],
-  emulator: ['apdu', 'crypto', 'transport'],
-  nullifier: ['apdu', 'crypto', 'errors'],
-  zkapp: ['apdu', 'crypto', 'device', 'errors'],
-  credentials: ['apdu', 'crypto', 'device', 'errors', 'util'],
-  payments: ['apdu', 'crypto', 'device', 'errors', 'zkapp'],
-  provider: ['apdu', 'credentials', 'crypto', 'device', 'errors', 'nullifier', 'payments', 'transport', 'util', 'zkapp'],
-  fallback: ['errors', 'provider'],
+  emulator: ['apdu', 'transport', 'upstream'],
+  nullifier: ['apdu', 'errors', 'upstream'],
+  messages: ['apdu', 'device', 'errors', 'upstream'],
+  zkapp: ['apdu', 'device', 'errors', 'upstream'],
+  payments: ['apdu', 'device', 'errors', 'upstream', 'zkapp'],
+  credentials: ['apdu', 'device', 'errors', 'upstream', 'util'],
+  presentations: ['apdu', 'credentials', 'device', 'errors', 'upstream', 'util'],
+  provider: [
+    'apdu',
+    'credentials',
+    'device',
+    'errors',
+    'messages',
+    'nullifier',
+    'payments',
+    'presentations',
+    'transport',
+    'upstream',
+    'util',
+    'zkapp',
+  ],
   cli: ['credentials', 'emulator', 'errors', 'provider', 'transport'],
 };
 
@@ -158,6 +172,11 @@ describe('architecture: imports point one way', () => {
     }
   });
 
+  it('presentations may use the credential store, never the reverse', () => {
+    expect(ALLOWED.presentations).toContain('credentials');
+    expect(ALLOWED.credentials).not.toContain('presentations');
+  });
+
   it('no import goes up, sideways outside the graph, to an entry point, or out of src/', () => {
     const bad = all.filter((e) => !(ALLOWED[e.from] ?? []).includes(e.to)).map((e) => `${e.file}: ${e.from} → ${e.to} (${e.specifier})`);
     expect(bad).toEqual([]);
@@ -183,8 +202,8 @@ describe('architecture: imports point one way', () => {
     ).toEqual([]);
     const modules = moduleGraph();
     expect(modules.size).toBeGreaterThan(60);
-    // Inside a folder and type-only: the provider's method table imports its messages' types.
-    expect(modules.get(join('provider', 'rpc.ts'))).toContain(join('provider', 'messages.ts'));
+    // Inside a folder and type-only: the typed dapp API imports the schemas it derives its params from.
+    expect(modules.get(join('provider', 'rpc.ts'))).toContain(join('provider', 'schemas.ts'));
   });
 
   it('no module imports itself back, through any chain of imports (type-only and inside a folder included)', () => {

@@ -16,8 +16,8 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^chain-ledger$/, replacement: src('index.ts') },
-      { find: /^chain-ledger\/transport$/, replacement: src('transport/index.ts') },
-      { find: /^chain-ledger\/emulator$/, replacement: src('emulator/index.ts') },
+      { find: /^chain-ledger\/transport$/, replacement: src('transport.ts') },
+      { find: /^chain-ledger\/emulator$/, replacement: src('emulator.ts') },
     ],
   },
   build: {

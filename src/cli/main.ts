@@ -8,9 +8,11 @@ import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { TEST_MNEMONIC, SoftwareLedger, type Review } from '../emulator/index.js';
-import { createLedgerProvider, credentialManager, type LedgerProvider, type Network } from '../provider/index.js';
-import { toProviderError } from '../provider/errors.js';
+import { TEST_MNEMONIC, SoftwareLedger } from '../emulator/software-ledger.js';
+import type { Review } from '../emulator/review.js';
+import { createLedgerProvider, type LedgerProvider, type Network } from '../provider/provider.js';
+import { credentialManager } from '../provider/credential-manager.js';
+import { toProviderError } from '../provider/to-provider-error.js';
 import type { ApduTransport } from '../transport/types.js';
 
 const USAGE = `Usage: chain-ledger <command> [options]
@@ -161,7 +163,7 @@ async function readArg(path: string | undefined, name: string): Promise<string> 
 }
 
 async function fileStore(dir: string) {
-  const { FileCredentialStore } = await import('../credentials/node.js');
+  const { FileCredentialStore } = await import('../credentials/file-store.js');
   return new FileCredentialStore(dir);
 }
 

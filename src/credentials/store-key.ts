@@ -10,7 +10,7 @@ import type { MinaLedgerApp } from '../device/client.js';
 import { fromHex } from '../apdu/bytes.js';
 import { signatureToRawHex } from '../apdu/signature.js';
 import { STORE_KEY_MESSAGE } from '../apdu/store-key.js';
-import { minaSigners } from '../crypto/mina-signers.js';
+import { minaSigners } from '../upstream/mina-signers.js';
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import type { CredentialStore } from './store.js';
 
@@ -45,7 +45,11 @@ export async function defaultCredentialStore(): Promise<CredentialStore> {
   }
   // Through the Node entry ./node.js, which the Vite plugin (src/vite.ts NODE_ONLY) turns into an empty module in a
   // browser bundle; importing ./file-store.js here would pull node:fs into it.
-  const [{ FileCredentialStore }, { homedir }, { join }] = await Promise.all([import('./node.js'), import('node:os'), import('node:path')]);
+  const [{ FileCredentialStore }, { homedir }, { join }] = await Promise.all([
+    import('./file-store.js'),
+    import('node:os'),
+    import('node:path'),
+  ]);
   const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
   return new FileCredentialStore(join(base, 'chain-ledger', 'credentials'));
 }

@@ -8,7 +8,7 @@
 import { ByteReader, keyOf } from '../apdu/bytes.js';
 import { MAX_PRESENTATION_CREDENTIALS, PRESENTATION_TYPES, ZKAPP_NETWORKS, type PresentationVerifier } from '../apdu/extension.js';
 import { ZkappBodyError } from '../apdu/zkapp-body.js';
-import { loadO1js } from '../crypto/o1js.js';
+import { loadO1js } from '../upstream/o1js.js';
 import type { PresentationView } from './review.js';
 
 export interface DevicePresentation {

@@ -11,7 +11,7 @@
 import Client from 'mina-signer';
 import { signatureFromBase58, type MinaSignature } from '../apdu/signature.js';
 import type { NetworkId } from '../apdu/codec.js';
-import { minaSignerInternals, type LegacyHashInput, type MinaSignerInternals } from '../crypto/mina-signer-internals.js';
+import { minaSignerInternals, type LegacyHashInput, type MinaSignerInternals } from '../upstream/mina-signer-internals.js';
 
 type SignerNetworkName = 'testnet' | 'devnet' | 'mainnet';
 const clientCache = new Map<SignerNetworkName, Client>();

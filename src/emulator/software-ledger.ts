@@ -76,7 +76,7 @@ import {
 } from './review.js';
 import { createNullifier, signFieldElement, signFields, signLegacyMessage, signUserCommand, type DecodedPublicKey } from './signer.js';
 import { describeUpdates, parseZkappRequest, valuesToSign } from './zkapp-device.js';
-import { minaSignerInternals } from '../crypto/mina-signer-internals.js';
+import { minaSignerInternals } from '../upstream/mina-signer-internals.js';
 import { parsePresentationRequest } from './presentation-device.js';
 import { cString } from './display.js';
 

@@ -10,7 +10,7 @@
  * o1js is imported on first use only.
  */
 import type { DeviceNullifier } from '../apdu/extension.js';
-import { loadO1js } from '../crypto/o1js.js';
+import { loadO1js } from '../upstream/o1js.js';
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 
 type Point = { x: string; y: string };

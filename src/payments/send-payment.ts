@@ -10,7 +10,7 @@
  */
 import type { NetworkId, PaymentOrDelegation } from '../apdu/codec.js';
 import type { MinaLedgerApp } from '../device/client.js';
-import { minaSigners } from '../crypto/mina-signers.js';
+import { minaSigners } from '../upstream/mina-signers.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
 import { fetchAccountNonce, graphqlRequest, MinaNodeError } from '../zkapp/graphql.js';
 import type { NonceTracker } from '../zkapp/nonces.js';

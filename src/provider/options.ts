@@ -4,13 +4,13 @@
  * (./origin.ts), after these, because which origins are allowed depends on `bridge` and on where the code runs.
  */
 import { z } from 'zod';
-import type { SelectCredentials } from '../credentials/presentation.js';
+import type { SelectCredentials } from '../presentations/request-presentation.js';
 import type { CredentialStore } from '../credentials/store.js';
-import type { Era } from '../crypto/mina-signer-internals.js';
+import type { Era } from '../upstream/mina-signer-internals.js';
 import type { ApduTransport } from '../transport/types.js';
 import type { LocalChain } from '../zkapp/local-chain.js';
 import type { ZkappSummary } from '../zkapp/summary.js';
-import { invalidParams } from './errors.js';
+import { invalidParams } from './to-provider-error.js';
 import { DEFAULT_MAX_PENDING_CALLS } from './pending.js';
 import { parseMina } from './schemas.js';
 

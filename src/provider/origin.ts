@@ -2,7 +2,7 @@
  * Origins. A provider is bound to one origin; every call is checked against the origin it comes from, and a
  * mismatch is refused before anything reaches the device.
  */
-import { ErrorCode, ProviderError, invalidParams } from './errors.js';
+import { ErrorCode, ProviderError, invalidParams } from './to-provider-error.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

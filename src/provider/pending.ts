@@ -3,7 +3,7 @@
  * at most `perMinute` started in any 60 seconds (Auro limits each origin the same way), so a page cannot queue
  * hundreds of device prompts, and all of them can be rejected at once (Auro's "reject all").
  */
-import { ErrorCode, ProviderError } from './errors.js';
+import { ErrorCode, ProviderError } from './to-provider-error.js';
 
 /** Default of `maxPendingCalls`: more than a real page queues, far fewer than a flood. */
 export const DEFAULT_MAX_PENDING_CALLS = 32;

@@ -2,7 +2,7 @@
  * `request()` params as dapps send them: an object (Auro's form), or positional, as Auro reads `params[0]` and
  * mina-js sends them. Turned here into the object form the method's schema reads.
  */
-import { invalidParams } from './errors.js';
+import { invalidParams } from './to-provider-error.js';
 
 function unwrapParams(params: unknown): unknown {
   if (!Array.isArray(params)) return params;

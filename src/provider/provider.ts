@@ -12,16 +12,16 @@ import type { NetworkId } from '../apdu/codec.js';
 import { supports } from '../apdu/version.js';
 import { STORE_KEY_MESSAGE } from '../apdu/store-key.js';
 import { defaultCredentialStore, deriveStoreSecret } from '../credentials/store-key.js';
-import { accountMessageVerifier } from '../crypto/mina-signers.js';
+import { accountMessageVerifier } from '../upstream/mina-signers.js';
 import { completeNullifier } from '../nullifier/complete.js';
-import { requestPresentation } from '../credentials/presentation.js';
+import { requestPresentation } from '../presentations/request-presentation.js';
 import { deleteCredential, rekeyCredentials, storePrivateCredential } from '../credentials/store-credential.js';
 import type { CredentialEntry, CredentialStore } from '../credentials/store.js';
 import { createLocalChain, type LocalChain } from '../zkapp/local-chain.js';
 import { NonceTracker } from '../zkapp/nonces.js';
 import { sendTransaction, type SendTransactionResult } from '../zkapp/send-transaction.js';
 import { sendLegacyCommand } from '../payments/send-payment.js';
-import { ErrorCode, ProviderError, hostDetail, invalidParams, requireApproval, toProviderError } from './errors.js';
+import { ErrorCode, ProviderError, hostDetail, invalidParams, requireApproval, toProviderError } from './to-provider-error.js';
 import type {
   CreateNullifierArgs,
   NullifierResult,
@@ -45,7 +45,7 @@ import type {
 import { storeKeyStaysQuiet } from '../transport/quiet-exchange.js';
 import { assertSameOrigin, bindOrigin, callerOrigin } from './origin.js';
 import { PendingCalls } from './pending.js';
-import { capabilitiesOf, type Capabilities } from './capabilities.js';
+import { capabilitiesOf, type Capabilities } from '../device/capabilities.js';
 import { positionalParams } from './positional-params.js';
 import { ProviderEvents, type EventName, type Listener, type ProviderEventMap } from './events.js';
 import { checkProviderOptions, type DeviceAction, type LedgerProviderOptions, type Network } from './options.js';
@@ -61,20 +61,13 @@ import {
   switchChainParams,
   sendPaymentParams,
   sendStakeDelegationParams,
-} from './schemas.js';
-import {
-  assertDeviceSignsMessage,
-  jsonMessageText,
-  signFieldsOnLedger,
-  signMessageOnLedger,
   signFieldsParams,
   signJsonMessageParams,
-  verifyFields,
   verifyFieldsParams,
-  verifyMessage,
   verifyMessageParams,
-  type SignedFields,
-} from './messages.js';
+} from './schemas.js';
+import { assertDeviceSignsMessage, jsonMessageText, signMessageOnLedger, verifyMessage } from '../messages/sign-message.js';
+import { signFieldsOnLedger, verifyFields, type SignedFields } from '../messages/sign-fields.js';
 
 /** Defined beside the provider (options.ts, capabilities.ts, events.ts); exported from here, where they always were. */
 export type { Capabilities, DeviceAction, LedgerProviderOptions, Network, ProviderEventMap };

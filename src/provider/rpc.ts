@@ -13,15 +13,13 @@
 import type { z } from 'zod';
 import type { NullifierJson } from '../nullifier/complete.js';
 import type { SendTransactionResult } from '../zkapp/send-transaction.js';
+import type { SignedFields } from '../messages/sign-fields.js';
+import type { SignedMessage } from '../messages/sign-message.js';
 import type {
-  SignedFields,
-  SignedMessage,
   signFieldsParams,
   signJsonMessageParams,
   verifyFieldsParams,
   verifyMessageParams,
-} from './messages.js';
-import type {
   createNullifierParams,
   requestPresentationParams,
   sendPaymentParams,
@@ -58,7 +56,7 @@ export type VerifyMessageArgs = z.input<typeof verifyMessageParams>;
 export type SignJsonMessageArgs = z.input<typeof signJsonMessageParams>;
 
 /** Declared with the method that signs it (messages.ts), so that the two modules do not import each other. */
-export type { SignedMessage } from './messages.js';
+export type { SignedMessage } from '../messages/sign-message.js';
 
 /** A nullifier (o1js / mina-signer JSON, decimal strings) and the message as given. */
 export type NullifierResult = NullifierJson & { data: unknown[] };

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { PALLAS_P } from '../apdu/constants.js';
 import { decodeAddress } from '../apdu/address.js';
 import { utf8 } from '../apdu/bytes.js';
-import { invalidParams } from './errors.js';
+import { invalidParams } from '../errors/provider-error.js';
+import { MAX_SIGN_FIELDS } from '../messages/sign-fields.js';
 
 /**
  * Bounds on untrusted JSON arguments, checked before any library sees them. mina-attestations' schemas (zod 3 with
@@ -255,6 +256,27 @@ export const requestPresentationParams = z.object({
 });
 
 export const signMessageParams = z.object({ message: z.string() });
+
+// The field and message methods besides signMessage (their bodies are in src/messages/).
+const plainAddress = z.string().regex(/^B62[1-9A-HJ-NP-Za-km-z]{52}$/, 'must be a Mina address (B62…)');
+const decimal = z.string().regex(/^\d{1,80}$/, 'must be a decimal string');
+
+/** Any number of well-formed fields (≥ 1); more than the device signs at once is 20006, in `signFieldsOnLedger`. */
+export const signFieldsParams = z.object({ message: z.array(messageField).min(1) });
+export const verifyFieldsParams = z.object({
+  publicKey: plainAddress,
+  data: z.array(messageField).min(1).max(MAX_SIGN_FIELDS),
+  signature: z.string().min(1).max(200),
+});
+export const verifyMessageParams = z.object({
+  publicKey: plainAddress,
+  data: z.string(),
+  signature: z.object({ field: decimal, scalar: decimal }),
+});
+/** Auro's `signJsonMessage` argument: `{ message: [{ label, value }, …] }`, signed as its JSON text. */
+export const signJsonMessageParams = z.object({
+  message: z.array(z.object({ label: z.string(), value: z.union([z.string(), z.number().finite(), z.boolean()]) })).min(1),
+});
 
 const NETWORK_IDS = ['mina:mainnet', 'mina:devnet', 'mina:local'] as const;
 /** `switchChain`: one of the networks this provider knows. */

@@ -1,12 +1,10 @@
 /**
- * `chain-ledger/transport/node`: device openers for Node — USB HID (node-hid), Speculos over HTTP, and recorded
- * APDU transcripts.
+ * Device openers for Node — USB HID (node-hid), Speculos over HTTP, and recorded APDU transcripts (the package entry
+ * `chain-ledger/transport/node` is src/transport-node.ts).
  *
  * `@ledgerhq/*` packages cannot be imported under native Node ESM (their `lib-es` builds use extensionless
  * relative imports), so their CommonJS builds are loaded with `createRequire`; types come from type-only imports.
  * Each package is an optional peer dependency, loaded only when its opener runs.
- *
- * @module chain-ledger/transport/node
  */
 
 import { createRequire } from 'node:module';
@@ -187,6 +185,3 @@ export async function openTranscript(text: string): Promise<ExclusiveTransport &
   const queue = ExclusiveTransport.for(await mocker.openTransportReplayer(store));
   return Object.assign(queue, { ensureDone: () => store.ensureQueueEmpty() });
 }
-
-export { ExclusiveTransport } from './exclusive.js';
-export type { ApduTransport, SendOptions } from './types.js';

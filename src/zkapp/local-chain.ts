@@ -3,7 +3,7 @@
  * It really applies each command with Mina's own transaction logic (the OCaml ledger compiled to JS), so a bad
  * signature is rejected by the chain, not by us. o1js is imported only when a local chain is created.
  */
-import { loadO1js } from '../crypto/o1js.js';
+import { loadO1js } from '../upstream/o1js.js';
 
 export interface LocalChain {
   /** Makes this chain o1js's active network, for building transactions with `Mina.transaction`. */

@@ -8,7 +8,7 @@
 import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
 import { MinaLedgerApp, signatureToBase58 } from '../../src/apdu.js';
-import type { ApduTransport } from '../../src/transport/index.js';
+import type { ApduTransport } from '../../src/transport.js';
 import { fromHex, toHex } from '../../src/apdu/bytes.js';
 import { recorded, recordings, type RecordedExchange } from '../support/speculos-recordings.js';
 

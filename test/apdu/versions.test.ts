@@ -3,7 +3,7 @@ import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
 import { MinaLedgerApp, codec, signedMessageText, supports } from '../../src/apdu.js';
 import { createLedgerProvider } from '../../src/index.js';
-import type { Review } from '../../src/emulator/index.js';
+import type { Review } from '../../src/emulator.js';
 import { counting } from '../support/counting.js';
 import { addressOf, vectors } from '../support/vectors.js';
 import { quietLedger } from '../support/rig.js';

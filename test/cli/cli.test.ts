@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Field, Nullifier } from 'o1js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSpeculosServer } from '../../src/emulator/index.js';
+import { startSpeculosServer } from '../../src/emulator.js';
 import { credentialIssuer, issuerHash, verifiedOutput } from '../support/credentials.js';
 import { addressOf } from '../support/vectors.js';
 import { verifySigned } from '../support/zkapp.js';
@@ -107,7 +107,7 @@ describe('chain-ledger CLI with --device software', () => {
 
   it('rekey-store: the owner re-keys the store (a fresh salt, the same entries); false without a store', async () => {
     const { readFileSync } = await import('node:fs');
-    const { FileCredentialStore } = await import('../../src/credentials/node.js');
+    const { FileCredentialStore } = await import('../../src/credentials-node.js');
     const { deriveStoreSecret } = await import('../../src/credentials/store-key.js');
     const { MinaLedgerApp } = await import('../../src/apdu.js');
     const store = join(work, 'rekey-store');

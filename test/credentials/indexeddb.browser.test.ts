@@ -1,7 +1,7 @@
 /**
  * IndexedDbCredentialStore in a real browser: headless Chromium (test/support/chromium.ts: the one npm installs, or
  * CHROMIUM_BIN), no driver library.
- * The browser entry `src/credentials/index.ts` is bundled by esbuild for the browser platform (which also proves it
+ * The browser entry `src/credentials.ts` is bundled by esbuild for the browser platform (which also proves it
  * imports nothing of Node), served from 127.0.0.1 with a test page (test/credentials/indexeddb.page.ts); the page runs
  * the scenario and POSTs what it saw, reloads, reopens the database and POSTs again; the assertions are here.
  */

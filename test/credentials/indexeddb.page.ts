@@ -1,9 +1,9 @@
 /**
  * Runs in Chromium (bundled by esbuild, see indexeddb.browser.test.ts): drives IndexedDbCredentialStore through the
- * browser entry `src/credentials/index.ts` and POSTs what it observed to the test server, which asserts on it.
+ * browser entry `src/credentials.ts` and POSTs what it observed to the test server, which asserts on it.
  * Phase 1 writes and probes; it then navigates to phase 2, which reopens the database after the page reload.
  */
-import { IndexedDbCredentialStore, isCredentialStoreError, DEFAULT_CREDENTIAL_DB } from '../../src/credentials/index.js';
+import { IndexedDbCredentialStore, isCredentialStoreError, DEFAULT_CREDENTIAL_DB } from '../../src/credentials.js';
 /** A format-1 store of ALICE under SECRET, as the file store wrote it before issue #14 (same entries in IndexedDB). */
 import V1 from '../fixtures/credential-store-v1.json' with { type: 'json' };
 

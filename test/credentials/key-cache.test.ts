@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { O1JS_VERSION, KEY_CACHE_DB } from '../../src/credentials/browser-key-cache.js';
+import { O1JS_VERSION, KEY_CACHE_DB } from '../../src/presentations/indexeddb-key-cache.js';
 import {
   MemoryKeyCacheBackend,
   PersistentKeyCache,
@@ -17,7 +17,7 @@ import {
   withCacheFallback,
   type KeyCacheHeader,
   type KeyCacheSession,
-} from '../../src/credentials/key-cache.js';
+} from '../../src/presentations/prover-key-cache.js';
 
 const A = 'credential-0123456789abcdef';
 const B = 'credential-fedcba9876543210';

@@ -9,9 +9,9 @@
  * is the real pipeline, and the presentation is checked by mina-attestations' verifier.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FileCredentialStore } from '../../src/credentials/node.js';
-import * as runner from '../../src/credentials/presentation-runner.js';
-import type { PrepareMessage } from '../../src/credentials/presentation-session.js';
+import { FileCredentialStore } from '../../src/credentials-node.js';
+import * as runner from '../../src/presentations/runner.js';
+import type { PrepareMessage } from '../../src/presentations/session.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
 import { addressOf } from '../support/vectors.js';
@@ -33,7 +33,7 @@ function failed(run: runner.PresentationRun, index: number, failing: number[]): 
   return Promise.reject(plan.error());
 }
 
-vi.mock('../../src/credentials/presentation-runner.js', async (importOriginal) => {
+vi.mock('../../src/presentations/runner.js', async (importOriginal) => {
   const actual = await importOriginal<typeof runner>();
   return {
     ...actual,

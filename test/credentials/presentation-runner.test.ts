@@ -4,8 +4,8 @@
  * The real workers are exercised by presentation-worker-reuse, presentation-retry and the browser e2e test.
  */
 import { describe, expect, it } from 'vitest';
-import { PresentationRunError, PresentationWorkerError, runOver, type WorkerChannel } from '../../src/credentials/presentation-runner.js';
-import { isWasmTrap, type PrepareMessage, type SessionMessage, type WorkerReply } from '../../src/credentials/presentation-session.js';
+import { PresentationRunError, PresentationWorkerError, runOver, type WorkerChannel } from '../../src/presentations/runner.js';
+import { isWasmTrap, type PrepareMessage, type SessionMessage, type WorkerReply } from '../../src/presentations/session.js';
 
 /** A channel whose worker answers `prepare` and then does what `onFinalize` says. */
 function scriptedChannel(onFinalize: (fail: (error: Error) => void, reply: (r: WorkerReply) => void) => void) {

@@ -7,13 +7,13 @@
  * Node's native backend only: with o1js's wasm backend there is no Node worker (the presentation runs in-process).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileCredentialStore } from '../../src/credentials/node.js';
+import { FileCredentialStore } from '../../src/credentials-node.js';
 import {
   closeIdlePresentationWorker,
   presentationWorkers,
   startPresentationRun,
   PresentationRunError,
-} from '../../src/credentials/presentation-runner.js';
+} from '../../src/presentations/runner.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
 import { addressOf } from '../support/vectors.js';

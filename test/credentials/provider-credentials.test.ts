@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shownValue } from '../../src/emulator/review.js';
-import { FileCredentialStore } from '../../src/credentials/node.js';
+import { FileCredentialStore } from '../../src/credentials-node.js';
 import { credentialManager } from '../../src/index.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { credentialIssuer, issuerHash, presentationSpec, verifiedOutput, type Issuer } from '../support/credentials.js';

@@ -18,11 +18,11 @@ import {
   canonicalCredential,
   isCredentialStoreError,
   type CredentialFile,
-} from '../../src/credentials/node.js';
+} from '../../src/credentials-node.js';
 import { REPO } from '../support/process.js';
 import { tempDirs, within } from '../support/rig.js';
 
-const NODE_ENTRY = join(REPO, 'src/credentials/node.ts');
+const NODE_ENTRY = join(REPO, 'src/credentials-node.ts');
 
 const ALICE = 'B62qo6wASdEftjuRPaoxxcqqCFteG4SD36SeTkfZKzR98UyLZJa3chs';
 const BOB = 'B62qqWPZ9omDuiVY771CR5v3yr8WXKdRfjmQmmfPmSbVEhJSxdqYjVh';

@@ -2,7 +2,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { MinaLedgerApp } from '../../src/apdu.js';
-import { SOFTWARE_LEDGER_WARNING, SoftwareLedger, TEST_MNEMONIC, type Review } from '../../src/emulator/index.js';
+import { SOFTWARE_LEDGER_WARNING, SoftwareLedger, TEST_MNEMONIC, type Review } from '../../src/emulator.js';
 import { addressOf, vectors } from '../support/vectors.js';
 import { quietLedger } from '../support/rig.js';
 

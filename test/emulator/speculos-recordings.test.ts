@@ -5,7 +5,7 @@
  * The recorded user's decision is acted out on the review (`approves`, `screensSeen`).
  */
 import { describe, expect, it } from 'vitest';
-import type { Review } from '../../src/emulator/index.js';
+import type { Review } from '../../src/emulator.js';
 import { fromHex, toHex } from '../../src/apdu/bytes.js';
 import { DOCUMENTED_DIFFERENCES, approves, recordings, screensSeen, type RecordedExchange } from '../support/speculos-recordings.js';
 import { quietLedger } from '../support/rig.js';

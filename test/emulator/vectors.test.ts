@@ -2,7 +2,7 @@ import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
 import { fromHex, toHex } from '../../src/apdu/bytes.js';
 import { signatureFromRawHex, signatureToBase58 } from '../../src/apdu/signature.js';
-import type { Review } from '../../src/emulator/index.js';
+import type { Review } from '../../src/emulator.js';
 import { addressOf, vectors } from '../support/vectors.js';
 import { quietLedger } from '../support/rig.js';
 

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
+import { startSpeculosServer, type SpeculosServer } from '../../src/emulator.js';
 import { REPO, spawnBounded } from '../support/process.js';
 import { quietLedger } from '../support/rig.js';
 

@@ -13,7 +13,7 @@ import { MinaLedgerApp } from '../../src/apdu.js';
 import { fromHex, toHex } from '../../src/apdu/bytes.js';
 import type { PresentationToSign } from '../../src/apdu/extension.js';
 import { signatureToBase58 } from '../../src/apdu/signature.js';
-import { minaSignerInternals, type Era } from '../../src/crypto/mina-signer-internals.js';
+import { minaSignerInternals, type Era } from '../../src/upstream/mina-signer-internals.js';
 import { openTranscript } from '../../src/transport/node.js';
 import { zkappStreamOf } from '../../src/zkapp/clear-signing.js';
 import type { ZkappCommandJson } from '../../src/zkapp/command.js';

@@ -10,7 +10,7 @@ import { MinaLedgerApp, fieldsDigest, signatureToBase58, type DeviceNullifier } 
 import { PALLAS_P } from '../../src/apdu/constants.js';
 import { encodeCreateNullifier, encodeSignFields } from '../../src/apdu/extension.js';
 import { fromHex, toHex } from '../../src/apdu/bytes.js';
-import type { Review, SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import type { Review, SoftwareLedgerOptions } from '../../src/emulator.js';
 import { shownValue } from '../../src/emulator/review.js';
 import { completeNullifier } from '../../src/nullifier/complete.js';
 import { openTranscript } from '../../src/transport/node.js';

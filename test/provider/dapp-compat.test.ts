@@ -8,7 +8,7 @@ import Client from 'mina-signer';
 import { Field, Nullifier } from 'o1js';
 import { describe, expect, it } from 'vitest';
 import { PALLAS_P } from '../../src/apdu/constants.js';
-import type { SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import type { SoftwareLedgerOptions } from '../../src/emulator.js';
 import { formatMina, shownValue } from '../../src/emulator/review.js';
 import {
   ANNOUNCE_PROVIDER_EVENT,

@@ -2,7 +2,7 @@
 import { Field, Nullifier, PublicKey } from 'o1js';
 import { describe, expect, it } from 'vitest';
 import type { ProviderError } from '../../src/index.js';
-import type { ApduTransport } from '../../src/transport/index.js';
+import type { ApduTransport } from '../../src/transport.js';
 import { addressOf } from '../support/vectors.js';
 import { OTHER_MNEMONIC, connectedWith, quietLedger } from '../support/rig.js';
 

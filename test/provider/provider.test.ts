@@ -3,7 +3,7 @@ import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
 import { PALLAS_P } from '../../src/apdu/constants.js';
 import { createLedgerProvider } from '../../src/index.js';
-import type { ApduTransport } from '../../src/transport/index.js';
+import type { ApduTransport } from '../../src/transport.js';
 // A ProviderError, and our own class here (dapps match on name/code).
 import { ownProviderFailure as failure } from '../support/provider-failure.js';
 import { addressOf } from '../support/vectors.js';

@@ -30,9 +30,9 @@ import { METHODS } from '../../src/provider/provider.js';
 import Client from 'mina-signer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureFromBase58 } from '../../src/apdu/signature.js';
-import { loadAttestations, type AttestationsModules } from '../../src/credentials/attestations.js';
-import { minaSignerInternals, type Era, type MinaSignerInternals } from '../../src/crypto/mina-signer-internals.js';
-import { loadO1js } from '../../src/crypto/o1js.js';
+import { loadAttestations, type AttestationsModules } from '../../src/upstream/attestations.js';
+import { minaSignerInternals, type Era, type MinaSignerInternals } from '../../src/upstream/mina-signer-internals.js';
+import { loadO1js } from '../../src/upstream/o1js.js';
 
 import { createLedgerProvider, ERROR_MESSAGES, type LedgerProvider } from '../../src/index.js';
 import { addressOf } from '../support/vectors.js';

@@ -26,7 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEDGER_ERROR_NAMES, MinaLedgerApp, signatureToBase58, type ApduTransport, type PaymentOrDelegation } from '../../src/apdu.js';
 import { PALLAS_P, PALLAS_Q } from '../../src/apdu/constants.js';
 import { bytesToUintBE, concatBytes, toHex, uintToBytesLE } from '../../src/apdu/bytes.js';
-import { loadO1js } from '../../src/crypto/o1js.js';
+import { loadO1js } from '../../src/upstream/o1js.js';
 
 import { createLedgerProvider, ERROR_MESSAGES, type LedgerProvider } from '../../src/index.js';
 import { completeNullifier } from '../../src/nullifier/complete.js';

@@ -7,7 +7,7 @@
 import Client from 'mina-signer';
 import { Field, Nullifier, PublicKey } from 'o1js';
 import { describe, expect, it } from 'vitest';
-import type { SoftwareLedger, SoftwareLedgerOptions } from '../../src/emulator/index.js';
+import type { SoftwareLedger, SoftwareLedgerOptions } from '../../src/emulator.js';
 import { createLedgerProvider, credentialManager, type DeviceAction, type LedgerProvider, type SignedMessage } from '../../src/index.js';
 import { ExclusiveTransport } from '../../src/transport/exclusive.js';
 import { addressOf } from '../support/vectors.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadAttestations, type AttestationsModules } from '../../src/credentials/attestations.js';
-import { FileCredentialStore } from '../../src/credentials/node.js';
-import type { SoftwareLedger } from '../../src/emulator/index.js';
+import { loadAttestations, type AttestationsModules } from '../../src/upstream/attestations.js';
+import { FileCredentialStore } from '../../src/credentials-node.js';
+import type { SoftwareLedger } from '../../src/emulator.js';
 import { createLedgerProvider } from '../../src/index.js';
 import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand } from '../support/zkapp.js';

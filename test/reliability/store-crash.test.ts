@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FileCredentialStore, parseCredentialFile } from '../../src/credentials/node.js';
+import { FileCredentialStore, parseCredentialFile } from '../../src/credentials-node.js';
 import { esbuild } from '../support/esbuild.js';
 import { REPO } from '../support/process.js';
 import { tempDir, within } from '../support/rig.js';
@@ -205,7 +205,7 @@ beforeAll(async () => {
   await writeFile(script, CHILD_SCRIPT);
   await esbuild(
     [
-      join(REPO, 'src/credentials/node.ts'),
+      join(REPO, 'src/credentials-node.ts'),
       '--bundle',
       '--format=esm',
       '--platform=node',
@@ -213,7 +213,7 @@ beforeAll(async () => {
       `--outfile=${bundle}`,
       '--log-level=error',
     ],
-    'src/credentials/node.ts',
+    'src/credentials-node.ts',
   );
   console.log(`store-crash seed: ${SEED} (STORE_CRASH_SEED=${SEED} replays the kill schedule)`);
 }, 60_000);

@@ -11,8 +11,8 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FileCredentialStore } from '../../src/credentials/node.js';
-import type { Review } from '../../src/emulator/index.js';
+import { FileCredentialStore } from '../../src/credentials-node.js';
+import type { Review } from '../../src/emulator.js';
 import { createLedgerProvider, credentialManager, wrapProvider, type ChainProvider, type ProviderError } from '../../src/index.js';
 import { PendingCalls } from '../../src/provider/pending.js';
 import { credentialIssuer, type Issuer } from '../support/credentials.js';
@@ -521,7 +521,7 @@ describe('2. host work is bounded before any prompt', () => {
   }
 
   it('the measure: a real request passes; the 17 kB amplification request (198k rows) and its smaller cousins are over the bound', async () => {
-    const { measurePresentationSpec, MAX_PRESENTATION_COST } = await import('../../src/credentials/request-bounds.js');
+    const { measurePresentationSpec, MAX_PRESENTATION_COST } = await import('../../src/presentations/request-bounds.js');
     const cost = (maxLength: number, hashes: number) => measurePresentationSpec(hashingRequest(maxLength, hashes).spec).cost;
     expect(cost(50, 1)).toBeLessThan(MAX_PRESENTATION_COST);
     expect(cost(1000, 1)).toBeLessThan(MAX_PRESENTATION_COST); // 10,967 rows: allowed
@@ -560,7 +560,7 @@ describe('2. host work is bounded before any prompt', () => {
   });
 
   it('the o1js cache keeps the presentation circuits under the cap, least recently used first; shared files stay', async () => {
-    const { pruneO1jsCache } = await import('../../src/credentials/o1js-cache.js');
+    const { pruneO1jsCache } = await import('../../src/presentations/o1js-cache.js');
     const { writeFileSync, utimesSync, readdirSync } = await import('node:fs');
     const dir = tempDir();
     const ids = ['1111111111111111', '2222222222222222', '3333333333333333', '4444444444444444'].map((h) => `credential-${h}`);
@@ -616,7 +616,7 @@ async function storeKeyHex(): Promise<string> {
 describe('5b. the store-key reply stays off @ledgerhq/logs whatever transport the provider is given', () => {
   it('a raw @ledgerhq/hw-transport-node-speculos-http transport (not through openSpeculos): the key never reaches a log listener', async () => {
     const { createRequire } = await import('node:module');
-    const { startSpeculosServer } = await import('../../src/emulator/index.js');
+    const { startSpeculosServer } = await import('../../src/emulator.js');
     const require = createRequire(import.meta.url);
     // The CommonJS builds: the transport and the @ledgerhq/logs it publishes on.
     const SpeculosHttpTransport = require('@ledgerhq/hw-transport-node-speculos-http').default as {
@@ -891,7 +891,7 @@ describe('6b. smaller ones', () => {
   });
 
   it('raw o1js / worker / file-system text naming local paths: pages get the context, onHostLog the detail', async () => {
-    const { toProviderError, invalidParams } = await import('../../src/provider/errors.js');
+    const { toProviderError, invalidParams } = await import('../../src/provider/to-provider-error.js');
     const path = '/home/alice/.cache/o1js/step-pk-credential-0123';
     const raw = `ENOENT: no such file or directory, open '${path}'`;
     const wrapped = toProviderError(

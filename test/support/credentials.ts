@@ -2,7 +2,7 @@
  * Real mina-attestations credentials for the tests: one issuer (a random o1js key) that signs native credentials
  * `{ nationality, age, expiresAt }` to an owner, and the https presentation request that asks for one of them.
  */
-import { loadAttestations, type AttestationsModules } from '../../src/credentials/attestations.js';
+import { loadAttestations, type AttestationsModules } from '../../src/upstream/attestations.js';
 
 /**
  * The spec of the tests' presentation request: one native credential `{ nationality, age, expiresAt }`, asserting

@@ -2,7 +2,7 @@
  * mina-signer's own single-field verifier. `Client.verifyFields` is hard-wired to the devnet prefix, so this is how a
  * mainnet INS 06 signature is checked.
  */
-import { minaSignerInternals } from '../../src/crypto/mina-signer-internals.js';
+import { minaSignerInternals } from '../../src/upstream/mina-signer-internals.js';
 
 const internals = await minaSignerInternals('mesa');
 

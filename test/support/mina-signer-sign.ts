@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ERA_PACKAGES, type Era } from '../../src/crypto/mina-signer-internals.js';
+import { ERA_PACKAGES, type Era } from '../../src/upstream/mina-signer-internals.js';
 
 const modules = {} as Record<Era, { signZkappCommand(json: unknown, privateKey: string, network: string): any }>;
 for (const era of ['berkeley', 'mesa'] as const) {

@@ -13,7 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadAttestations } from '../../src/credentials/attestations.js';
+import { loadAttestations } from '../../src/upstream/attestations.js';
 import { sampleSpec } from '../../examples/web-dapp/src/sample-spec.js';
 import { presentationSpec } from './credentials.js';
 

@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { SoftwareLedger, type Review, type SoftwareLedgerOptions } from '../../src/emulator/index.js';
-import { FileCredentialStore } from '../../src/credentials/node.js';
+import { SoftwareLedger, type Review, type SoftwareLedgerOptions } from '../../src/emulator.js';
+import { FileCredentialStore } from '../../src/credentials-node.js';
 import { createLedgerProvider, type DeviceAction, type LedgerProviderOptions } from '../../src/index.js';
-import type { ApduTransport } from '../../src/transport/index.js';
+import type { ApduTransport } from '../../src/transport.js';
 import { vectors } from './vectors.js';
 
 /** The origin of the page in most provider tests. */

@@ -3,7 +3,7 @@
  * copy of shared/vectors/mina-ledger-app-speculos.json; .ci/run compares them), and how the recorded user acted.
  */
 import { readFileSync } from 'node:fs';
-import { reviewStages, type Review } from '../../src/emulator/index.js';
+import { reviewStages, type Review } from '../../src/emulator.js';
 
 export type Decision = 'approve' | 'reject' | 'reject@first';
 

@@ -3,7 +3,7 @@ import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
 import { MinaLedgerApp, signatureToBase58 } from '../../src/apdu.js';
 
-import { ExclusiveTransport } from '../../src/transport/index.js';
+import { ExclusiveTransport } from '../../src/transport.js';
 import { addressOf } from '../support/vectors.js';
 import { quietLedger } from '../support/rig.js';
 

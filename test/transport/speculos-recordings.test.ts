@@ -9,7 +9,7 @@
  * Every wait is bounded: a missing screen fails the test instead of hanging it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
+import { startSpeculosServer, type SpeculosServer } from '../../src/emulator.js';
 import { openSpeculos } from '../../src/transport/node.js';
 import { fromHex, toHex } from '../../src/apdu/bytes.js';
 import { DOCUMENTED_DIFFERENCES, recordings, type Decision, type RecordedExchange } from '../support/speculos-recordings.js';

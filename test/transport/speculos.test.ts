@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { STORE_KEY_MESSAGE } from '../../src/apdu/store-key.js';
 import { signatureToRawHex } from '../../src/apdu/signature.js';
 import { MinaLedgerApp, toLedgerError, type LedgerDisconnectedError } from '../../src/apdu.js';
-import { startSpeculosServer, type SpeculosServer } from '../../src/emulator/index.js';
+import { startSpeculosServer, type SpeculosServer } from '../../src/emulator.js';
 import { openSpeculos } from '../../src/transport/node.js';
 import { addressOf, exchange, txOf } from '../support/vectors.js';
 import { quietLedger, within } from '../support/rig.js';

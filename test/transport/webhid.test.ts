@@ -9,7 +9,7 @@ import { toHex } from '../../src/apdu/bytes.js';
 import { signatureToRawHex } from '../../src/apdu/signature.js';
 import { STORE_KEY_MESSAGE } from '../../src/apdu/store-key.js';
 import { listen } from '@ledgerhq/logs';
-import type { SoftwareLedger } from '../../src/emulator/index.js';
+import type { SoftwareLedger } from '../../src/emulator.js';
 import type { ExclusiveTransport } from '../../src/transport/exclusive.js';
 import { isWebHidAvailable, openWebHid, unwrapDefault } from '../../src/transport/webhid.js';
 import { createHidShim, encodeFrames, FrameAssembler, type HidShimOptions } from '../support/hid-shim.js';

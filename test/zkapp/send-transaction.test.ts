@@ -3,7 +3,7 @@
  * device requests per command, and the errors users meet. Chain acceptance is in local-chain.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { minaSignerInternals } from '../../src/crypto/mina-signer-internals.js';
+import { minaSignerInternals } from '../../src/upstream/mina-signer-internals.js';
 import { EMPTY_PUBLIC_KEY } from '../../src/zkapp/command.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { addressOf, vectors } from '../support/vectors.js';

@@ -9,10 +9,10 @@
  * used from here; its reports are posted to the page, which logs them and dispatches them as the page's
  * `chain-ledger:key-cache` event, as when o1js ran in the page.
  */
-import { loadO1js } from '../crypto/o1js.js';
-import { setKeyCacheReporter } from './browser-key-cache.js';
+import { loadO1js } from '../upstream/o1js.js';
+import { setKeyCacheReporter } from './indexeddb-key-cache.js';
 import { runKimchiOnThisThread } from './o1js-worker-bindings.js';
-import { presentationSession, type SessionMessage } from './presentation-session.js';
+import { presentationSession, type SessionMessage } from './session.js';
 
 interface WorkerScope {
   postMessage(message: unknown): void;

@@ -9,7 +9,7 @@ export {
   TEST_MNEMONIC,
   type SoftwareLedgerOptions,
   type ExchangeRecord,
-} from './software-ledger.js';
+} from './emulator/software-ledger.js';
 export {
   APPROVE,
   REJECT,
@@ -20,6 +20,6 @@ export {
   type Review,
   type ReviewKind,
   type Screen,
-} from './review.js';
-export { derivationPath } from './keys.js';
-export { startSpeculosServer, type SpeculosServer, type SpeculosServerOptions } from './speculos-server.js';
+} from './emulator/review.js';
+export { derivationPath } from './emulator/keys.js';
+export { startSpeculosServer, type SpeculosServer, type SpeculosServerOptions } from './emulator/speculos-server.js';

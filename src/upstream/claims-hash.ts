@@ -3,7 +3,7 @@
  * (presentation.js `hashClaims`, not exported): Poseidon over the claims' fields, typed by mina-attestations' own
  * `NestedProvable` (an internal module each loader reaches in its own way). Shared by both loaders.
  */
-import type { loadO1js } from '../crypto/o1js.js';
+import type { loadO1js } from './o1js.js';
 
 type O1js = Awaited<ReturnType<typeof loadO1js>>;
 

@@ -9,16 +9,17 @@
  */
 import { signatureToBase58 } from '../apdu/signature.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
-import { loadAttestations, type AttestationsModules } from './attestations.js';
-import { NO_PRESENTATION_KEYS, type PresentationKeys } from './key-cache.js';
-import { safeParseWithoutStacks } from './parse-without-stacks.js';
-import { schemaError, type CredentialContext } from './store-credential.js';
+import { loadAttestations, type AttestationsModules } from '../upstream/attestations.js';
+import { openPresentationKeys } from './prover-keys.js';
+import { NO_PRESENTATION_KEYS, type PresentationKeys } from './prover-key-cache.js';
+import { safeParseWithoutStacks } from '../upstream/parse-without-stacks.js';
+import { schemaError, type CredentialContext } from '../credentials/store-credential.js';
 import { checkPresentationSpec } from './request-bounds.js';
 import { DEFAULT_O1JS_CACHE_BYTES, pruneO1jsCache } from './o1js-cache.js';
-import { PresentationWorkerError, startPresentationRun, type PresentationRun } from './presentation-runner.js';
-import { contextParts, type ContextParts, type Prepared, type PrepareMessage } from './presentation-session.js';
+import { PresentationWorkerError, startPresentationRun, type PresentationRun } from './runner.js';
+import { contextParts, type ContextParts, type Prepared, type PrepareMessage } from './session.js';
 import type { PresentationToSign } from '../apdu/extension.js';
-import type { CredentialEntry } from './store.js';
+import type { CredentialEntry } from '../credentials/store.js';
 
 /** What `selectCredentials` is asked: for each credential input of the request, the stored credentials that fit. */
 export interface CredentialChoice {
@@ -228,13 +229,11 @@ function inProcessRun(
   let keys: PresentationKeys = NO_PRESENTATION_KEYS;
   return {
     async prepare() {
-      const { attestations, openPresentationKeys, hashClaims } = await loadAttestations();
+      const { o1js, attestations, hashClaims } = await loadAttestations();
       const { Presentation, PresentationRequest } = attestations;
       const context = verifierIdentity === undefined ? undefined : { verifierIdentity };
-      // Browser: the persistent key cache (browser-key-cache.ts) around both o1js phases; Node: o1js's file cache.
-      keys =
-        (await openPresentationKeys?.(PresentationRequest.toJSON(request as Parameters<typeof PresentationRequest.toJSON>[0]))) ??
-        NO_PRESENTATION_KEYS;
+      // Browser: the persistent key cache around both o1js phases; Node: o1js's file cache (prover-keys.ts).
+      keys = await openPresentationKeys(o1js, PresentationRequest.toJSON(request as Parameters<typeof PresentationRequest.toJSON>[0]));
       prepared = await unlessAborted(
         keys.compile(() => Presentation.prepare({ request, context, credentials } as Parameters<typeof Presentation.prepare>[0])),
         signal,

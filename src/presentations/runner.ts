@@ -17,7 +17,7 @@
  * worker file out, a worker script that fails to load), `startPresentationRun` resolves to undefined and the caller
  * runs the presentation in-process, as before (with a warning in browsers: the page is busy meanwhile).
  */
-import type { PrepareMessage, Prepared, SessionMessage, WorkerReply } from './presentation-session.js';
+import type { PrepareMessage, Prepared, SessionMessage, WorkerReply } from './session.js';
 
 export interface PresentationRun {
   /** Compiles and prepares; resolves with the fields the owner must sign. */
@@ -223,7 +223,7 @@ async function nodeWorker(): Promise<WorkerChannel | undefined> {
   // for one of their own rayon workers (kimchi_wasm.cjs reads `workerData.memory`; node-backend.js starts a rayon
   // worker loop there). So with wasm (O1JS_BACKEND=wasm, or no native backend installed) the presentation runs
   // in-process, as before this worker existed. The worker's loader chooses as this thread's did (same environment).
-  const { loadO1js } = await import('../crypto/o1js.js');
+  const { loadO1js } = await import('../upstream/o1js.js');
   if ((await loadO1js()).getBackendPreference() !== 'native') return undefined;
   const entry = takeIdle() ?? (await startNodeWorker());
   if (entry === undefined) return undefined;
@@ -245,7 +245,7 @@ async function startNodeWorker(): Promise<NodeWorkerEntry | undefined> {
   // From dist: the compiled .js next to this file. From the TypeScript sources (tests, tsx): the .ts, through tsx.
   const fromSource = import.meta.url.endsWith('.ts');
   // A variable, not a literal: bundlers must not treat the Node worker as a browser asset.
-  const file = fromSource ? './presentation-worker.source.mjs' : './presentation-worker.js';
+  const file = fromSource ? './worker.source.mjs' : './worker.js';
   const url = new URL(file, import.meta.url);
   // A bundle that left the worker file behind runs the presentation in-process rather than fail.
   const [{ existsSync }, { fileURLToPath }] = await Promise.all([import('node:fs'), import('node:url')]);
@@ -270,12 +270,12 @@ async function startNodeWorker(): Promise<NodeWorkerEntry | undefined> {
  */
 async function browserWorker(signal: AbortSignal | undefined): Promise<WorkerChannel | undefined> {
   if (typeof Worker === 'undefined') return undefined;
-  const { publishKeyCacheReport } = await import('./browser-key-cache.js');
+  const { publishKeyCacheReport } = await import('./indexeddb-key-cache.js');
   let worker: Worker;
   try {
     // This exact form (`new Worker(new URL('<literal relative path>', import.meta.url), { type: 'module' })`) is what
     // Vite, webpack 5 and Parcel recognise to bundle the worker's module graph as an entry of its own.
-    worker = new Worker(new URL('./presentation-worker.browser.js', import.meta.url), {
+    worker = new Worker(new URL('./worker.browser.js', import.meta.url), {
       type: 'module',
       name: 'chain-ledger presentation',
     });

@@ -6,9 +6,9 @@
  * presentation-worker.browser.ts, runs the same, one Worker per presentation).
  */
 import { parentPort } from 'node:worker_threads';
-import { presentationSession, type SessionMessage } from './presentation-session.js';
+import { presentationSession, type SessionMessage } from './session.js';
 
-export type { PrepareMessage, WorkerReply } from './presentation-session.js';
+export type { PrepareMessage, WorkerReply } from './session.js';
 
 if (parentPort) {
   const port = parentPort;

@@ -4,6 +4,6 @@
  *
  * @module chain-ledger/transport
  */
-export { ExclusiveTransport } from './exclusive.js';
-export { openWebHid, isWebHidAvailable, type OpenWebHidOptions } from './webhid.js';
-export type { ApduTransport, SendOptions } from './types.js';
+export { ExclusiveTransport } from './transport/exclusive.js';
+export { openWebHid, isWebHidAvailable, type OpenWebHidOptions } from './transport/webhid.js';
+export type { ApduTransport, SendOptions } from './transport/types.js';

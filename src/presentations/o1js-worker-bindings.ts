@@ -15,7 +15,7 @@
  * ignores the replacement. Self-checking: if anything is not as expected (another o1js, bindings already replaced),
  * nothing is changed and o1js forwards as before; the reason is returned.
  */
-import type { loadO1js } from '../crypto/o1js.js';
+import type { loadO1js } from '../upstream/o1js.js';
 
 type O1js = Awaited<ReturnType<typeof loadO1js>>;
 

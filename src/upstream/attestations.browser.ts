@@ -2,13 +2,11 @@
  * The browser variant of `attestations.ts`, chosen by the chain-ledger Vite plugin (`chain-ledger/vite`, src/vite.ts):
  * the same lazy loading of o1js and mina-attestations, but mina-attestations' internal `credentialMatchesSpec` is
  * reached through the virtual id `chain-ledger-internal:mina-attestations/<file>` (resolved by the plugin) instead of
- * a file URL built with Node's module resolution; and presentations get a persistent key cache in IndexedDB
- * (browser-key-cache.ts), so that a circuit compiled once on an origin is not compiled again.
+ * a file URL built with Node's module resolution.
  */
-import { loadO1js } from '../crypto/o1js.js';
+import { loadO1js } from './o1js.js';
 import type { AttestationsModules } from './attestations.js';
 import { claimsHasher } from './claims-hash.js';
-import { openBrowserPresentationKeys } from './browser-key-cache.js';
 
 export type { AttestationsModules } from './attestations.js';
 
@@ -33,7 +31,6 @@ export function loadAttestations(): Promise<AttestationsModules> {
       validation,
       credentialMatchesSpec: internal.credentialMatchesSpec,
       hashClaims: claimsHasher(o1js, nested.NestedProvable),
-      openPresentationKeys: (requestJson: string, options?: { retry?: boolean }) => openBrowserPresentationKeys(o1js, requestJson, options),
     };
   })();
   loading.catch(() => (loading = undefined));

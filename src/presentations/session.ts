@@ -17,8 +17,9 @@
  * `prepare` starts a new presentation, and `finalize` or `close` ends it. With `reuseCompiled` (Node only), the
  * compiled presentation program of a spec is kept for the next presentation of the same spec (see `reusingCompiled`).
  */
-import { loadAttestations } from './attestations.js';
-import { NO_PRESENTATION_KEYS, type PresentationKeys } from './key-cache.js';
+import { loadAttestations } from '../upstream/attestations.js';
+import { openPresentationKeys } from './prover-keys.js';
+import { NO_PRESENTATION_KEYS, type PresentationKeys } from './prover-key-cache.js';
 
 export interface PrepareMessage {
   type: 'https' | 'zk-app' | 'no-context';
@@ -107,7 +108,7 @@ export function presentationSession(options: SessionOptions = {}): (message: Ses
         await end();
         return { closed: true };
       }
-      const { o1js, attestations, openPresentationKeys, hashClaims } = await loadAttestations();
+      const { o1js, attestations, hashClaims } = await loadAttestations();
       const { Presentation, PresentationRequest, Credential } = attestations;
       if ('prepare' in message) {
         await end(); // a previous presentation of this session that was neither finalized nor closed
@@ -115,9 +116,8 @@ export function presentationSession(options: SessionOptions = {}): (message: Ses
         const request = PresentationRequest.fromJSON(type, text);
         const chosen = await Promise.all(credentials.map(async ({ key, json }) => ({ ...(await Credential.fromJSON(json)), key })));
         const context = verifierIdentity === undefined ? undefined : { verifierIdentity };
-        // Browser: the persistent key cache around both o1js phases; Node: o1js's own file cache (no hook).
-        const opened =
-          (await openPresentationKeys?.(PresentationRequest.toJSON(request), { retry: retry === true })) ?? NO_PRESENTATION_KEYS;
+        // Browser: the persistent key cache around both o1js phases; Node: o1js's own file cache (prover-keys.ts).
+        const opened = await openPresentationKeys(o1js, PresentationRequest.toJSON(request), { retry: retry === true });
         keys = opened;
         const prepare = () => Presentation.prepare({ request, context, credentials: chosen } as Parameters<typeof Presentation.prepare>[0]);
         const prepared = await opened.compile(() =>

@@ -7,8 +7,7 @@
  * Node only: browser bundles get attestations.browser.ts instead, through the Vite plugin `chain-ledger/vite`
  * (src/vite.ts); keep the two loaders in step.
  */
-import { loadO1js } from '../crypto/o1js.js';
-import type { PresentationKeys } from './key-cache.js';
+import { loadO1js } from './o1js.js';
 import { claimsHasher } from './claims-hash.js';
 
 type Attestations = typeof import('mina-attestations');
@@ -25,12 +24,6 @@ export interface AttestationsModules {
    * device that computes the context itself (SIGN_PRESENTATION).
    */
   hashClaims(claims: unknown): bigint;
-  /**
-   * Browser only (attestations.browser.ts): the persistent key cache for a presentation of this request (its JSON).
-   * Absent in Node, where o1js's own file cache (~/.cache/o1js) serves every compile. `retry`: a step of the
-   * presentation runs again after its first worker failed (marked on the reports).
-   */
-  openPresentationKeys?(requestJson: string, options?: { retry?: boolean }): Promise<PresentationKeys>;
 }
 
 let loading: Promise<AttestationsModules> | undefined;

@@ -17,7 +17,7 @@
  * `chain-ledger:key-cache` (`detail`: `KeyCacheReport`; from the presentation Worker, through the page): the e2e test
  * counts hits from it, the benchmark reads times.
  */
-import type { loadO1js } from '../crypto/o1js.js';
+import type { loadO1js } from '../upstream/o1js.js';
 import {
   MemoryKeyCacheBackend,
   NO_PRESENTATION_KEYS,
@@ -29,7 +29,7 @@ import {
   type O1jsCache,
   type PresentationKeys,
   withCacheFallback,
-} from './key-cache.js';
+} from './prover-key-cache.js';
 
 type O1js = Awaited<ReturnType<typeof loadO1js>>;
 

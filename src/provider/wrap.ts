@@ -5,8 +5,8 @@
  * `whenUnsupported: 'delegate'`. Nothing else is ever delegated: a rejection on the device, invalid parameters or a
  * wrong origin stay errors, and no software key signs unless the transport *is* the software Ledger.
  */
-import { ErrorCode, invalidParams, isProviderError, toProviderError } from '../provider/errors.js';
-import { LedgerProvider, METHODS, type LedgerProviderOptions, type ProviderEventMap, type RequestContext } from '../provider/provider.js';
+import { ErrorCode, invalidParams, isProviderError, toProviderError } from './to-provider-error.js';
+import { LedgerProvider, METHODS, type LedgerProviderOptions, type ProviderEventMap, type RequestContext } from './provider.js';
 import type {
   CreateNullifierArgs,
   RequestArguments,
@@ -21,7 +21,7 @@ import type {
   VerifyFieldsArgs,
   VerifyMessageArgs,
   WalletMethod,
-} from '../provider/rpc.js';
+} from './rpc.js';
 
 /** The parts of an existing `window.chain` we may call: its direct methods or its `request`. */
 export interface ChainProvider {

@@ -1,1 +1,0 @@
-export { wrapProvider, FallbackProvider, type ChainProvider, type WrapProviderOptions } from './wrap.js';

@@ -1,0 +1,93 @@
+/**
+ * Field signing: Auro's `signFields` on the Ledger and `verifyFields` on the host.
+ *
+ * `signFields` signs with mina-signer's scheme (kimchi Schnorr over Poseidon of the fields, testnet domain on every
+ * network, as mina-signer and o1js `Signature.verify` do): one field with INS 06 (app ≥ 1.6.0, blind signing, the
+ * device shows the value), several with the extension's SIGN_FIELDS. Every device signature is verified here with
+ * mina-signer `verifyFields` before it is returned.
+ */
+import type { MinaLedgerApp } from '../device/client.js';
+import type { Capabilities } from '../device/capabilities.js';
+import { signatureToBase58 } from '../apdu/signature.js';
+import { MAX_FIELDS } from '../apdu/extension.js';
+import { minaSigners } from '../upstream/mina-signers.js';
+import { ErrorCode, ProviderError } from '../errors/provider-error.js';
+
+/** Fields one `signFields` call may sign: what SIGN_FIELDS takes in one request (more → 20006). */
+export const MAX_SIGN_FIELDS = MAX_FIELDS;
+
+export interface SignedFields {
+  /** The message as given. */
+  data: (string | number)[];
+  publicKey: string;
+  /** Base58, as mina-signer `signFields` and Auro return it. */
+  signature: string;
+}
+
+/** What `verifyFields` checks: a base58 signature of `data` by `publicKey` (mina-signer's shape). */
+export interface FieldsToVerify {
+  publicKey: string;
+  data: bigint[];
+  signature: string;
+}
+
+/**
+ * Signs fields on the Ledger. One field: INS 06 with network id 0 (the testnet domain mina-signer's `signFields`
+ * uses on every network); several: extension SIGN_FIELDS, testnet domain. 20006 with the reason when the app lacks
+ * the instruction or the message has more fields than the device signs at once (64, or fewer if it says so).
+ */
+export async function signFieldsOnLedger(
+  app: MinaLedgerApp,
+  accountIndex: number,
+  address: string,
+  capabilities: Capabilities,
+  fields: bigint[],
+  given: (string | number)[],
+  options: { signal?: AbortSignal; onConfirm?: (prompt: string) => void },
+): Promise<SignedFields> {
+  let signature: { field: string; scalar: string };
+  if (fields.length > MAX_SIGN_FIELDS) {
+    throw new ProviderError(ErrorCode.MethodNotSupported, {
+      reason: `the Ledger signs at most ${MAX_SIGN_FIELDS} fields in one request (SIGN_FIELDS of the chain-ledger protocol extension); this message has ${fields.length}`,
+    });
+  }
+  if (fields.length === 1) {
+    if (!capabilities.signFieldElement) {
+      throw new ProviderError(ErrorCode.MethodNotSupported, {
+        reason: `Mina app ${capabilities.appVersion.version} cannot sign a field element: update it to 1.6.0 or newer (INS 06)`,
+      });
+    }
+    options.onConfirm?.('Blind-sign the field element on your Ledger (it shows the value as 64 hex digits)');
+    signature = await app.signFieldElement(accountIndex, fields[0]!, 0, { signal: options.signal });
+  } else {
+    const extension = capabilities.extension;
+    if (!extension?.signFields) {
+      throw new ProviderError(ErrorCode.MethodNotSupported, {
+        reason: `Mina app ${capabilities.appVersion.version} signs one field element at most (INS 06): ${fields.length} fields need SIGN_FIELDS of the chain-ledger protocol extension`,
+      });
+    }
+    if (fields.length > extension.maxFields) {
+      throw new ProviderError(ErrorCode.MethodNotSupported, {
+        reason: `the Ledger signs at most ${extension.maxFields} fields in one request (SIGN_FIELDS); this message has ${fields.length}`,
+      });
+    }
+    options.onConfirm?.('Review the fields on your Ledger and approve');
+    signature = await app.signFields(accountIndex, fields, 'testnet', { signal: options.signal });
+  }
+  const result: SignedFields = { data: [...given], publicKey: address, signature: signatureToBase58(signature) };
+  const signers = await minaSigners();
+  if (!signers.testnet.verifyFields({ data: fields, publicKey: address, signature: result.signature })) {
+    throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned a fields signature that does not verify for this account' });
+  }
+  return result;
+}
+
+/** mina-signer `verifyFields` (testnet domain, as `signFields`); false for a signature that is not base58 or does not verify. */
+export async function verifyFields(args: FieldsToVerify): Promise<boolean> {
+  const signers = await minaSigners();
+  try {
+    return signers.testnet.verifyFields({ data: args.data, publicKey: args.publicKey, signature: args.signature });
+  } catch {
+    return false;
+  }
+}
