@@ -11,11 +11,16 @@ import { INS_SIGN_ZKAPP } from '../apdu/sign-zkapp.js';
 import { toHex, uintToBytesBE } from '../apdu/bytes.js';
 import { atLeast } from '../apdu/version.js';
 import { cString, fixedScreen, valueScreens, type DrawnScreen } from './display.js';
+import type { IconName } from './font.js';
+import type { ScreenDrawing } from './screen-drawing.js';
 import type { LegacyTx } from './signer.js';
 
 /** One screen as the device draws it. */
 export interface Screen {
-  /** The text events Speculos reports for it, in drawing order (a paged value as paged, undrawable bytes dropped). */
+  /**
+   * The text events Speculos reports for it, in drawing order (a paged value as paged, undrawable bytes dropped, a
+   * leading space and a text from an `_` on as pieces of their own).
+   */
   lines: string[];
   /** The row (0 = top) each of `lines` is drawn on. */
   rows: number[];
@@ -23,6 +28,8 @@ export interface Screen {
   title: string;
   /** The other lines joined: the part of the value on this screen; absent on a one-line screen. */
   text?: string;
+  /** What the app asks the SDK to draw: its layout, icon and texts (`renderScreen` turns it into pixels). */
+  drawing: ScreenDrawing;
 }
 
 export type ReviewKind =
@@ -50,22 +57,40 @@ export interface Review {
   approvable: boolean;
   /** What the device shows once approved, until it replies (transactions: "Signing..."). */
   afterApproval?: Screen;
+  /** What the device shows between one stage and the next (the address review: "Processing..."). */
+  betweenStages?: Screen;
 }
 
-/** Decides a review; true approves. The software Ledger's stand-in for the user's buttons. */
-export type Approver = (review: Review) => boolean | Promise<boolean>;
+/**
+ * How the user answered a review: true went on at every stage and approved; false rejected at the end (Reject);
+ * `'cancel'` stopped at the first stage's stop choice (the address review's Cancel), so the later stages were never
+ * shown. For a review of one stage `'cancel'` is the same as false.
+ */
+export type ReviewAnswer = boolean | 'cancel';
+
+/** Decides a review (it sees every stage). The software Ledger's stand-in for the user's buttons. */
+export type Approver = (review: Review) => ReviewAnswer | Promise<ReviewAnswer>;
 
 export const APPROVE = 'Approve';
 export const REJECT = 'Reject';
 
-function screen({ lines, rows }: DrawnScreen): Screen {
+/** A screen from how it is drawn and what Speculos reads of it. */
+export function screen({ lines, rows, drawing }: DrawnScreen): Screen {
   const text = lines.slice(1).join('');
-  return { lines, rows, title: lines[0] ?? '', ...(lines.length > 1 ? { text } : {}) };
+  return { lines, rows, title: lines[0] ?? '', ...(lines.length > 1 ? { text } : {}), drawing };
 }
-/** A screen of fixed lines, one per row. */
-export const fixed = (...lines: string[]): Screen => screen(fixedScreen(...lines));
+/** Icon over two lines (regular), icon over two bold lines, icon over one bold line, two lines, bold title over a value. */
+export const pnn = (icon: IconName, a: string, b: string): Screen => screen(fixedScreen('pnn', icon, a, b));
+export const pbb = (icon: IconName, a: string, b: string): Screen => screen(fixedScreen('pbb', icon, a, b));
+export const pb = (icon: IconName, a: string): Screen => screen(fixedScreen('pb', icon, a));
+export const nn = (a: string, b: string): Screen => screen(fixedScreen('nn', undefined, a, b));
+export const bn = (title: string, shown: string): Screen => screen(fixedScreen('bn', undefined, title, shown));
 const value = (title: string, shown: Uint8Array | string): Screen[] => valueScreens(title, shown).map(screen);
-const choices = (approve: Screen = fixed(APPROVE), reject: Screen = fixed(REJECT)): Screen[] => [approve, reject];
+const choices = (approve: Screen = pb('validate', APPROVE), reject: Screen = pb('crossmark', REJECT)): Screen[] => [approve, reject];
+/** The go-on choice of a blind signature. */
+const acceptRisk = () => pnn('validate', 'ACCEPT RISK', 'AND APPROVE');
+/** What a transaction shows once approved, while the device signs (the app's "comfort" step). */
+const signing = () => pb('processing', 'Signing...');
 
 /**
  * The text of a value as the device showed it, its pages joined (`Message (1/2)`, `Message (2/2)` → one string);
@@ -81,13 +106,14 @@ export function shownValue(review: Review, title: string): string | undefined {
  * Approve or Reject.
  */
 export function addressReview(path: string, address: string): Review {
-  const request = [fixed('Get', 'Address'), ...value('Path', path), ...choices(fixed('Generate'), fixed('Cancel'))];
+  const request = [pnn('eye', 'Get', 'Address'), ...value('Path', path), ...choices(pb('validate', 'Generate'), pb('crossmark', 'Cancel'))];
   return {
     ins: INS_GET_ADDRESS,
     kind: 'address',
     approvable: true,
     screens: [...request, ...value('Address', address), ...choices()],
     stages: [0, request.length],
+    betweenStages: pb('processing', 'Processing...'),
   };
 }
 
@@ -113,30 +139,30 @@ export interface TxDisplay extends Omit<LegacyTx, 'memo'> {
 
 export function transactionReview(tx: TxDisplay, version: string): Review {
   const payment = tx.txType === 'payment';
-  const screens: Screen[] = [fixed('Sign', 'Transaction')];
-  if (tx.networkId === 0) screens.push(...value('Network', 'testnet'));
-  screens.push(...value('Type', payment ? 'Payment' : 'Delegation'));
+  const screens: Screen[] = [pnn('eye', 'Sign', 'Transaction')];
+  if (tx.networkId === 0) screens.push(bn('Network', 'testnet'));
+  screens.push(bn('Type', payment ? 'Payment' : 'Delegation'));
   screens.push(...value(payment ? 'Sender' : 'Delegator', tx.from));
   screens.push(...value(payment ? 'Receiver' : 'Delegate', tx.to));
   if (payment) screens.push(...value('Amount', formatMina(tx.amount, version)));
   screens.push(...value('Fee', formatMina(tx.fee, version)));
   if (payment) screens.push(...value('Total', formatMina(tx.amount + tx.fee, version)));
-  screens.push(...value('Nonce', String(tx.nonce)));
-  if (tx.validUntil !== VALID_UNTIL_NONE) screens.push(...value('Valid until', String(tx.validUntil)));
+  screens.push(bn('Nonce', String(tx.nonce)));
+  if (tx.validUntil !== VALID_UNTIL_NONE) screens.push(bn('Valid until', String(tx.validUntil)));
   if (cString(tx.memo).length > 0) screens.push(...value('Memo', tx.memo));
   return {
     ins: INS_SIGN_TX,
     kind: 'transaction',
     approvable: true,
     screens: [...screens, ...choices()],
-    afterApproval: fixed('Signing...'),
+    afterApproval: signing(),
   };
 }
 
 /** ≥ 1.4.5 shows the message only; 1.4.2/1.4.3 also showed the prefix (`shown`). The bytes as received. */
 export function messageReview(shown: Uint8Array | string, networkId: number): Review {
-  const screens: Screen[] = [fixed('Sign', 'Message')];
-  if (networkId === 0) screens.push(...value('Network', 'testnet'));
+  const screens: Screen[] = [pnn('eye', 'Sign', 'Message')];
+  if (networkId === 0) screens.push(bn('Network', 'testnet'));
   screens.push(...value('Message', shown));
   return { ins: INS_SIGN_MESSAGE, kind: 'message', approvable: true, screens: [...screens, ...choices()] };
 }
@@ -147,7 +173,7 @@ export function blindSigningDisabledNotice(): Review {
     ins: INS_SIGN_FIELD_ELEMENT,
     kind: 'blind-signing-disabled',
     approvable: false,
-    screens: [fixed('Blind signing', 'not enabled'), fixed('Enable it in', 'app settings'), fixed(REJECT)],
+    screens: [pnn('crossmark', 'Blind signing', 'not enabled'), nn('Enable it in', 'app settings'), pb('crossmark', REJECT)],
   };
 }
 
@@ -157,18 +183,18 @@ export function blindSigningDisabledNotice(): Review {
  */
 export function fieldElementReview(field: bigint, networkId: number): Review {
   const screens: Screen[] = [
-    fixed('Blind', 'Signing'),
-    fixed('Tx details', 'not verifiable'),
-    fixed('Could lose', 'all assets'),
-    fixed('Sign', 'fullCommitment'),
+    pbb('warning', 'Blind', 'Signing'),
+    nn('Tx details', 'not verifiable'),
+    nn('Could lose', 'all assets'),
+    pnn('eye', 'Sign', 'fullCommitment'),
   ];
-  if (networkId === 0) screens.push(...value('Network', 'testnet'));
+  if (networkId === 0) screens.push(bn('Network', 'testnet'));
   screens.push(...value('fullCommitment', toHex(uintToBytesBE(field, 32))));
   return {
     ins: INS_SIGN_FIELD_ELEMENT,
     kind: 'field-element',
     approvable: true,
-    screens: [...screens, ...choices(fixed('ACCEPT RISK', 'AND APPROVE'))],
+    screens: [...screens, ...choices(acceptRisk())],
   };
 }
 
@@ -183,13 +209,13 @@ export function signFieldsReview(count: number, digest: string, domain: 'testnet
     kind: 'sign-fields',
     approvable: true,
     screens: [
-      fixed('Blind', 'Signing'),
-      fixed('Sign fields', 'not verifiable'),
-      fixed('zkApps may act', 'on this signature'),
-      ...value('Domain', domain),
-      ...value('Fields', String(count)),
+      pbb('warning', 'Blind', 'Signing'),
+      nn('Sign fields', 'not verifiable'),
+      nn('zkApps may act', 'on this signature'),
+      bn('Domain', domain),
+      bn('Fields', String(count)),
       ...value('Digest', digest),
-      ...choices(fixed('ACCEPT RISK', 'AND APPROVE')),
+      ...choices(acceptRisk()),
     ],
   };
 }
@@ -204,9 +230,9 @@ export function signFieldsBlindDisabledNotice(): Review {
  * asked for it (shown as the host's claim: a nullifier does not bind the origin).
  */
 export function nullifierReview(fields: bigint[], origin?: string): Review {
-  const screens: Screen[] = [fixed('Create nullifier')];
+  const screens: Screen[] = [pb('eye', 'Create nullifier')];
   if (origin !== undefined) screens.push(...value('Requested by', origin));
-  if (fields.length === 0) screens.push(fixed('Message', '(no fields)'));
+  if (fields.length === 0) screens.push(bn('Message', '(no fields)'));
   fields.forEach((f, i) => {
     screens.push(...value(`Field ${i + 1}/${fields.length}`, f.toString()));
   });
@@ -264,7 +290,7 @@ const list = (indices: number[]) => indices.map((i) => i + 1).join(', ');
  * signature authorizes (full or partial commitment).
  */
 export function zkappReview(view: ZkappView): Review {
-  const screens: Screen[] = [fixed('Review zkApp', 'transaction'), ...value('Network', view.network)];
+  const screens: Screen[] = [pnn('eye', 'Review zkApp', 'transaction'), bn('Network', view.network)];
   screens.push(...value('Fee payer', `${view.feePayer}${view.feePayerIsMine ? ' (you)' : ''}`));
   screens.push(...value('Fee', formatChange(view.fee, 'MINA').slice(1)));
   screens.push(...value('Nonce', String(view.nonce)));
@@ -273,11 +299,11 @@ export function zkappReview(view: ZkappView): Review {
   const shown = updatesShown(view);
   const total = view.updates.length;
   for (const u of shown) {
-    screens.push(fixed(`Update ${u.index + 1} of ${total}`));
+    screens.push(pb('eye', `Update ${u.index + 1} of ${total}`));
     screens.push(...value('Account', `${u.account}${u.mine ? ' (you)' : ''}`));
     screens.push(...value('Token', u.token));
     if (u.balanceChange !== 0n) screens.push(...value('Balance', formatChange(u.balanceChange, u.token)));
-    if (u.incrementNonce) screens.push(fixed('Increments', 'the nonce'));
+    if (u.incrementNonce) screens.push(nn('Increments', 'the nonce'));
     if (u.appState.length > 0) screens.push(...value('Sets app state', u.appState.join(', ')));
     for (const change of u.changes) screens.push(...value('Warning', change));
     screens.push(...value('Authorized by', u.authorization));
@@ -295,7 +321,7 @@ export function zkappReview(view: ZkappView): Review {
     ...(view.signs.partial.length > 0 ? [`updates ${list(view.signs.partial)} (partial commitment)`] : []),
   ];
   screens.push(...value('You sign', parts.join('; ')));
-  return { ins: INS_SIGN_ZKAPP, kind: 'zkapp', approvable: true, screens: [...screens, ...choices()], afterApproval: fixed('Signing...') };
+  return { ins: INS_SIGN_ZKAPP, kind: 'zkapp', approvable: true, screens: [...screens, ...choices()], afterApproval: signing() };
 }
 
 /** What a presentation review shows (src/emulator/presentation-device.ts). */
@@ -313,14 +339,14 @@ export interface PresentationView {
  * what the host says is revealed, labelled as the host's claim; a loud warning for a presentation bound to no verifier.
  */
 export function presentationReview(view: PresentationView): Review {
-  const screens: Screen[] = [fixed('Share', 'credentials')];
+  const screens: Screen[] = [pnn('eye', 'Share', 'credentials')];
   const v = view.verifier;
   if (v.type === 'https') screens.push(...value('Verifier', v.origin));
   else if (v.type === 'zk-app') {
     screens.push(...value('zkApp', v.address), ...value('zkApp network', v.network));
     if (v.tokenId !== 'MINA') screens.push(...value('zkApp token', v.tokenId));
   } else {
-    screens.push(fixed('WARNING', 'No verifier'), fixed('Anyone can reuse', 'this presentation'));
+    screens.push(pbb('warning', 'WARNING', 'No verifier'), nn('Anyone can reuse', 'this presentation'));
   }
   if (view.action !== '') screens.push(...value('Action', view.action));
   screens.push(...value('Credentials', String(view.credentials)));

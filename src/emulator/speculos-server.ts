@@ -1,38 +1,47 @@
 /**
- * A Speculos-compatible REST API on loopback in front of any device model with `exchange()` and an `approve`
- * hook (the software Ledger), so the unmodified `@ledgerhq/hw-transport-node-speculos-http` drives it over real
- * HTTP — including on-screen reviews answered with button presses, as with the real Speculos
- * (LedgerHQ/speculos: speculos/api/apdu.py, events.py, button.py).
+ * A Speculos-compatible REST API on loopback in front of any device model with `exchange()` and an `approve` hook
+ * (the software Ledger), so tools written for the real Speculos (`@ledgerhq/hw-transport-node-speculos-http`, a
+ * script with curl) drive it over real HTTP. The routes, bodies and statuses are Speculos's (LedgerHQ/speculos
+ * speculos/api/*.py and their JSON schemas, api/swagger.yaml):
  *
  *   POST   /apdu                 {"data": hex} → {"data": hex}; held while the device waits for the user; one at a time
- *   GET    /events[?stream=true] every text drawn since the last reset; with stream=true as server-sent events
- *   DELETE /events               resets the list
- *   POST   /button/{left,right,both} {"action": "press-and-release"}
+ *   GET    /events[?stream=true][?currentscreenonly=true]   every text event since the last reset, as server-sent
+ *                                events, or only the current screen's (kept apart from the log)
+ *   DELETE /events               resets the log
+ *   POST   /button/{left,right,both} {"action": "press" | "release" | "press-and-release"}; a button acts when released
+ *   POST   /finger               accepted, no effect (a Nano has no touch screen)
+ *   POST   /automation           the rules that press buttons when a text is drawn (speculos-automation.ts)
+ *   POST   /ticker               {"action": "pause" | "resume" | "single-step"}: the ticks the app's timed steps wait for
+ *   GET    /screenshot           the screen as a PNG (screen-drawing.ts, png.ts)
  *
- * Screens are published as the device draws them (review.ts, display.ts): one text event per drawn line, a paged
- * value as paged, so a tool written for the real Speculos (wait for a text, press right until "Approve", press
- * both) works unchanged. Like the device, both buttons act only on a choice screen (Approve/Reject,
- * Generate/Cancel, the Reject of a notice); after an approval the device shows "Signing..." for a transaction, and
- * when the app then answers an error it stays on the screen it was on (recorded on the real app).
+ * What the device draws and how buttons move through it: speculos-display.ts. A body that is not JSON, or JSON that
+ * does not fit the route's schema, is 400, as on Speculos (which reads JSON whatever the Content-Type).
  *
  * Only a local tool may drive it: a request whose Host is not a loopback name (DNS rebinding) and any request with
  * an Origin header (a web page: every cross-site POST a browser sends carries one, a form's too) are refused (403),
- * so no page the user visits can press its buttons or send APDUs. A POST body is read as JSON whatever its
- * Content-Type, as the real Speculos does (`curl -d '{"action":"press-and-release"}' …/button/right` sends a form
- * type); a body that is neither declared `application/json` nor parses as JSON is refused (415).
- *
- * `GET /screenshot` answers 501: the server publishes the screens as text events and draws no pixels.
+ * so no page the user visits can press its buttons or send APDUs. Real Speculos answers them; this is deliberate.
  *
  * Node only (node:http is loaded when the server starts).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
 import { fromHex, toHex } from '../apdu/bytes.js';
-import { fixed, type Approver, type Review, type Screen } from './review.js';
+import type { Approver, Screen } from './review.js';
+import { encodePng } from './png.js';
+import { Automation } from './speculos-automation.js';
+import { SpeculosDisplay, type SpeculosEvent } from './speculos-display.js';
 
 export interface SpeculosDevice {
   exchange(apdu: Uint8Array): Promise<Uint8Array>;
   approve: Approver;
+  /** The app's version, shown in its menu (default 1.6.0). */
+  readonly version?: string;
+  /** The app's Blind signing setting, which its menu toggles. */
+  blindSigning?: boolean;
+  /** Whether the app is open; its menu's Quit closes it. */
+  readonly appOpen?: boolean;
+  closeApp?(): void;
 }
 
 export interface SpeculosServerOptions {
@@ -50,36 +59,27 @@ export interface SpeculosServerOptions {
 export interface SpeculosServer {
   readonly port: number;
   readonly url: string;
-  /** The screen shown now (for tests and logs). */
+  /** The screen shown now (for tests and logs); undefined once the app has quit. */
   readonly currentScreen: Screen | undefined;
   /** Closes the event streams (clients see the device disconnect) and the server. */
   close(): Promise<void>;
 }
 
-interface SpeculosEvent {
-  text: string;
-  x: number;
-  y: number;
-}
-
-interface ActiveReview {
-  review: Review;
-  /** The screen shown, an index into `review.screens`. */
-  index: number;
-  decide: (approved: boolean) => void;
-}
-
-const IDLE: Screen = fixed('Mina', 'is ready');
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 /** Host header names a loopback server answers to (a rebinding DNS name is none of them). */
 const LOOPBACK_HOST_HEADER = /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/i;
-/** The row spacing of the drawn lines, in pixels, from the first row at y = 3 (a Nano's 64-pixel screen). */
-const ROW_Y = (row: number) => 3 + 14 * row;
-const MAX_BODY = 4096;
+const MAX_BODY = 64 * 1024;
+
+// The routes' JSON schemas (speculos/api/resources/*.schema): no other property is allowed.
+const APDU = z.object({ data: z.string().regex(/^([a-fA-F0-9]{2})+$/), tick_timeout: z.number().optional() }).strict();
+const ACTION = z.enum(['press', 'release', 'press-and-release']);
+const BUTTON = z.object({ action: ACTION, delay: z.number().optional() }).strict();
+const FINGER = z.object({ action: ACTION, x: z.number().int(), y: z.number().int(), delay: z.number().optional() }).strict();
+const TICKER = z.object({ action: z.enum(['pause', 'resume', 'single-step']) }).strict();
 
 /**
- * Serves `device` behind the Speculos REST API (`/apdu`, `/button/*`, `/events`) on
- * loopback, so unmodified Speculos clients (`@ledgerhq/hw-transport-node-speculos-http`, `openSpeculos`) drive it.
+ * Serves `device` behind the Speculos REST API on loopback, so unmodified Speculos clients
+ * (`@ledgerhq/hw-transport-node-speculos-http`, `openSpeculos`, curl) drive it.
  *
  * @param device - What answers APDUs and asks for approval: a `SoftwareLedger`.
  * @param options - `port` (default 0: any free port, read `server.port`), `host` (loopback only, default
@@ -103,82 +103,14 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
   if (!LOOPBACK.has(host)) throw new Error(`startSpeculosServer: refusing to listen on non-loopback host ${host}`);
   const http = await import('node:http');
 
-  const events: SpeculosEvent[] = [];
   const streams = new Set<ServerResponse>();
-  let active: ActiveReview | undefined;
-  let shown: Screen | undefined;
   let apduQueue: Promise<unknown> = Promise.resolve();
-
-  const show = (screen: Screen) => {
-    shown = screen;
-    screen.lines.forEach((text, i) => {
-      const event = { text, x: 0, y: ROW_Y(screen.rows[i] ?? i) };
-      events.push(event);
-      if (events.length > 1000) events.shift();
-      // One write per event: the Speculos transport parses each received chunk on its own.
-      for (const res of streams) res.write(`data: ${JSON.stringify(event)}\n\n`);
-    });
-  };
-
-  /** Whether the review being answered now was approved (the device then stays on its screen if the app errs). */
-  let approvedInExchange = false;
-  const decided = (review: Review, approved: boolean) => {
-    approvedInExchange = approved;
-    if (approved && review.afterApproval) show(review.afterApproval);
-    else if (!approved) show(IDLE);
-  };
-
-  const originalApprove = device.approve;
-  const buttons = options.buttons ?? true;
-  device.approve = (review) => {
-    show(review.screens[0]!);
-    if (!buttons) {
-      review.screens.slice(1).forEach(show);
-      return Promise.resolve(originalApprove(review)).then((approved) => {
-        decided(review, approved && review.approvable);
-        return approved;
-      });
-    }
-    return new Promise<boolean>((resolve) => {
-      active = {
-        review,
-        index: 0,
-        decide: (approved) => {
-          active = undefined;
-          decided(review, approved);
-          resolve(approved);
-        },
-      };
-    });
-  };
-
-  const press = (button: string): boolean => {
-    if (!active) return true; // buttons on the idle screen do nothing
-    const { review } = active;
-    // Navigation stays within the current stage; each stage ends on its go-on choice, then its stop choice.
-    const starts = review.stages ?? [0];
-    const stage = starts.filter((start) => start <= active!.index).length - 1;
-    const first = starts[stage]!;
-    const last = (starts[stage + 1] ?? review.screens.length) - 1;
-    const finalStage = stage === starts.length - 1;
-    if (button === 'right') active.index = Math.min(active.index + 1, last);
-    else if (button === 'left') active.index = Math.max(active.index - 1, first);
-    else if (button === 'both') {
-      // Both buttons act on the choice screens only: stop (the last of a stage), go on (before it) unless a notice.
-      if (active.index === last) {
-        active.decide(false);
-        return true;
-      }
-      if (!review.approvable || active.index !== last - 1) return true;
-      if (finalStage) {
-        active.decide(true);
-        return true;
-      }
-      active.index = last + 1; // the next stage
-    } else return false;
-    show(review.screens[active.index]!);
-    return true;
-  };
+  // "exit" in an automation rule stops the server, as it stops Speculos.
+  const display = new SpeculosDisplay(device, { buttons: options.buttons ?? true, onExit: () => void close() });
+  // One write per event: the Speculos transport parses each received chunk on its own.
+  display.subscribe((event: SpeculosEvent) => {
+    for (const res of streams) res.write(`data: ${JSON.stringify(event)}\n\n`);
+  });
 
   const server: Server = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -194,28 +126,22 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
       return json(res, refusal.status, { error: refusal.error });
     }
     const url = new URL(req.url ?? '/', 'http://speculos');
-    const path = url.pathname;
-    let body: Record<string, unknown> | undefined;
-    if (req.method === 'POST') {
-      const read = await readJson(req);
-      if (read === NOT_JSON) return json(res, 415, { error: 'refused: a POST body must be JSON, e.g. {"action":"press-and-release"}' });
-      body = read;
-    }
-    if (path === '/apdu' && req.method === 'POST') {
-      const hex = typeof body?.data === 'string' ? body.data : undefined;
-      if (hex === undefined || !/^([0-9a-fA-F]{2})*$/.test(hex)) return json(res, 400, { error: 'expected {"data": hex}' });
+    const path = url.pathname.replace(/(.)\/$/, '$1');
+    const route = `${req.method} ${path}`;
+    const body = req.method === 'POST' ? await readBody(req) : new Uint8Array(0);
+
+    if (route === 'POST /apdu') {
+      const parsed = parseJson(body, APDU);
+      if ('error' in parsed) return json(res, 400, { error: parsed.error });
       // Speculos serialises APDUs with a lock: a second one waits for the first reply.
       const run = apduQueue.then(() => {
-        approvedInExchange = false;
-        return device.exchange(fromHex(hex));
+        display.beforeExchange();
+        return device.exchange(fromHex(parsed.value.data));
       });
       apduQueue = run.catch(() => undefined);
       try {
         const reply = await run;
-        // After a success or a rejection the device goes back to idle; an error after an approval leaves the
-        // screen as it was ("Signing...", or the Approve screen of a message), as the real app does.
-        const ok = reply.length >= 2 && reply[reply.length - 2] === 0x90 && reply[reply.length - 1] === 0x00;
-        if (shown !== IDLE && (ok || !approvedInExchange)) show(IDLE);
+        display.afterReply(reply.length >= 2 && reply[reply.length - 2] === 0x90 && reply[reply.length - 1] === 0x00);
         return json(res, 200, { data: toHex(reply) });
       } catch (error) {
         // The device went away during the exchange: drop the connection, as a dead emulator would.
@@ -223,54 +149,84 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
         return;
       }
     }
-    if (path === '/events' && req.method === 'GET') {
-      if (url.searchParams.get('stream') === 'true') {
+    if (route === 'GET /events') {
+      const stream = flag(url, 'stream');
+      const only = flag(url, 'currentscreenonly');
+      if (stream === undefined || only === undefined) return json(res, 400, { error: 'a flag must be true or false' });
+      if (stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
         res.flushHeaders();
         streams.add(res);
         req.on('close', () => streams.delete(res));
         return;
       }
-      const only = url.searchParams.get('currentscreenonly') === 'true';
-      const list = only && shown ? events.slice(-shown.lines.length) : events;
-      return json(res, 200, { events: list });
+      return json(res, 200, { events: only ? display.currentEvents : display.log });
     }
-    if (path === '/events' && req.method === 'DELETE') {
-      events.length = 0;
+    if (route === 'DELETE /events') {
+      display.clearLog();
       return json(res, 200, {});
     }
-    const button = /^\/button\/(left|right|both)$/.exec(path);
-    if (button && req.method === 'POST') {
-      press(button[1]!);
+    const button = /^POST \/button\/([^/]+)$/.exec(route)?.[1];
+    if (button !== undefined) {
+      if (button !== 'left' && button !== 'right' && button !== 'both') return json(res, 405, { error: `no button ${button}` });
+      const parsed = parseJson(body, BUTTON);
+      if ('error' in parsed) return json(res, 400, { error: parsed.error });
+      display.button(button, parsed.value.action);
       return json(res, 200, {});
     }
-    if (path === '/screenshot' && req.method === 'GET') {
-      return json(res, 501, { error: 'no screenshots: this server draws no pixels; read the screens as text from /events' });
+    if (route === 'POST /finger') {
+      const parsed = parseJson(body, FINGER);
+      return 'error' in parsed ? json(res, 400, { error: parsed.error }) : json(res, 200, {});
     }
-    return json(res, 404, { error: `no route ${req.method} ${path}` });
+    if (route === 'POST /automation') {
+      // Speculos reads the document as ASCII and refuses a path to a file ("file:…", which its command line takes).
+      if (body.some((b) => b > 0x7f)) return json(res, 400, 'invalid encoding');
+      const text = String.fromCharCode(...body);
+      const automation = text.startsWith('file:') ? undefined : Automation.parse(text);
+      if (!automation) return json(res, 400, 'invalid document');
+      display.setAutomation(automation);
+      return json(res, 200, {});
+    }
+    if (route === 'POST /ticker') {
+      const parsed = parseJson(body, TICKER);
+      if ('error' in parsed) return json(res, 400, { error: parsed.error });
+      display.ticker(parsed.value.action);
+      return json(res, 200, {});
+    }
+    if (route === 'GET /screenshot') {
+      const png = await encodePng(display.bitmap());
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'no-cache,no-store' });
+      res.end(png);
+      return;
+    }
+    return json(res, 404, { error: `no route ${route}` });
   }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
-  show(IDLE);
   const port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | undefined;
+  function close(): Promise<void> {
+    closing ??= (async () => {
+      display.close();
+      for (const res of streams) res.end();
+      streams.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    })();
+    return closing;
+  }
 
   return {
     port,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     get currentScreen() {
-      return shown;
+      return display.screen;
     },
-    async close() {
-      device.approve = originalApprove;
-      active?.decide(false);
-      for (const res of streams) res.end();
-      streams.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }
 
@@ -292,16 +248,16 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-/** A body that is neither declared `application/json` nor parses as JSON. */
-const NOT_JSON = Symbol('not JSON');
+/** A query flag as Flask-RESTful's `inputs.boolean` reads it (absent: false; not a boolean: undefined). */
+function flag(url: URL, name: string): boolean | undefined {
+  const value = url.searchParams.get(name);
+  if (value === null) return false;
+  if (/^(true|1|yes|on)$/i.test(value)) return true;
+  if (/^(false|0|no|off)$/i.test(value)) return false;
+  return undefined;
+}
 
-/**
- * The body as a JSON object (undefined when empty, or JSON that is not an object), read whatever its Content-Type
- * as the real Speculos reads it (`request.get_json(force=True)`); NOT_JSON when it does not parse and was not
- * declared `application/json` either.
- */
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown> | undefined | typeof NOT_JSON> {
-  const declared = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+async function readBody(req: IncomingMessage): Promise<Uint8Array> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -309,11 +265,18 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown> |
     if (size > MAX_BODY) throw new Error('request body too large');
     chunks.push(chunk);
   }
-  if (size === 0) return declared ? undefined : NOT_JSON;
+  return Buffer.concat(chunks);
+}
+
+/** The body as JSON of `schema`, whatever its Content-Type (Flask's `get_json(force=True)`), or why it is not. */
+function parseJson<T>(body: Uint8Array, schema: z.ZodType<T>): { value: T } | { error: string } {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+    value = JSON.parse(new TextDecoder().decode(body));
   } catch {
-    return declared ? undefined : NOT_JSON;
+    return { error: 'the body is not JSON' };
   }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) return { error: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') };
+  return { value: parsed.data };
 }

@@ -1,24 +1,23 @@
 /**
  * Reading the screens a Speculos transport streams (`automationEvents`), as a test against the real Speculos would:
- * one text event per line drawn, a screen's first line (its title) at y = `TITLE_Y`. Every wait has a deadline: a
- * missing screen fails the test instead of hanging it.
+ * the text events of each screen in drawing order, a screen's first event (its title) marked `clear` (the screen was
+ * cleared before it was drawn). Every wait has a deadline: a missing screen fails the test instead of hanging it.
  */
 import type { SpeculosControls } from '../../src/transport/node.js';
 
 /** How long a wait for a screen lasts by default. */
 export const WAIT_MS = 5_000;
-/** The server draws a screen's first line (its title) at y = 3 and the other lines under it, like a Nano. */
-export const TITLE_Y = 3;
 /** While a wait may also end by `until` settling (which no event announces), it looks again this often. */
 const POLL_MS = 50;
 
-export type SpeculosEvent = { text: string; x: number; y: number };
+/** A text event as Speculos streams it (the transport's type declares only text, x and y). */
+export type SpeculosEvent = { text: string; x: number; y: number; w?: number; h?: number; clear?: boolean };
 
 /** `events` grouped into screens, each its text lines (a screen starts on its title row). */
 export function screensOf(events: readonly SpeculosEvent[]): string[][] {
   const screens: string[][] = [];
   for (const e of events) {
-    if (e.y === TITLE_Y || screens.length === 0) screens.push([e.text]);
+    if (e.clear === true || screens.length === 0) screens.push([e.text]);
     else screens.at(-1)!.push(e.text);
   }
   return screens;
@@ -60,12 +59,12 @@ export class ScreenLog {
 
   /** The title of the next screen drawn. */
   async nextTitle(ms = WAIT_MS): Promise<string> {
-    return (await this.next((e) => e.y === TITLE_Y, 'the next screen', ms)).text;
+    return (await this.next((e) => e.clear === true, 'the next screen', ms)).text;
   }
 
   /** The title of the next screen drawn, or undefined once `until` has settled with no screen left to read. */
   async nextTitleUntil(until: { settled: boolean }, ms = WAIT_MS): Promise<string | undefined> {
-    return (await this.#next((e) => e.y === TITLE_Y, 'the next screen', ms, until))?.text;
+    return (await this.#next((e) => e.clear === true, 'the next screen', ms, until))?.text;
   }
 
   close(): void {

@@ -18,11 +18,14 @@ import { ScreenLog, screensOf, type SpeculosEvent } from '../support/speculos-sc
 
 type Transport = Awaited<ReturnType<typeof openSpeculos>>;
 
-/** The recorded screens of `events`: grouped into screens, without idle screens and screens seen again. */
+/**
+ * The recorded screens of `events`: grouped into screens, without idle screens, screens seen again, and the
+ * transient "Processing..." between the address review's stages (the recordings leave it out).
+ */
 function recordedScreens(events: SpeculosEvent[]): string[][] {
   const seen: string[][] = [];
   for (const screen of screensOf(events)) {
-    if (screen[0] === 'Mina' && screen[1] === 'is ready') continue;
+    if ((screen[0] === 'Mina' && screen[1] === 'is ready') || screen[0] === 'Processing...') continue;
     if (!seen.some((s) => JSON.stringify(s) === JSON.stringify(screen))) seen.push(screen);
   }
   return seen;
@@ -40,7 +43,7 @@ async function walk(transport: Transport, log: ScreenLog, decision: Decision, re
   for (;;) {
     const title = await log.nextTitleUntil(reply);
     if (title === undefined) return;
-    if (title === 'Mina' || title === 'Signing...') continue;
+    if (title === 'Mina' || title === 'Signing...' || title === 'Processing...') continue;
     if (title === 'Reject' || title === 'Cancel') {
       const goOn = decision === 'approve' || (decision === 'reject' && title === 'Cancel');
       if (goOn && previous !== undefined && GO_ON.has(previous)) {

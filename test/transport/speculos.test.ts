@@ -99,7 +99,8 @@ describe('Speculos HTTP transport against startSpeculosServer (software Ledger)'
     await log.waitFor('is ready');
 
     const titles = screensOf(log.events).map(([title]) => title);
-    expect(titles).toEqual(['Get', 'Path', 'Generate', 'Address (1/2)', 'Address (2/2)', 'Approve', 'Mina']);
+    // "Processing..." between the stages, as the app draws it while it derives the address.
+    expect(titles).toEqual(['Get', 'Path', 'Generate', 'Processing...', 'Address (1/2)', 'Address (2/2)', 'Approve', 'Mina']);
     expect(valueShown(log, 'Path')).toBe(PATH_0);
     expect(valueShown(log, 'Address')).toBe(addressOf(0));
     // After the decision the device is back on its idle screen.
@@ -400,23 +401,30 @@ describe('startSpeculosServer refuses web pages (CSRF, DNS rebinding): only a lo
     expect(JSON.parse(version.text)).toEqual({ data: exchange('get_version').reply });
   });
 
-  it('a body that is neither declared JSON nor parses as JSON is refused (415) and presses nothing', async () => {
+  it("a body that is not JSON, or JSON not of the route's schema, is refused (400, as Speculos) and presses nothing", async () => {
     const { device, port, host, server } = await waitingReview();
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
-      for (const body of ['action=press-and-release', '', '{"action":']) {
-        expect((await rawRequest(port, 'POST', '/button/both', { host, 'content-type': type }, body)).status).toBe(415);
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json']) {
+      for (const body of ['action=press-and-release', '', '{"action":', '{}', '{"action":"jump"}', '{"action":"press","extra":1}']) {
+        expect((await rawRequest(port, 'POST', '/button/both', { host, 'content-type': type }, body)).status).toBe(400);
       }
     }
-    expect((await rawRequest(port, 'POST', '/apdu', { host, 'content-type': 'text/plain' }, 'data=e001000000')).status).toBe(415);
+    for (const body of ['data=e001000000', '{"data":""}', '{"data":"e00"}', '{"data":"zz"}', '{}', '{"data":"e001000000","x":1}']) {
+      expect((await rawRequest(port, 'POST', '/apdu', { host, 'content-type': 'text/plain' }, body)).status).toBe(400);
+    }
     expect(server.currentScreen?.lines).toEqual(['Get', 'Address']);
     expect(device.exchanges).toEqual([]);
   });
 
-  it('GET /screenshot answers 501 and points at /events (the server draws no pixels)', async () => {
-    const { port, host } = await waitingReview();
-    const shot = await rawRequest(port, 'GET', '/screenshot', { host });
-    expect(shot.status).toBe(501);
-    expect(JSON.parse(shot.text).error).toMatch(/\/events/);
+  it('GET /screenshot answers the screen as a 128 × 64 PNG, not cached', async () => {
+    const { host } = await waitingReview();
+    const response = await within(fetch(`http://${host}/screenshot`), 'GET /screenshot', WAIT_MS);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(response.headers.get('cache-control')).toBe('no-cache,no-store');
+    const png = new Uint8Array(await response.arrayBuffer());
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const header = new DataView(png.buffer, 16, 8); // IHDR: width, height
+    expect([header.getUint32(0), header.getUint32(4)]).toEqual([128, 64]);
   });
 
   it('the same requests from a local tool (loopback Host, JSON, no Origin) are served', async () => {
@@ -426,7 +434,13 @@ describe('startSpeculosServer refuses web pages (CSRF, DNS rebinding): only a lo
       expect((await rawRequest(port, 'POST', `/button/${button}`, json, '{"action":"press-and-release"}')).status).toBe(200);
     expect(server.currentScreen?.title).toBe('Address (1/2)');
     for (const button of ['right', 'right', 'both'])
-      await rawRequest(port, 'POST', `/button/${button}`, { ...json, 'content-type': 'application/json; charset=utf-8' }, '{}');
+      await rawRequest(
+        port,
+        'POST',
+        `/button/${button}`,
+        { ...json, 'content-type': 'application/json; charset=utf-8' },
+        '{"action":"press-and-release"}',
+      );
     const reply = await outcome;
     expect(reply.status).toBe(200);
     expect(JSON.parse(reply.text)).toEqual({ data: exchange('get_address_0_show').reply });

@@ -1,0 +1,261 @@
+/**
+ * The device's screen and buttons behind the Speculos-compatible server: what is drawn now and what Speculos would
+ * report of it (text events: screen-drawing.ts), the log of every event since the last reset, the buttons (pressed
+ * and released as on Speculos: review-buttons.ts), the app's menu when no review is on screen (app-menu.ts), the
+ * automation rules, and the ticker that drives the app's timed steps ("Processing...", "Signing...").
+ *
+ * A review is shown by standing in for the device's `approve`: with buttons, each stage waits for the button that
+ * answers it, as on the device; without, the device's own `approve` answers, and the screens the user would have
+ * seen are still drawn (only the first stage's when it answers `'cancel'`).
+ */
+import { AppMenu, type MenuDevice } from './app-menu.js';
+import type { Automation, AutomationAction } from './speculos-automation.js';
+import { ButtonPanel, ReviewButtons, reviewArrows, type Button } from './review-buttons.js';
+import { reviewStages, type Approver, type Review, type ReviewAnswer, type Screen } from './review.js';
+import { renderDrawing, textEvents, type Arrows, type ScreenBitmap, type TextEvent } from './screen-drawing.js';
+import { SCREEN_HEIGHT, SCREEN_WIDTH } from './screen-drawing.js';
+
+/** A text event as Speculos reports it; `clear` marks the first event of a newly drawn screen. */
+export interface SpeculosEvent extends TextEvent {
+  clear: boolean;
+}
+
+/** What the display needs of the device. */
+export interface DisplayDevice {
+  approve: Approver;
+  readonly version?: string;
+  blindSigning?: boolean;
+  readonly appOpen?: boolean;
+  closeApp?(): void;
+}
+
+export type ButtonAction = 'press' | 'release' | 'press-and-release';
+export type TickerAction = 'pause' | 'resume' | 'single-step';
+
+const NO_ARROWS: Arrows = { left: false, right: false };
+/** How many events the log keeps. */
+const MAX_EVENTS = 1000;
+
+/** The app's timed steps wait for ticks; a paused ticker holds them until resumed or single-stepped. */
+class Ticker {
+  #paused = false;
+  #waiting: Array<() => void> = [];
+
+  tick(): Promise<void> {
+    return this.#paused ? new Promise((resolve) => this.#waiting.push(resolve)) : Promise.resolve();
+  }
+
+  control(action: TickerAction): void {
+    if (action === 'pause') this.#paused = true;
+    else if (action === 'single-step') this.#waiting.shift()?.();
+    else {
+      this.#paused = false;
+      for (const resolve of this.#waiting.splice(0)) resolve();
+    }
+  }
+}
+
+export class SpeculosDisplay {
+  /** Every event since the last `clearLog()`, oldest first. */
+  readonly log: SpeculosEvent[] = [];
+  #screen: Screen | undefined;
+  #arrows: Arrows = NO_ARROWS;
+  #events: SpeculosEvent[] = [];
+  readonly #listeners = new Set<(event: SpeculosEvent) => void>();
+  readonly #panel = new ButtonPanel();
+  readonly #menu: AppMenu;
+  readonly #ticker = new Ticker();
+  #review: { buttons: ReviewButtons; settle: (answer: ReviewAnswer) => void } | undefined;
+  #automation: Automation | undefined;
+  /** Whether the review answered in the exchange now running was approved (an error then leaves its screen up). */
+  #approved = false;
+  /** Whether a step of the menu is shown (the idle screen or another). */
+  #onMenu = false;
+  readonly #restoreApprove: () => void;
+
+  constructor(
+    private readonly device: DisplayDevice,
+    private readonly options: { buttons: boolean; onExit?: () => void },
+  ) {
+    const menuDevice: MenuDevice = {
+      get version() {
+        return device.version ?? '1.6.0';
+      },
+      get blindSigning() {
+        return device.blindSigning ?? false;
+      },
+      set blindSigning(value: boolean) {
+        device.blindSigning = value;
+      },
+      closeApp: () => device.closeApp?.(),
+    };
+    this.#menu = new AppMenu(menuDevice);
+    const original = device.approve;
+    device.approve = (review) => (options.buttons ? this.#awaitButtons(review) : this.#showAnswered(review, original));
+    this.#restoreApprove = () => {
+      device.approve = original;
+    };
+    this.#toMenuStart();
+  }
+
+  /** The screen shown now (undefined once the app has quit). */
+  get screen(): Screen | undefined {
+    return this.#screen;
+  }
+
+  /** The text events of the screen shown now (kept apart from the log: a reset of the log does not clear them). */
+  get currentEvents(): SpeculosEvent[] {
+    return [...this.#events];
+  }
+
+  /** The pixels shown now, arrows included. */
+  bitmap(): ScreenBitmap {
+    if (!this.#screen) return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT, pixels: new Uint8Array(SCREEN_WIDTH * SCREEN_HEIGHT) };
+    return renderDrawing(this.#screen.drawing, this.#arrows);
+  }
+
+  subscribe(listener: (event: SpeculosEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  clearLog(): void {
+    this.log.length = 0;
+  }
+
+  setAutomation(automation: Automation): void {
+    this.#automation = automation;
+  }
+
+  ticker(action: TickerAction): void {
+    this.#ticker.control(action);
+  }
+
+  /** A button action as Speculos's `POST /button/{left,right,both}` takes it. */
+  button(button: Button, action: ButtonAction): void {
+    const sides = button === 'both' ? (['left', 'right'] as const) : ([button] as const);
+    if (action !== 'release') for (const side of sides) this.#panel.press(side);
+    if (action === 'press') return;
+    for (const side of sides) {
+      const event = this.#panel.release(side);
+      if (event) this.#onButton(event);
+    }
+  }
+
+  /** An exchange is starting. */
+  beforeExchange(): void {
+    this.#approved = false;
+  }
+
+  /**
+   * The device replied: it goes back to its idle screen after a success or a rejection; an error after an approval
+   * leaves the screen as it was ("Signing...", or the Approve screen of a message), as the real app does.
+   */
+  afterReply(ok: boolean): void {
+    if (!ok && this.#approved) return;
+    if (!this.#onMenu) this.#toMenuStart();
+  }
+
+  close(): void {
+    this.#restoreApprove();
+    this.#review?.settle(false);
+    this.#listeners.clear();
+  }
+
+  #show(screen: Screen | undefined, arrows: Arrows = NO_ARROWS, onMenu = false): void {
+    this.#onMenu = onMenu;
+    this.#screen = screen;
+    this.#arrows = arrows;
+    this.#events = screen ? textEvents(screen.drawing).map(({ text, x, y, w, h }, i) => ({ text, x, y, w, h, clear: i === 0 })) : [];
+    for (const event of this.#events) {
+      this.log.push(event);
+      if (this.log.length > MAX_EVENTS) this.log.shift();
+      for (const listener of this.#listeners) listener(event);
+      if (this.#automation) this.#automate(this.#automation.actionsFor(event));
+    }
+  }
+
+  /** The app's `ui_idle`: the first step of its menu (nothing once the app has quit to the dashboard). */
+  #toMenuStart(): void {
+    this.#menu.reset();
+    if (this.device.appOpen === false) this.#show(undefined);
+    else this.#show(this.#menu.screen, this.#menu.arrows, true);
+  }
+
+  /** Automation actions run once the screen is drawn, as the app reads its buttons after drawing. */
+  #automate(actions: AutomationAction[]): void {
+    if (actions.length === 0) return;
+    queueMicrotask(() => {
+      for (const action of actions) {
+        if (action[0] === 'button') {
+          const side = action[1] === 1 ? 'left' : action[1] === 2 ? 'right' : undefined;
+          if (side) this.button(side, action[2] ? 'press' : 'release');
+        } else if (action[0] === 'setbool') this.#automation?.setVariable(action[1], action[2]);
+        else if (action[0] === 'exit') this.options.onExit?.();
+      }
+    });
+  }
+
+  #onButton(button: Button): void {
+    const active = this.#review;
+    if (!active) {
+      if (!this.#onMenu) return; // no app on screen (it quit): the dashboard is not modelled
+      const outcome = this.#menu.press(button);
+      if (outcome === 'quit') this.#show(undefined);
+      else if (outcome !== 'none') this.#show(this.#menu.screen, this.#menu.arrows, true);
+      return;
+    }
+    const step = active.buttons.press(button);
+    if (step.kind === 'moved') this.#show(active.buttons.screen, active.buttons.arrows);
+    else if (step.kind === 'next-stage') void this.#nextStage(active.buttons);
+    else if (step.kind === 'decided') {
+      this.#review = undefined;
+      void this.#decided(active.buttons.review, step.answer).then(() => active.settle(step.answer));
+    }
+  }
+
+  async #nextStage(buttons: ReviewButtons): Promise<void> {
+    if (buttons.review.betweenStages) {
+      this.#show(buttons.review.betweenStages);
+      await this.#ticker.tick();
+    }
+    this.#show(buttons.screen, buttons.arrows);
+  }
+
+  /** After the answer: "Signing..." while an approved transaction is signed, the idle screen after a rejection. */
+  async #decided(review: Review, answer: ReviewAnswer): Promise<void> {
+    this.#approved = answer === true && review.approvable;
+    if (this.#approved && review.afterApproval) {
+      this.#show(review.afterApproval);
+      await this.#ticker.tick();
+    } else if (!this.#approved) this.#toMenuStart();
+  }
+
+  #awaitButtons(review: Review): Promise<ReviewAnswer> {
+    this.#review?.settle(false);
+    return new Promise((resolve) => {
+      const buttons = new ReviewButtons(review);
+      this.#review = { buttons, settle: resolve };
+      this.#show(buttons.screen, buttons.arrows);
+    });
+  }
+
+  /** Without buttons: the device's own approver answers; the screens the user went through are drawn. */
+  async #showAnswered(review: Review, original: Approver): Promise<ReviewAnswer> {
+    const arrows = reviewArrows(review);
+    const [first, ...later] = reviewStages(review).map((stage, i, all) => {
+      const start = all.slice(0, i).reduce((n, s) => n + s.length, 0);
+      return stage.map((screen, j) => [screen, arrows[start + j]] as const);
+    });
+    for (const [screen, at] of first!) this.#show(screen, at);
+    const answer = await original(review);
+    if (answer !== 'cancel') {
+      for (const stage of later) {
+        if (review.betweenStages) this.#show(review.betweenStages);
+        for (const [screen, at] of stage) this.#show(screen, at);
+      }
+    }
+    await this.#decided(review, answer);
+    return answer;
+  }
+}
