@@ -53,8 +53,9 @@ function sdkLines(value: Uint8Array): Uint8Array[] {
       if (rest[n - 1] === 0x0a) break;
     }
     if (n < rest.length && !isDelimiter(rest[n - 1]!) && !isDelimiter(rest[n]!)) {
-      const last = [...rest.subarray(1, n)].findLastIndex(isDelimiter);
-      if (last >= 0) n = last + 1;
+      let last = n - 1;
+      while (last >= 1 && !isDelimiter(rest[last]!)) last--;
+      if (last >= 1) n = last;
     }
     lines.push(rest.subarray(0, Math.max(n, 1)));
     rest = rest.subarray(Math.max(n, 1));
