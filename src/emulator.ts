@@ -18,8 +18,13 @@ export {
   shownValue,
   type Approver,
   type Review,
+  type ReviewAnswer,
   type ReviewKind,
   type Screen,
 } from './emulator/review.js';
+export { renderScreen, type Arrows, type ScreenBitmap, type ScreenDrawing, type ScreenLayout } from './emulator/screen-drawing.js';
+export { reviewArrows } from './emulator/review-buttons.js';
+export { encodePng } from './emulator/png.js';
+export type { IconName } from './emulator/font.js';
 export { derivationPath } from './emulator/keys.js';
 export { startSpeculosServer, type SpeculosServer, type SpeculosServerOptions } from './emulator/speculos-server.js';

@@ -9,7 +9,7 @@
  * So a line whose first character is a space (an empty bitmap, height 0) is reported as " " and the rest, and an `_`
  * (drawn below the baseline) starts a new event unless the event already reaches as low (a descender, an earlier `_`).
  */
-import { FONT_BASELINE, glyphOf, iconOf, pixelSet, textWidth, type FontName, type IconName } from './font.js';
+import { FONT_BASELINE, FONT_HEIGHT, glyphOf, iconOf, pixelSet, textWidth, type FontName, type IconName } from './font.js';
 
 export const SCREEN_WIDTH = 128;
 export const SCREEN_HEIGHT = 64;
@@ -139,6 +139,19 @@ function blit(pixels: Uint8Array, x: number, y: number, w: number, rows: number,
   }
 }
 
+/**
+ * The pixels a Nano S Plus shows for a screen: 128 × 64, 1 bit each (1 lit), drawn with the SDK's fonts, icons and
+ * layouts; `arrows` says which navigation arrows are drawn (`reviewArrows` gives them for each screen of a review).
+ *
+ * @example
+ * ```ts
+ * const png = await encodePng(renderScreen(review.screens[0], reviewArrows(review)[0]));
+ * ```
+ */
+export function renderScreen(screen: { drawing: ScreenDrawing }, arrows?: Arrows): ScreenBitmap {
+  return renderDrawing(screen.drawing, arrows);
+}
+
 /** The pixels the device shows for `drawing` (white on black: 1 is a lit pixel). */
 export function renderDrawing(drawing: ScreenDrawing, arrows: Arrows = { left: false, right: false }): ScreenBitmap {
   const pixels = new Uint8Array(SCREEN_WIDTH * SCREEN_HEIGHT);
@@ -153,6 +166,6 @@ export function renderDrawing(drawing: ScreenDrawing, arrows: Arrows = { left: f
     blit(pixels, at.x, at.y, icon.width, icon.height, icon.bitmap);
   }
   // A glyph's box is at most a font's height (bagl_hal_draw_bitmap_within_rect is given the font's height).
-  for (const { x, y, w, bitmap } of placeGlyphs(drawing)) if (w > 0) blit(pixels, x, y, w, 12, bitmap);
+  for (const { x, y, w, bitmap } of placeGlyphs(drawing)) if (w > 0) blit(pixels, x, y, w, FONT_HEIGHT, bitmap);
   return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT, pixels };
 }

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fromHex } from '../../src/apdu/bytes.js';
 import { signatureFromRawHex, signatureToBase58 } from '../../src/apdu/signature.js';
 import { MinaLedgerApp } from '../../src/apdu.js';
-import { startSpeculosServer, type Approver, type SoftwareLedger, type SpeculosServer } from '../../src/emulator/index.js';
+import { startSpeculosServer, type Approver, type SoftwareLedger, type SpeculosServer } from '../../src/emulator.js';
 import { openSpeculos } from '../../src/transport/node.js';
 import { addressOf, exchange, txOf } from '../support/vectors.js';
 import { quietLedger, within } from '../support/rig.js';
