@@ -113,7 +113,7 @@ export class SoftwareLedger implements ApduTransport {
   latencyMs: number;
   readonly version: string;
   /** The extension version this device speaks, or false (the released app). */
-  readonly extensions: ExtensionVersion;
+  readonly extensions: false | '1.0' | '1.1';
   #root: HDKey;
   /** A chunked extension request being received. */
   #chunks = new ChunkReceiver();
