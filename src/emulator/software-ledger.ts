@@ -32,13 +32,7 @@ import { isStoreKeyRequest } from '../apdu/store-key.js';
 import type { ApduTransport } from '../transport/types.js';
 import { appInfo, getAddress, getVersion, signField, signMessage, signTx } from './app-instructions.js';
 import { DisconnectedDeviceError, Rejected, TransportStatusError, fail } from './device-errors.js';
-import {
-  ChunkReceiver,
-  EXTENSION_INSTRUCTIONS,
-  extensionInstruction,
-  type ExtensionDevice,
-  type ExtensionVersion,
-} from './extension-instructions.js';
+import { ChunkReceiver, EXTENSION_INSTRUCTIONS, extensionInstruction, type ExtensionDevice } from './extension-instructions.js';
 import { deriveAccountKey, mnemonicToSeed, rootFromSeed, type AccountKey } from './keys.js';
 import type { Approver, Review } from './review.js';
 
