@@ -2,7 +2,7 @@
  * The signatures the device computes, delegated to mina-signer (no hand-written Schnorr or Poseidon).
  *
  * Messages use mina-signer's public `Client`. Payments and delegations (INS 03) and single field elements (INS 06)
- * use mina-signer's own unexported functions (loaded by src/crypto/mina-signer-internals.ts), because the app signs
+ * use mina-signer's own unexported functions (loaded by src/upstream/mina-signer-internals.ts), because the app signs
  * what it decodes and the public `Client` refuses or normalises some of it (recorded on the real app, see
  * test/fixtures/mina-ledger-app-speculos.json): a field element ≥ p is signed as the raw 256-bit value, a
  * delegation's amount field is signed, a receiver's parity byte is taken as it is, and memo bytes that are not

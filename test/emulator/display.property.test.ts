@@ -67,7 +67,9 @@ const hex = (lines: Uint8Array[]) => lines.map((l) => Buffer.from(l).toString('h
 
 /** Values that stress the layout: delimiters, the four glyphs that once differed, wide and narrow glyphs, any byte. */
 const value = fc.oneof(
-  fc.array(fc.constantFrom(...'&MX_ -\nWm.il1|ab0 '.split('').map((c) => c.charCodeAt(0))), { maxLength: 260 }).map((a) => Uint8Array.from(a)),
+  fc
+    .array(fc.constantFrom(...'&MX_ -\nWm.il1|ab0 '.split('').map((c) => c.charCodeAt(0))), { maxLength: 260 })
+    .map((a) => Uint8Array.from(a)),
   fc.array(fc.integer({ min: 0x20, max: 0x7e }), { maxLength: 260 }).map((a) => Uint8Array.from(a)),
   fc.uint8Array({ maxLength: 260 }),
 );
