@@ -4,30 +4,24 @@
  *
  * @module chain-ledger
  */
-export {
-  createLedgerProvider,
-  LedgerProvider,
-  METHODS,
-  type Capabilities,
-  type CallOptions,
-  type DeviceAction,
-  type LedgerProviderOptions,
-  type Network,
-  type ProviderEventMap,
-  type RequestContext,
-} from './provider/provider.js';
+export { createLedgerProvider, LedgerProvider } from './provider/provider.js';
+export { METHODS, type WalletMethod } from './provider/methods.js';
+export type { Capabilities } from './device/capabilities.js';
+export type { DeviceAction, LedgerProviderOptions, Network, ProgressEvent } from './provider/options.js';
+export type { ProgressStage } from './util/progress.js';
+export type { ProviderEventMap } from './provider/events.js';
 export type {
+  CallOptions,
   ChainRpcSchema,
   CreateNullifierArgs,
-  NullifierResult,
   RequestArguments,
+  RequestContext,
   RequestPresentationArgs,
   RpcParams,
   RpcResult,
   SendPaymentArgs,
   SendStakeDelegationArgs,
   SendTransactionArgs,
-  SignedMessage,
   SignFieldsArgs,
   SignJsonMessageArgs,
   SignMessageArgs,
@@ -35,8 +29,8 @@ export type {
   SwitchChainArgs,
   VerifyFieldsArgs,
   VerifyMessageArgs,
-  WalletMethod,
 } from './provider/rpc.js';
+export type { NullifierResult } from './nullifier/create-nullifier.js';
 export { ErrorCode, ERROR_MESSAGES, ProviderError, isProviderError, type ProviderErrorData } from './errors/provider-error.js';
 export { toProviderError } from './provider/to-provider-error.js';
 export { parseMina } from './provider/schemas.js';
@@ -53,7 +47,7 @@ export {
   type ProviderDetail,
   type ProviderInfo,
 } from './provider/discovery.js';
-export type { JsonMessageEntry } from './messages/sign-message.js';
+export type { JsonMessageEntry, SignedMessage } from './messages/sign-message.js';
 export type { SignedFields } from './messages/sign-fields.js';
 /** What `confirmZkapp` sees of a zkApp command (docs/provider.md). */
 export type { SensitiveChange, ZkappSummary } from './zkapp/summary.js';

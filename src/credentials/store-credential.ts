@@ -11,6 +11,7 @@ import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-erro
 import { loadAttestations } from '../upstream/attestations.js';
 import { safeParseWithoutStacks } from '../upstream/parse-without-stacks.js';
 import { MAX_CREDENTIAL_BYTES, type CredentialStore } from './store.js';
+import type { ReportProgress } from '../util/progress.js';
 
 export interface CredentialContext {
   app: MinaLedgerApp;
@@ -24,6 +25,8 @@ export interface CredentialContext {
   onConfirm?: (prompt: string) => void;
   /** Verifies an INS 05 signature over the text the device signed. */
   verifyMessage: (signed: { field: string; scalar: string; signedMessage: string }) => boolean;
+  /** Told at each stage of the call (docs/provider.md, `onProgress`). */
+  progress?: ReportProgress;
 }
 
 /** zod issues from mina-attestations' schemas, as one 20003 naming the path under `prefix`. */

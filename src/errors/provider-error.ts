@@ -42,6 +42,22 @@ export interface ProviderErrorData {
   statusWord?: string;
 }
 
+/**
+ * What every `window.chain` promise rejects with: `code` (1001 not connected, 1002 rejected by the user, 20003 invalid
+ * params, 20006 not supported, 21001 the node refused it, 22001 internal, 23001 wrong origin), the wallets' fixed
+ * `message` for that code, and `data.reason` saying why (`data.field` names a bad argument, `data.statusWord` the
+ * device's answer). Branch on `code`, or test a value with `isProviderError`; it is a plain object, not an `Error`,
+ * so it survives `postMessage` and `structuredClone` whole.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await chain.signMessage({ message });
+ * } catch (error) {
+ *   if (isProviderError(error) && error.code === 1002) showRejected();
+ * }
+ * ```
+ */
 export class ProviderError {
   readonly name = 'ProviderError';
   readonly code: ErrorCode;
@@ -69,6 +85,12 @@ export function isProviderError(value: unknown): value is ProviderError {
 }
 
 export const invalidParams = (field: string, reason: string) => new ProviderError(ErrorCode.InvalidParams, { field, reason });
+
+/** 20006 for a method that needs `instruction` of the chain-ledger protocol extension, which Mina app `version` lacks. */
+export const needsExtension = (version: string, what: string, instruction: string) =>
+  new ProviderError(ErrorCode.MethodNotSupported, {
+    reason: `Mina app ${version} has no ${what} instruction: it needs ${instruction} of the chain-ledger protocol extension`,
+  });
 
 /**
  * Asks an integrator's confirmation hook (`confirmSwitchChain`, `confirmZkapp`): goes on only when it answers exactly

@@ -6,8 +6,7 @@
  * device shows the value), several with the extension's SIGN_FIELDS. Every device signature is verified here with
  * mina-signer `verifyFields` before it is returned.
  */
-import type { MinaLedgerApp } from '../device/client.js';
-import type { Capabilities } from '../device/capabilities.js';
+import type { MessageContext } from './sign-message.js';
 import { signatureToBase58 } from '../apdu/signature.js';
 import { MAX_FIELDS } from '../apdu/extension.js';
 import { minaSigners } from '../upstream/mina-signers.js';
@@ -37,14 +36,11 @@ export interface FieldsToVerify {
  * the instruction or the message has more fields than the device signs at once (64, or fewer if it says so).
  */
 export async function signFieldsOnLedger(
-  app: MinaLedgerApp,
-  accountIndex: number,
-  address: string,
-  capabilities: Capabilities,
-  fields: bigint[],
-  given: (string | number)[],
-  options: { signal?: AbortSignal; onConfirm?: (prompt: string) => void },
+  ctx: MessageContext,
+  message: { fields: bigint[]; given: (string | number)[] },
 ): Promise<SignedFields> {
+  const { app, accountIndex, address, capabilities, signal } = ctx;
+  const { fields, given } = message;
   let signature: { field: string; scalar: string };
   if (fields.length > MAX_SIGN_FIELDS) {
     throw new ProviderError(ErrorCode.MethodNotSupported, {
@@ -57,8 +53,8 @@ export async function signFieldsOnLedger(
         reason: `Mina app ${capabilities.appVersion.version} cannot sign a field element: update it to 1.6.0 or newer (INS 06)`,
       });
     }
-    options.onConfirm?.('Blind-sign the field element on your Ledger (it shows the value as 64 hex digits)');
-    signature = await app.signFieldElement(accountIndex, fields[0]!, 0, { signal: options.signal });
+    ctx.onConfirm?.('Blind-sign the field element on your Ledger (it shows the value as 64 hex digits)');
+    signature = await app.signFieldElement(accountIndex, fields[0]!, 0, { signal });
   } else {
     const extension = capabilities.extension;
     if (!extension?.signFields) {
@@ -71,8 +67,8 @@ export async function signFieldsOnLedger(
         reason: `the Ledger signs at most ${extension.maxFields} fields in one request (SIGN_FIELDS); this message has ${fields.length}`,
       });
     }
-    options.onConfirm?.('Review the fields on your Ledger and approve');
-    signature = await app.signFields(accountIndex, fields, 'testnet', { signal: options.signal });
+    ctx.onConfirm?.('Review the fields on your Ledger and approve');
+    signature = await app.signFields(accountIndex, fields, 'testnet', { signal });
   }
   const result: SignedFields = { data: [...given], publicKey: address, signature: signatureToBase58(signature) };
   const signers = await minaSigners();

@@ -12,6 +12,7 @@ import { isPrintableMessageByte, MESSAGE_MAX_BYTES, type NetworkId } from '../ap
 import { utf8 } from '../apdu/bytes.js';
 import { isReservedMessage } from '../apdu/store-key.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
+import type { ReportProgress } from '../util/progress.js';
 
 /** What `signMessage` (and `signJsonMessage`) returns; `data` is the text the device signed. */
 export interface SignedMessage {
@@ -57,33 +58,39 @@ export function assertDeviceSignsMessage(message: string, what?: string): void {
   if (reason !== undefined) throw new ProviderError(ErrorCode.MethodNotSupported, { reason });
 }
 
+/** What signing a message or fields needs from the provider (its per-call session satisfies it). */
+export interface MessageContext {
+  app: MinaLedgerApp;
+  accountIndex: number;
+  address: string;
+  capabilities: Capabilities;
+  networkId: NetworkId;
+  signal?: AbortSignal;
+  /** Called before the device request with what the user is asked to check on the device. */
+  onConfirm?: (prompt: string) => void;
+  progress?: ReportProgress;
+}
+
 /**
- * Signs a message on the Ledger (INS 05) and verifies the signature with mina-signer on network `networkId` before
- * returning it. The store-key text is refused (20003) in any form the device would sign; a text the device cannot
- * sign (empty, over 65 bytes, not printable ASCII) is 20006 with the reason, before the device is asked.
+ * Signs a message on the Ledger (INS 05) and verifies the signature with mina-signer on network `ctx.networkId`
+ * before returning it. The store-key text is refused (20003) in any form the device would sign; a text the device
+ * cannot sign (empty, over 65 bytes, not printable ASCII) is 20006 with the reason, naming the text as `what`, before
+ * the device is asked.
  */
-export async function signMessageOnLedger(
-  app: MinaLedgerApp,
-  accountIndex: number,
-  address: string,
-  capabilities: Capabilities,
-  networkId: NetworkId,
-  message: string,
-  options: { signal?: AbortSignal; onConfirm?: (prompt: string) => void },
-): Promise<SignedMessage> {
+export async function signMessageOnLedger(ctx: MessageContext, message: string, what?: string): Promise<SignedMessage> {
   // The text the device will sign on this app version, not just the message: 1.4.0/1.4.1/1.4.4 sign it raw.
-  if (isReservedMessage(capabilities.appVersion, message)) {
+  if (isReservedMessage(ctx.capabilities.appVersion, message)) {
     throw invalidParams('message', 'reserved: this text keys the credential store and is never signed for a page');
   }
-  assertDeviceSignsMessage(message);
-  options.onConfirm?.('Review the message on your Ledger and approve');
-  const signed = await app.signMessage(accountIndex, message, networkId, { signal: options.signal });
-  if (!(await accountMessageVerifier(address, networkId))(signed)) {
+  assertDeviceSignsMessage(message, what);
+  ctx.onConfirm?.('Review the message on your Ledger and approve');
+  const signed = await ctx.app.signMessage(ctx.accountIndex, message, ctx.networkId, { signal: ctx.signal });
+  if (!(await accountMessageVerifier(ctx.address, ctx.networkId))(signed)) {
     throw new ProviderError(ErrorCode.Internal, {
       reason: 'the Ledger returned a message signature that does not verify for this account',
     });
   }
-  return { publicKey: address, data: signed.signedMessage, signature: { field: signed.field, scalar: signed.scalar } };
+  return { publicKey: ctx.address, data: signed.signedMessage, signature: { field: signed.field, scalar: signed.scalar } };
 }
 
 /** mina-signer `verifyMessage` on the provider's network; false when it does not verify. */

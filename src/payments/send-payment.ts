@@ -14,6 +14,7 @@ import { minaSigners } from '../upstream/mina-signers.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
 import { fetchAccountNonce, graphqlRequest, MinaNodeError } from '../zkapp/graphql.js';
 import type { NonceTracker } from '../zkapp/nonces.js';
+import type { ReportProgress } from '../util/progress.js';
 
 /** Default fee of a payment or delegation when the dapp gives none: Auro's built-in "medium" fee, 0.0101 MINA. */
 export const DEFAULT_PAYMENT_FEE = 10_100_000n;
@@ -48,7 +49,10 @@ export interface LegacyCommandContext {
   graphqlHeaders?: Record<string, string>;
   nonces: NonceTracker;
   signal?: AbortSignal;
-  onConfirm?: () => void;
+  /** Called before the device request with what the user is asked to check on the device. */
+  onConfirm?: (prompt: string) => void;
+  /** Told when the broadcast starts. */
+  progress?: ReportProgress;
 }
 
 /** What the device signed, in mina-signer's `Json.Payment` / `Json.StakeDelegation` form. */
@@ -90,7 +94,7 @@ export async function sendLegacyCommand(
     memo: params.memo ?? '',
     networkId,
   };
-  ctx.onConfirm?.();
+  ctx.onConfirm?.('Review the amount, fee and receiver on your Ledger and approve');
   const signature = await ctx.app.signTransaction(tx, { signal: ctx.signal });
   const data: LegacyCommandJson = {
     to: tx.to,
@@ -107,6 +111,7 @@ export async function sendLegacyCommand(
     });
   }
   // A refusal by the node is a MinaNodeError, which toProviderError turns into 21001 with the node's message.
+  ctx.progress?.('broadcasting');
   const hash = await broadcastLegacy(kind, ctx.graphqlUrl, data, signature, { signal: ctx.signal, headers: ctx.graphqlHeaders });
   ctx.nonces.used(ctx.address, nonce);
   return { hash };

@@ -5,7 +5,9 @@
  * holds this module's `credentialManager` and the provider can call them (docs/security.md).
  */
 import type { CredentialEntry } from '../credentials/store.js';
-import { hostCredentialAccess, type CallOptions, type LedgerProvider } from './provider.js';
+import { hostCredentialsOf } from './host-credentials.js';
+import type { LedgerProvider } from './provider.js';
+import type { CallOptions } from './rpc.js';
 
 export interface CredentialManager {
   /** The credentials stored for the connected account (the store key is derived on the device once per connection). */
@@ -45,9 +47,10 @@ export interface CredentialManager {
  * ```
  */
 export function credentialManager(provider: LedgerProvider): CredentialManager {
+  const host = hostCredentialsOf(provider);
   return {
-    list: (options = {}) => hostCredentialAccess.list(provider, options),
-    delete: (id, options = {}) => hostCredentialAccess.delete(provider, id, options),
-    rekey: (options = {}) => hostCredentialAccess.rekey(provider, options),
+    list: (options = {}) => host.list(options),
+    delete: (id, options = {}) => host.delete(id, options),
+    rekey: (options = {}) => host.rekey(options),
   };
 }

@@ -10,6 +10,7 @@ import type { Era } from '../upstream/mina-signer-internals.js';
 import type { ApduTransport } from '../transport/types.js';
 import type { LocalChain } from '../zkapp/local-chain.js';
 import type { ZkappSummary } from '../zkapp/summary.js';
+import type { ProgressStage } from '../util/progress.js';
 import { invalidParams } from './to-provider-error.js';
 import { DEFAULT_MAX_PENDING_CALLS } from './pending.js';
 import { parseMina } from './schemas.js';
@@ -22,6 +23,19 @@ export interface DeviceAction {
   status: 'confirm' | 'done';
   /** What the user should do now, e.g. "Confirm the address on your Ledger". */
   prompt: string;
+}
+
+/** One progress event: the call's method, the stage that starts now, and the time since the call started. */
+export interface ProgressEvent {
+  /** The provider method of the call (`sendTransaction`, `requestPresentation`, …; `request` until it names one). */
+  method: string;
+  stage: ProgressStage;
+  /** For `confirm-on-device`: what the user should check on the device. */
+  prompt?: string;
+  /** Milliseconds since the call started. */
+  elapsedMs: number;
+  /** The stage runs again, in a fresh worker, after the first attempt failed. */
+  retry?: boolean;
 }
 
 export interface LedgerProviderOptions {
@@ -74,7 +88,13 @@ export interface LedgerProviderOptions {
    * recently used are removed after each compile. Default 1 GiB.
    */
   o1jsCacheBytes?: number;
+  /**
+   * Told when the user must look at the Ledger (`confirm`, with what to check) and when that device step ends
+   * (`done`: the device answered, before any proof or broadcast that follows). A throwing hook is ignored.
+   */
   onDeviceAction?: (action: DeviceAction) => void;
+  /** Told at each stage of every call (see ProgressStage). Never throws into the call: a throwing listener is logged. */
+  onProgress?: (event: ProgressEvent) => void;
   /** At most this many calls of this provider (its origin) wait for or run on the device; more → 1002 at once. Default 32. */
   maxPendingCalls?: number;
   /**
@@ -154,6 +174,7 @@ export const providerOptionsSchema = z.looseObject({
   confirmZkapp: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   era: optional((value) => value === 'berkeley' || value === 'mesa', 'must be "berkeley" or "mesa"'),
   confirmSwitchChain: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
+  onProgress: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   allowUnconfirmedSwitchChain: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
   graphqlUrl: graphqlUrl.optional(),
   graphqlHeaders: optional(

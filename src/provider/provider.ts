@@ -5,34 +5,37 @@
  *     → the device, held for the whole call (one call at a time per device, cancellable) → device work → verification
  *
  * so a request from the wrong origin, with bad arguments, or for an instruction the app lacks never reaches the
- * device. Every promise rejects with a `ProviderError`, never anything else.
+ * device. Every promise rejects with a `ProviderError`, never anything else. The methods are listed once, in
+ * ./methods.ts (their schemas, positional forms, requirements and delegation); each method here hands the domain that
+ * does the work one session per call (./session.ts), and reports its progress (./progress.ts).
  */
 import { MinaLedgerApp } from '../device/client.js';
 import type { NetworkId } from '../apdu/codec.js';
 import { supports } from '../apdu/version.js';
-import { STORE_KEY_MESSAGE } from '../apdu/store-key.js';
-import { defaultCredentialStore, deriveStoreSecret } from '../credentials/store-key.js';
-import { accountMessageVerifier } from '../upstream/mina-signers.js';
-import { completeNullifier } from '../nullifier/complete.js';
-import { requestPresentation } from '../presentations/request-presentation.js';
+import { capabilitiesOf, type Capabilities } from '../device/capabilities.js';
 import { deleteCredential, rekeyCredentials, storePrivateCredential } from '../credentials/store-credential.js';
-import type { CredentialEntry, CredentialStore } from '../credentials/store.js';
-import { createLocalChain, type LocalChain } from '../zkapp/local-chain.js';
-import { NonceTracker } from '../zkapp/nonces.js';
-import { sendTransaction, type SendTransactionResult } from '../zkapp/send-transaction.js';
+import { signFieldsOnLedger, verifyFields, type SignedFields } from '../messages/sign-fields.js';
+import { jsonMessageText, signMessageOnLedger, verifyMessage, type SignedMessage } from '../messages/sign-message.js';
+import { createNullifier, type NullifierResult } from '../nullifier/create-nullifier.js';
 import { sendLegacyCommand } from '../payments/send-payment.js';
-import { ErrorCode, ProviderError, hostDetail, invalidParams, requireApproval, toProviderError } from './to-provider-error.js';
+import { requestPresentation } from '../presentations/request-presentation.js';
+import type { LocalChain } from '../zkapp/local-chain.js';
+import { sendTransaction, type SendTransactionResult } from '../zkapp/send-transaction.js';
+import { ErrorCode, ProviderError, hostDetail, requireApproval, toProviderError } from './to-provider-error.js';
+import { orDelegate, type DelegatedCall } from './delegation.js';
+import { registerHostCredentials, type HostCredentials } from './host-credentials.js';
+import { ROWS, paramsOf, specOfRequest, type MethodName, type ParsedParams, type UsesStore } from './methods.js';
 import type {
+  CallOptions,
   CreateNullifierArgs,
-  NullifierResult,
   RequestArguments,
+  RequestContext,
   RequestMethod,
   RequestPresentationArgs,
   RpcResult,
   SendPaymentArgs,
   SendStakeDelegationArgs,
   SendTransactionArgs,
-  SignedMessage,
   SignFieldsArgs,
   SignJsonMessageArgs,
   SignMessageArgs,
@@ -40,108 +43,72 @@ import type {
   SwitchChainArgs,
   VerifyFieldsArgs,
   VerifyMessageArgs,
-  WalletMethod,
+  WalletMethods,
 } from './rpc.js';
-import { storeKeyStaysQuiet } from '../transport/quiet-exchange.js';
 import { assertSameOrigin, bindOrigin, callerOrigin } from './origin.js';
 import { PendingCalls } from './pending.js';
-import { capabilitiesOf, type Capabilities } from '../device/capabilities.js';
-import { positionalParams } from './positional-params.js';
-import { ProviderEvents, type EventName, type Listener, type ProviderEventMap } from './events.js';
-import { checkProviderOptions, type DeviceAction, type LedgerProviderOptions, type Network } from './options.js';
-import {
-  createNullifierParams,
-  parseParams,
-  requestPresentationParams,
-  sendTransactionParams,
-  deleteCredentialParams,
-  emptyParams,
-  signMessageParams,
-  storePrivateCredentialParams,
-  switchChainParams,
-  sendPaymentParams,
-  sendStakeDelegationParams,
-  signFieldsParams,
-  signJsonMessageParams,
-  verifyFieldsParams,
-  verifyMessageParams,
-} from './schemas.js';
-import { assertDeviceSignsMessage, jsonMessageText, signMessageOnLedger, verifyMessage } from '../messages/sign-message.js';
-import { signFieldsOnLedger, verifyFields, type SignedFields } from '../messages/sign-fields.js';
+import { ProviderEvents, type EventName, type Listener } from './events.js';
+import { checkProviderOptions, type LedgerProviderOptions, type Network } from './options.js';
+import { CallReport } from './progress.js';
+import { parseParams } from './schemas.js';
+import { CallSessions, type CallSession, type Connection, type CredentialSession } from './session.js';
 
-/** Defined beside the provider (options.ts, capabilities.ts, events.ts); exported from here, where they always were. */
-export type { Capabilities, DeviceAction, LedgerProviderOptions, Network, ProviderEventMap };
+/** Marks a call that `request()` runs: it reports, and delegates, through the request's own call. */
+const INSIDE_REQUEST = Symbol('inside request()');
+type Inner = RequestContext & { [INSIDE_REQUEST]?: CallReport };
+/** The session of a call of method `P`: with the credential store when the table says it uses it. */
+type SessionOf<P extends MethodName> = UsesStore<P> extends true ? CredentialSession : CallSession;
+/** What a method does with its session and its parsed params. */
+type Body<P extends MethodName, T> = (session: SessionOf<P>, params: ParsedParams<P>) => Promise<T>;
 
-export interface CallOptions {
-  signal?: AbortSignal;
-}
-
-/** Context of a `request(...)` call: the caller's origin as seen by a bridge or a Node host. */
-export interface RequestContext extends CallOptions {
-  origin?: string;
-}
-
-/** Wallet-side method names accepted by `request`, and the provider method each one runs. */
-export const METHODS = {
-  chain_requestAccounts: 'requestAccounts',
-  chain_accounts: 'getAccounts',
-  chain_requestNetwork: 'requestNetwork',
-  chain_sendPayment: 'sendPayment',
-  chain_sendStakeDelegation: 'sendStakeDelegation',
-  chain_signFields: 'signFields',
-  chain_verifyFields: 'verifyFields',
-  chain_verifyMessage: 'verifyMessage',
-  chain_sign_JsonMessage: 'signJsonMessage',
-  chain_verify_JsonMessage: 'verifyJsonMessage',
-  chain_sendTransaction: 'sendTransaction',
-  chain_requestPresentation: 'requestPresentation',
-  chain_createNullifier: 'createNullifier',
-  chain_storePrivateCredential: 'storePrivateCredential',
-  chain_signMessage: 'signMessage',
-  chain_switchChain: 'switchChain',
-} as const satisfies Record<WalletMethod, keyof LedgerProvider>;
-
-/** Set by LedgerProvider's static block: the host-side credential methods (./credential-manager.ts). */
-export let hostCredentialAccess: {
-  list(provider: LedgerProvider, options: CallOptions): Promise<CredentialEntry[]>;
-  delete(provider: LedgerProvider, id: unknown, options: CallOptions): Promise<boolean>;
-  rekey(provider: LedgerProvider, options: CallOptions): Promise<boolean>;
-};
-
-export class LedgerProvider {
+/**
+ * A Mina wallet provider (`window.chain`, Auro's `window.mina` API) whose key is on a Ledger. Make one with
+ * `createLedgerProvider({ transport, network })` (or `wrapProvider` in front of a wallet the page already has) and
+ * put it on the page with `install(provider)`. Nothing touches the device until `requestAccounts()`; every method
+ * then checks the caller's origin, the connection and its arguments before the device is asked, holds the device for
+ * the whole call, and verifies what the device returns. Every promise rejects only with a `ProviderError`
+ * (`code`: 1001 not connected, 1002 rejected, 20003 bad argument, 20006 unsupported, 23001 wrong origin).
+ *
+ * @example
+ * ```ts
+ * const chain = createLedgerProvider({ transport: await openWebHid({ request: true }), network: 'mainnet' });
+ * const [address] = await chain.requestAccounts(); // the Ledger shows the address to confirm
+ * const { hash } = await chain.sendTransaction({ transaction: tx.toJSON() });
+ * ```
+ */
+export class LedgerProvider implements WalletMethods {
   #network: Network;
+  /** The origin this provider serves (a page's `location.origin`, or the one given to a bridge or a Node host). */
   readonly origin: string;
+  /** Account N of m/44'/12586'/N'/0/0. */
   readonly accountIndex: number;
   /** True when the transport is the software Ledger (a software key): never hardware. */
   readonly isSoftwareLedger: boolean;
   readonly #options: LedgerProviderOptions;
   readonly #bridge: boolean;
   readonly #pending: PendingCalls;
-  readonly #feeCap: bigint;
-  readonly #spendCap: bigint | undefined;
-  readonly #nonces = new NonceTracker();
-  #localChain: Promise<LocalChain> | undefined;
-  #app: MinaLedgerApp | undefined;
-  #connection: { address: string; capabilities: Capabilities; storeSecret?: Uint8Array } | undefined;
-  #credentialStore: Promise<CredentialStore> | undefined;
-  #connectedBefore = false;
+  readonly #sessions: CallSessions;
   readonly #events = new ProviderEvents();
+  #app: MinaLedgerApp | undefined;
+  #connection: Connection | undefined;
+  #connectedBefore = false;
   #onTransportDisconnect = () => this.#drop(new ProviderError(ErrorCode.NotConnected, { reason: 'the Ledger was disconnected' }));
 
   /** @throws `ProviderError` 20003 naming the bad option (see createLedgerProvider). */
   constructor(options: LedgerProviderOptions) {
     const checked = checkProviderOptions(options);
+    this.#options = options;
     this.#bridge = checked.bridge;
-    this.origin = bindOrigin(options.origin, this.#bridge);
-    this.#pending = new PendingCalls(checked.maxPendingCalls, checked.maxRequestsPerMinute);
+    this.origin = bindOrigin(options.origin, checked.bridge);
     this.#network = checked.network;
     this.accountIndex = checked.accountIndex;
     this.isSoftwareLedger = (options.transport as { isSoftwareLedger?: unknown }).isSoftwareLedger === true;
-    this.#feeCap = checked.feeCap;
-    this.#spendCap = checked.spendCap;
-    this.#options = options;
+    this.#pending = new PendingCalls(checked.maxPendingCalls, checked.maxRequestsPerMinute);
+    this.#sessions = new CallSessions(options, checked, this.origin);
+    registerHostCredentials(this, this.#hostCredentials());
   }
 
+  /** The network the provider signs for: `mainnet`, `devnet` or `local` (changed by `switchChain`). */
   get network(): Network {
     return this.#network;
   }
@@ -151,6 +118,7 @@ export class LedgerProvider {
     return this.network === 'mainnet' ? 1 : 0;
   }
 
+  /** `mina:<network>`, as `requestNetwork()` answers it. */
   get chainId(): string {
     return `mina:${this.network}`;
   }
@@ -187,21 +155,10 @@ export class LedgerProvider {
    * ```
    */
   async requestAccounts(context: RequestContext = {}): Promise<string[]> {
-    return this.#guard(async () => {
+    return this.#call('requestAccounts', undefined, context, async (report) => {
       this.#checkOrigin(context);
       if (this.#connection) return [this.#connection.address];
-      return this.#device('requestAccounts', context, async (app, signal) => {
-        if (this.#connection) return [this.#connection.address];
-        const appVersion = await app.getAppVersion({ signal });
-        const extension = await app.getCapabilities({ signal });
-        const display = !this.#connectedBefore || !supports(appVersion, 'silentAddress');
-        if (display) this.#action('requestAccounts', 'confirm', 'Confirm the address on your Ledger');
-        const address = await app.getAddress(this.accountIndex, { display, signal });
-        this.#connection = { address, capabilities: capabilitiesOf(appVersion, extension) };
-        this.#connectedBefore = true;
-        this.#events.emit('accountsChanged', [address]);
-        return [address];
-      });
+      return this.#device(report, context, (app, signal) => this.#connect(app, signal, report));
     });
   }
 
@@ -213,10 +170,7 @@ export class LedgerProvider {
    * @throws `ProviderError` 23001 when the call comes from another origin.
    */
   async getAccounts(context: RequestContext = {}): Promise<string[]> {
-    return this.#guard(async () => {
-      this.#checkOrigin(context);
-      return this.#connection ? [this.#connection.address] : [];
-    });
+    return this.#local('getAccounts', undefined, context, async () => (this.#connection ? [this.#connection.address] : []));
   }
 
   /**
@@ -245,23 +199,8 @@ export class LedgerProvider {
    * ```
    */
   async switchChain(args: SwitchChainArgs, context: RequestContext = {}): Promise<{ networkID: string }> {
-    return this.#guard(async () => {
-      this.#checkOrigin(context);
-      const network = parseParams(switchChainParams, args ?? {}).networkID.slice('mina:'.length);
-      if (network !== this.#network) {
-        const to = `mina:${network}`;
-        const confirm = this.#options.confirmSwitchChain;
-        // Secure default: the signing domain of every later call changes, so nobody switches it silently.
-        if (!confirm && this.#options.allowUnconfirmedSwitchChain !== true) {
-          throw new ProviderError(ErrorCode.UserRejected, {
-            reason: `switching to ${to} needs the integrator's confirmation (the confirmSwitchChain option, or allowUnconfirmedSwitchChain: true)`,
-          });
-        }
-        if (confirm)
-          await requireApproval(() => confirm({ from: this.chainId, to, origin: this.origin }), `switching to ${to} was not approved`);
-        this.#network = network as Network;
-        this.#events.emit('chainChanged', { networkID: this.chainId });
-      }
+    return this.#local('switchChain', args ?? {}, context, async (params) => {
+      await this.#switchTo(params.networkID.slice('mina:'.length) as Network);
       return { networkID: this.chainId };
     });
   }
@@ -284,10 +223,7 @@ export class LedgerProvider {
    * @throws `ProviderError` 23001 when the call comes from another origin.
    */
   async requestNetwork(context: RequestContext = {}): Promise<{ networkID: string }> {
-    return this.#guard(async () => {
-      this.#checkOrigin(context);
-      return { networkID: this.chainId };
-    });
+    return this.#local('requestNetwork', undefined, context, async () => ({ networkID: this.chainId }));
   }
 
   /**
@@ -359,12 +295,7 @@ export class LedgerProvider {
    * ```
    */
   async signMessage(args: SignMessageArgs, context: RequestContext = {}): Promise<SignedMessage> {
-    return this.#method('signMessage', args, context, signMessageParams, async (params, app, address, context) =>
-      signMessageOnLedger(app, this.accountIndex, address, this.#connection!.capabilities, this.networkId, params.message, {
-        signal: context.signal,
-        onConfirm: (prompt) => this.#action('signMessage', 'confirm', prompt),
-      }),
-    );
+    return this.#method('signMessage', args, context, (session, params) => signMessageOnLedger(session, params.message));
   }
 
   /**
@@ -383,15 +314,7 @@ export class LedgerProvider {
    * ```
    */
   async createNullifier(args: CreateNullifierArgs, context: RequestContext = {}): Promise<NullifierResult> {
-    return this.#method('createNullifier', args, context, createNullifierParams, async (params, app, address, context) => {
-      if (!this.#connection!.capabilities.extension?.createNullifier) throw this.#needsExtension('nullifier', 'CREATE_NULLIFIER');
-      this.#action('createNullifier', 'confirm', 'Review the nullifier request on your Ledger and approve');
-      // The device shows the fields and, with extension 1.1, the origin asking (a nullifier is the same for every origin).
-      const origin = this.#connection!.capabilities.extension?.nullifierOrigin ? this.origin : undefined;
-      const device = await app.createNullifier(this.accountIndex, params.message, { ...context, origin });
-      const nullifier = await completeNullifier(address, params.message, device);
-      return { ...nullifier, data: [...(args as { message: unknown[] }).message] };
-    });
+    return this.#method('createNullifier', args, context, (session, params) => createNullifier(session, params.message));
   }
 
   /**
@@ -410,21 +333,10 @@ export class LedgerProvider {
    * ```
    */
   async requestPresentation(args: RequestPresentationArgs, context: RequestContext = {}): Promise<{ presentation: string }> {
-    return this.#method('requestPresentation', args, context, requestPresentationParams, async (params, app, address, context) => {
-      if (!this.#connection!.capabilities.extension?.signFields) {
-        throw this.#needsExtension('multi-field signing (the presentation owner signature)', 'SIGN_FIELDS');
-      }
-      const ctx = await this.#credentialContext('requestPresentation', app, address, context);
-      return requestPresentation(
-        {
-          ...ctx,
-          origin: this.origin,
-          selectCredentials: this.#options.selectCredentials,
-          o1jsCacheBytes: this.#options.o1jsCacheBytes,
-          clearSigning: this.#connection!.capabilities.extension?.signPresentation === true,
-        },
-        params.presentation.presentationRequest,
-      );
+    return this.#method('requestPresentation', args, context, (session, params) => {
+      // SIGN_PRESENTATION (extension 1.1): the device shows the verifier and computes the context itself.
+      const clearSigning = session.capabilities.extension?.signPresentation === true;
+      return requestPresentation({ ...session, clearSigning }, params.presentation.presentationRequest);
     });
   }
 
@@ -445,36 +357,7 @@ export class LedgerProvider {
    * ```
    */
   async sendTransaction(args: SendTransactionArgs, context: RequestContext = {}): Promise<SendTransactionResult> {
-    return this.#method('sendTransaction', args, context, sendTransactionParams, async (params, app, address, context) => {
-      const version = this.#connection!.capabilities;
-      if (!version.signFieldElement) {
-        throw new ProviderError(ErrorCode.MethodNotSupported, {
-          reason: `Mina app ${version.appVersion.version} cannot sign zkApp commands: update it to 1.6.0 or newer`,
-        });
-      }
-      return sendTransaction(
-        {
-          app,
-          address,
-          accountIndex: this.accountIndex,
-          network: this.network,
-          era: this.#options.era,
-          feeCap: this.#feeCap,
-          graphqlUrl: this.#options.graphqlUrl,
-          graphqlHeaders: this.#options.graphqlHeaders,
-          localChain: this.network === 'local' ? () => this.localChain() : undefined,
-          nonces: this.#nonces,
-          signal: context.signal,
-          clearSigning: version.extension?.signZkapp === true,
-          spendCap: this.#spendCap,
-          confirmZkapp: this.#options.confirmZkapp
-            ? (summary) => this.#options.confirmZkapp!({ ...summary, origin: this.origin })
-            : undefined,
-          onConfirm: (prompt) => this.#action('sendTransaction', 'confirm', prompt),
-        },
-        params,
-      );
-    });
+    return this.#method('sendTransaction', args, context, (session, params) => sendTransaction(session, params));
   }
 
   /**
@@ -494,9 +377,7 @@ export class LedgerProvider {
    * ```
    */
   async sendPayment(args: SendPaymentArgs, context: RequestContext = {}): Promise<{ hash: string }> {
-    return this.#method('sendPayment', args, context, sendPaymentParams, async (params, app, address, context) =>
-      sendLegacyCommand('payment', this.#legacyContext('sendPayment', app, address, context), params),
-    );
+    return this.#method('sendPayment', args, context, (session, params) => sendLegacyCommand('payment', session, params));
   }
 
   /**
@@ -512,24 +393,7 @@ export class LedgerProvider {
    * ```
    */
   async sendStakeDelegation(args: SendStakeDelegationArgs, context: RequestContext = {}): Promise<{ hash: string }> {
-    return this.#method('sendStakeDelegation', args, context, sendStakeDelegationParams, async (params, app, address, context) =>
-      sendLegacyCommand('delegation', this.#legacyContext('sendStakeDelegation', app, address, context), params),
-    );
-  }
-
-  #legacyContext(method: string, app: MinaLedgerApp, address: string, context: RequestContext) {
-    return {
-      app,
-      address,
-      accountIndex: this.accountIndex,
-      network: this.network,
-      feeCap: this.#feeCap,
-      graphqlUrl: this.#options.graphqlUrl,
-      graphqlHeaders: this.#options.graphqlHeaders,
-      nonces: this.#nonces,
-      signal: context.signal,
-      onConfirm: () => this.#action(method, 'confirm', 'Review the amount, fee and receiver on your Ledger and approve'),
-    };
+    return this.#method('sendStakeDelegation', args, context, (session, params) => sendLegacyCommand('delegation', session, params));
   }
 
   /**
@@ -548,20 +412,7 @@ export class LedgerProvider {
    * ```
    */
   async signFields(args: SignFieldsArgs, context: RequestContext = {}): Promise<SignedFields> {
-    return this.#method('signFields', args, context, signFieldsParams, async (params, app, address, context) =>
-      signFieldsOnLedger(
-        app,
-        this.accountIndex,
-        address,
-        this.#connection!.capabilities,
-        params.message,
-        (args as { message: (string | number)[] }).message,
-        {
-          signal: context.signal,
-          onConfirm: (prompt) => this.#action('signFields', 'confirm', prompt),
-        },
-      ),
-    );
+    return this.#method('signFields', args, context, (session, params) => signFieldsOnLedger(session, params.message));
   }
 
   /**
@@ -578,10 +429,7 @@ export class LedgerProvider {
    * ```
    */
   async verifyFields(args: VerifyFieldsArgs, context: RequestContext = {}): Promise<boolean> {
-    return this.#guard(async () => {
-      this.#checkOrigin(context);
-      return verifyFields(parseParams(verifyFieldsParams, args));
-    });
+    return this.#local('verifyFields', args, context, (params) => verifyFields(params));
   }
 
   /**
@@ -597,10 +445,7 @@ export class LedgerProvider {
    * ```
    */
   async verifyMessage(args: VerifyMessageArgs, context: RequestContext = {}): Promise<boolean> {
-    return this.#guard(async () => {
-      this.#checkOrigin(context);
-      return verifyMessage(parseParams(verifyMessageParams, args), this.networkId === 1);
-    });
+    return this.#local('verifyMessage', args, context, (params) => verifyMessage(params, this.networkId === 1));
   }
 
   /**
@@ -616,14 +461,10 @@ export class LedgerProvider {
    * ```
    */
   async signJsonMessage(args: SignJsonMessageArgs, context: RequestContext = {}): Promise<SignedMessage> {
-    return this.#guard(async () => {
-      this.assertCaller(context);
-      const { message } = parseParams(signJsonMessageParams, args);
-      const text = jsonMessageText(message);
+    return this.#method('signJsonMessage', args, context, (session, params) =>
       // What the device cannot sign (over 65 bytes, not printable ASCII) is 20006 with the reason, as for signMessage.
-      assertDeviceSignsMessage(text, 'this JSON text');
-      return this.signMessage({ message: text }, context);
-    });
+      signMessageOnLedger(session, jsonMessageText(params.message), 'this JSON text'),
+    );
   }
 
   /**
@@ -635,7 +476,7 @@ export class LedgerProvider {
    * @throws `ProviderError` as `verifyMessage`.
    */
   async verifyJsonMessage(args: VerifyMessageArgs, context: RequestContext = {}): Promise<boolean> {
-    return this.verifyMessage(args, context);
+    return this.#local('verifyJsonMessage', args, context, (params) => verifyMessage(params, this.networkId === 1));
   }
 
   /**
@@ -644,9 +485,7 @@ export class LedgerProvider {
    * @throws `ProviderError` 20003 (as a rejected promise) when the provider's network is not `local`.
    */
   localChain(): Promise<LocalChain> {
-    if (this.network !== 'local') return Promise.reject(invalidParams('network', 'only a "local" provider has a local chain'));
-    this.#localChain ??= this.#options.localChain ? Promise.resolve(this.#options.localChain) : createLocalChain();
-    return this.#localChain;
+    return this.#sessions.localChain(this.#network);
   }
 
   /**
@@ -665,81 +504,7 @@ export class LedgerProvider {
    * ```
    */
   async storePrivateCredential(args: StorePrivateCredentialArgs, context: RequestContext = {}): Promise<{ credential: string }> {
-    return this.#method('storePrivateCredential', args, context, storePrivateCredentialParams, async (params, app, address, context) =>
-      storePrivateCredential(await this.#credentialContext('storePrivateCredential', app, address, context), params.credential),
-    );
-  }
-
-  /**
-   * Host-side only (never a page method, never served by `request()`): reached through `credentialManager(provider)`
-   * in ./credential-manager.ts, which the host application (the CLI, a wallet UI) holds and a page does not.
-   */
-  static {
-    hostCredentialAccess = {
-      list: (provider, context) => provider.#listCredentials(context),
-      delete: (provider, id, context) => provider.#deleteCredential(id, context),
-      rekey: (provider, context) => provider.#rekeyCredentials(context),
-    };
-  }
-
-  async #listCredentials(context: CallOptions): Promise<CredentialEntry[]> {
-    return this.#method('listCredentials', {}, context, emptyParams, async (_params, app, address, context) => {
-      const ctx = await this.#credentialContext('listCredentials', app, address, context);
-      return ctx.store.list(address, await ctx.storeSecret());
-    });
-  }
-
-  async #deleteCredential(id: unknown, context: CallOptions): Promise<boolean> {
-    return this.#method('deleteCredential', { id }, context, deleteCredentialParams, async (params, app, address, context) =>
-      deleteCredential(await this.#credentialContext('deleteCredential', app, address, context), params.id),
-    );
-  }
-
-  async #rekeyCredentials(context: CallOptions): Promise<boolean> {
-    return this.#method('rekeyCredentials', {}, context, emptyParams, async (_params, app, address, context) =>
-      rekeyCredentials(await this.#credentialContext('rekeyCredentials', app, address, context)),
-    );
-  }
-
-  async #credentialContext(method: string, app: MinaLedgerApp, address: string, context: RequestContext) {
-    const connection = this.#connection!;
-    // The store key is a device reply: refused, before anything is asked, where @ledgerhq/logs would publish it.
-    if (!storeKeyStaysQuiet(app.transport)) {
-      throw new ProviderError(ErrorCode.MethodNotSupported, {
-        reason:
-          'this transport would log the credential store key on @ledgerhq/logs: open the Ledger with openWebHid, openNodeHid or openSpeculos (or pass a @ledgerhq WebHID, node-hid or Speculos transport)',
-      });
-    }
-    const { appVersion } = connection.capabilities;
-    // The store key comes from a deterministic INS 05 signature; 1.4.0–1.4.4 sign other texts than later apps.
-    if (!supports(appVersion, 'echoedMessage')) {
-      throw new ProviderError(ErrorCode.MethodNotSupported, {
-        reason: `the credential store needs Mina app 1.4.5 or newer (its key comes from a signed message); the device runs ${appVersion.version}`,
-      });
-    }
-    const verifyMessage = await accountMessageVerifier(address, this.networkId);
-    return {
-      app,
-      address,
-      accountIndex: this.accountIndex,
-      networkId: this.networkId,
-      store: await this.#store(),
-      signal: context.signal,
-      onConfirm: (prompt: string) => this.#action(method, 'confirm', prompt),
-      verifyMessage,
-      storeSecret: async () => {
-        if (!connection.storeSecret) {
-          this.#action(method, 'confirm', `Approve "${STORE_KEY_MESSAGE}" on your Ledger to unlock your credentials`);
-          connection.storeSecret = await deriveStoreSecret(app, this.accountIndex, address, { signal: context.signal });
-        }
-        return connection.storeSecret;
-      },
-    };
-  }
-
-  #store(): Promise<CredentialStore> {
-    this.#credentialStore ??= this.#options.credentialStore ? Promise.resolve(this.#options.credentialStore) : defaultCredentialStore();
-    return this.#credentialStore;
+    return this.#method('storePrivateCredential', args, context, (session, params) => storePrivateCredential(session, params.credential));
   }
 
   /**
@@ -761,56 +526,103 @@ export class LedgerProvider {
    * ```
    */
   async request<M extends RequestMethod>(args: RequestArguments<M>, context: RequestContext = {}): Promise<RpcResult<M>> {
-    return this.#guard(async (): Promise<RpcResult<M>> => {
-      // The origin first, for every method (known or not): nothing from another origin is even looked at.
-      this.#checkOrigin(context);
-      if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
-        throw invalidParams('method', 'request needs { method, params }');
-      }
-      // Auro's names (`mina_requestAccounts`, `mina_sign_JsonMessage`, …) are served as their `chain_` equivalents.
-      const method = args.method.startsWith('mina_') ? `chain_${args.method.slice('mina_'.length)}` : args.method;
-      if (!Object.hasOwn(METHODS, method)) {
-        throw new ProviderError(ErrorCode.MethodNotSupported, { reason: `unknown method ${JSON.stringify(args.method.slice(0, 64))}` });
-      }
-      const name = METHODS[method as WalletMethod];
-      if (name === 'requestAccounts' || name === 'getAccounts' || name === 'requestNetwork')
-        return this[name](context) as Promise<RpcResult<M>>;
-      // Runtime validation is each method's own: the params are unknown until its schema has parsed them.
-      const run = this[name] as (params: unknown, context: RequestContext) => Promise<unknown>;
-      return run.call(this, positionalParams(name, args.params), context) as Promise<RpcResult<M>>;
-    });
+    return this.#request(args, context) as Promise<RpcResult<M>>;
+  }
+
+  /**
+   * For wrappers (wrapProvider): 23001 unless the call comes from the bound origin, 1001 unless connected. Checked
+   * before anything is handed to another provider.
+   *
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected.
+   */
+  assertCaller(context: RequestContext = {}): void {
+    this.#caller(context);
   }
 
   // ---- pipeline ----
 
-  async #method<S extends Parameters<typeof parseParams>[0], T>(
-    method: string,
+  /** `request()`: the method the table names, run inside this call (which reports it and delegates for it). */
+  #request(args: unknown, context: RequestContext): Promise<unknown> {
+    const report = this.#report('request');
+    // Delegable: a method the table lets delegate, or one it does not know (the original wallet may).
+    let delegable = true;
+    const call = this.#guard(async () => {
+      // The origin first, for every method (known or not): nothing from another origin is even looked at.
+      this.#checkOrigin(context);
+      const spec = specOfRequest(args);
+      report.method = spec.method;
+      delegable = spec.delegate;
+      const run = this[spec.method] as (...args: unknown[]) => Promise<unknown>;
+      const inner: Inner = { ...context, [INSIDE_REQUEST]: report };
+      // Runtime validation is each method's own: the params are unknown until its schema has parsed them.
+      return run.apply(this, 'params' in spec ? [paramsOf(spec, (args as { params?: unknown }).params), inner] : [inner]);
+    });
+    return this.#settle(report, call, { method: 'request', args, context, viaRequest: true, delegable: () => delegable });
+  }
+
+  /**
+   * One call: its report (progress from start to one `done` or `failed`), errors as `ProviderError` (details for the
+   * host to `onHostLog`), and, for a wrapped provider, a 20006 handed to the original wallet where the table allows.
+   * A call that `request()` runs shares the request's report and delegation.
+   */
+  async #call<T>(method: MethodName, args: unknown, context: RequestContext, run: (report: CallReport) => Promise<T>): Promise<T> {
+    const outer = (context as Inner)[INSIDE_REQUEST];
+    if (outer) return this.#guard(() => run(outer));
+    const report = this.#report(method);
+    const { delegate, walletMethod } = ROWS[method];
+    const result = this.#guard(() => run(report));
+    return this.#settle(report, result, { method, walletMethod, args, context, viaRequest: false, delegable: () => delegate === true });
+  }
+
+  /** A method that needs no device: the caller's origin, the table's schema, then `body`. */
+  #local<P extends MethodName, T>(
+    method: P,
     args: unknown,
     context: RequestContext,
-    schema: S,
-    body: (params: ReturnType<typeof parseParams<S>>, app: MinaLedgerApp, address: string, context: RequestContext) => Promise<T>,
+    body: (params: ParsedParams<P>) => Promise<T>,
   ): Promise<T> {
-    return this.#guard(async () => {
-      this.assertCaller(context);
-      const connection = this.#connection!;
-      const params = parseParams(schema, args);
-      return this.#device(method, context, async (app, signal) => {
-        // The connection may have gone (an unplug, disconnect()) while this call waited for the device.
-        if (this.#connection !== connection) {
-          throw new ProviderError(ErrorCode.NotConnected, { reason: 'the Ledger was disconnected while this call waited: connect again' });
-        }
-        return body(params, app, connection.address, { ...context, signal });
-      });
+    return this.#call(method, args, context, async () => {
+      this.#checkOrigin(context);
+      return body(this.#params(method, args));
     });
   }
 
   /**
-   * Runs device work holding the device for the whole method (the transport's queue, shared by every client and
-   * provider of that device, so the prompts of one call never interleave with another's); reports to
-   * `onDeviceAction` when it ends. The call counts as pending (bounded, rejectable with `rejectPending()`) until it
-   * settles; `work` gets the signal to pass on to the device.
+   * A method on the device: the caller, the connection, the table's schema and requirement, then the device, held
+   * for the whole call, and `body` with the call's session (with the credential store where the table says so).
    */
-  async #device<T>(method: string, context: CallOptions, work: (app: MinaLedgerApp, signal: AbortSignal) => Promise<T>): Promise<T> {
+  #method<P extends MethodName, T>(method: P, args: unknown, context: RequestContext, body: Body<P, T>): Promise<T> {
+    return this.#call(method, args, context, async (report) => {
+      const connection = this.#caller(context);
+      const params = this.#params(method, args);
+      const { requires, store } = ROWS[method];
+      const missing = requires?.(connection.capabilities);
+      if (missing) throw missing;
+      return this.#device(report, context, async (app, signal) => {
+        // The connection may have gone (an unplug, disconnect()) while this call waited for the device.
+        if (this.#connection !== connection) {
+          throw new ProviderError(ErrorCode.NotConnected, { reason: 'the Ledger was disconnected while this call waited: connect again' });
+        }
+        const session = await this.#sessions.open({ app, connection, network: this.#network, signal, report }, store === true);
+        return body(session as SessionOf<P>, params);
+      });
+    });
+  }
+
+  /** `args` through method `method`'s schema in the table (20003 naming the bad field). */
+  #params<P extends MethodName>(method: P, args: unknown): ParsedParams<P> {
+    const schema = ROWS[method].params;
+    return (schema ? parseParams(schema, args) : undefined) as ParsedParams<P>;
+  }
+
+  /**
+   * Runs device work holding the device for the whole method (the transport's queue, shared by every client and
+   * provider of that device, so the prompts of one call never interleave with another's); tells the report when it
+   * lets go. The call counts as pending (bounded, rejectable with `rejectPending()`) until it settles; `work` gets
+   * the signal to pass on to the device.
+   */
+  async #device<T>(report: CallReport, context: CallOptions, work: (app: MinaLedgerApp, signal: AbortSignal) => Promise<T>): Promise<T> {
     const pending = this.#pending.enter(context?.signal);
     try {
       return await this.#client().exclusive(
@@ -819,7 +631,7 @@ export class LedgerProvider {
             pending.signal.throwIfAborted();
             return await work(app, pending.signal);
           } finally {
-            this.#action(method, 'done', '');
+            report.deviceReleased();
           }
         },
         { ...context, signal: pending.signal },
@@ -827,6 +639,61 @@ export class LedgerProvider {
     } finally {
       pending.leave();
     }
+  }
+
+  /** Ends `report` with the call's outcome; a 20006 first goes to the original wallet when this provider wraps one. */
+  async #settle<T>(report: CallReport, call: Promise<T>, delegated: DelegatedCall & { delegable(): boolean }): Promise<T> {
+    try {
+      const result = await call.catch((error: unknown) => orDelegate(this, error, delegated) as Promise<T>);
+      report.end('done');
+      return result;
+    } catch (error) {
+      report.end('failed');
+      throw error;
+    }
+  }
+
+  #report(method: string): CallReport {
+    return new CallReport(method, this.#options, (message) => this.#hostLog(message));
+  }
+
+  /** The host-side credential methods (never on the object: ./host-credentials.ts). */
+  #hostCredentials(): HostCredentials {
+    return {
+      list: (context) =>
+        this.#method('listCredentials', {}, context, async (session) => session.store.list(session.address, await session.storeSecret())),
+      delete: (id, context) => this.#method('deleteCredential', { id }, context, (session, params) => deleteCredential(session, params.id)),
+      rekey: (context) => this.#method('rekeyCredentials', {}, context, (session) => rekeyCredentials(session)),
+    };
+  }
+
+  async #connect(app: MinaLedgerApp, signal: AbortSignal, report: CallReport): Promise<string[]> {
+    if (this.#connection) return [this.#connection.address];
+    const appVersion = await app.getAppVersion({ signal });
+    const extension = await app.getCapabilities({ signal });
+    const display = !this.#connectedBefore || !supports(appVersion, 'silentAddress');
+    if (display) report.confirm('Confirm the address on your Ledger');
+    const address = await app.getAddress(this.accountIndex, { display, signal });
+    this.#connection = { address, capabilities: capabilitiesOf(appVersion, extension) };
+    this.#connectedBefore = true;
+    this.#events.emit('accountsChanged', [address]);
+    return [address];
+  }
+
+  async #switchTo(network: Network): Promise<void> {
+    if (network === this.#network) return;
+    const to = `mina:${network}`;
+    const confirm = this.#options.confirmSwitchChain;
+    // Secure default: the signing domain of every later call changes, so nobody switches it silently.
+    if (!confirm && this.#options.allowUnconfirmedSwitchChain !== true) {
+      throw new ProviderError(ErrorCode.UserRejected, {
+        reason: `switching to ${to} needs the integrator's confirmation (the confirmSwitchChain option, or allowUnconfirmedSwitchChain: true)`,
+      });
+    }
+    if (confirm)
+      await requireApproval(() => confirm({ from: this.chainId, to, origin: this.origin }), `switching to ${to} was not approved`);
+    this.#network = network;
+    this.#events.emit('chainChanged', { networkID: this.chainId });
   }
 
   /** The device client; a new one after the transport reported a disconnect (a replugged device). */
@@ -843,23 +710,11 @@ export class LedgerProvider {
     assertSameOrigin(this.origin, callerOrigin(this.origin, this.#bridge, context?.origin));
   }
 
-  /**
-   * For wrappers (wrapProvider): 23001 unless the call comes from the bound origin, 1001 unless connected. Checked
-   * before anything is handed to another provider.
-   *
-   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
-   * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected.
-   */
-  assertCaller(context: RequestContext = {}): void {
+  /** The connection, for a call from the bound origin (23001 otherwise) on a connected provider (1001 otherwise). */
+  #caller(context: RequestContext): Connection {
     this.#checkOrigin(context);
     if (!this.#connection) throw new ProviderError(ErrorCode.NotConnected, { reason: 'not connected: call requestAccounts() first' });
-  }
-
-  #needsExtension(what: string, instruction: string): ProviderError {
-    const version = this.#connection!.capabilities.appVersion.version;
-    return new ProviderError(ErrorCode.MethodNotSupported, {
-      reason: `Mina app ${version} has no ${what} instruction: it needs ${instruction} of the chain-ledger protocol extension`,
-    });
+    return this.#connection;
   }
 
   async #guard<T>(run: () => Promise<T>): Promise<T> {
@@ -886,18 +741,7 @@ export class LedgerProvider {
     this.#events.emit('disconnect', reason);
     this.#events.emit('accountsChanged', []);
   }
-
-  #action(method: string, status: DeviceAction['status'], prompt: string): void {
-    try {
-      this.#options.onDeviceAction?.({ method, status, prompt });
-    } catch {
-      // A failing UI hook must not break the call.
-    }
-  }
 }
-
-/** Re-exported where it always was; defined with the reserved-text rules in apdu/store-key.ts. */
-export { STORE_KEY_MESSAGE };
 
 /**
  * A `window.chain` provider backed by a Ledger (or the software Ledger). Nothing touches the device until
@@ -905,12 +749,12 @@ export { STORE_KEY_MESSAGE };
  *
  * @param options - The transport and the network (required); the origin it serves (required outside a web page,
  *   where it is `location.origin`); `bridge`, `accountIndex`, the GraphQL endpoint and headers, `era`, `feeCap`, the
- *   credential store and the host hooks (`onDeviceAction`, `confirmSwitchChain`, `onHostLog`): see
+ *   credential store and the host hooks (`onDeviceAction`, `onProgress`, `confirmSwitchChain`, `onHostLog`): see
  *   `LedgerProviderOptions`.
  * @returns The provider; every method's promise rejects only with `ProviderError`.
  * @throws `ProviderError` 20003 naming the bad option in `data.field` (`options`, `transport`, `network`,
  *   `accountIndex`, `bridge`, `maxPendingCalls`, `feeCap`, `era`, `graphqlUrl`, `graphqlHeaders`,
- *   `confirmSwitchChain`, `allowUnconfirmedSwitchChain`, `origin`).
+ *   `confirmSwitchChain`, `allowUnconfirmedSwitchChain`, `onProgress`, `origin`).
  * @example
  * ```ts
  * import { createLedgerProvider, install } from 'chain-ledger';

@@ -11,10 +11,7 @@
  * ```
  */
 import type { z } from 'zod';
-import type { NullifierJson } from '../nullifier/complete.js';
-import type { SendTransactionResult } from '../zkapp/send-transaction.js';
-import type { SignedFields } from '../messages/sign-fields.js';
-import type { SignedMessage } from '../messages/sign-message.js';
+import type { WalletMethod, WalletMethodTable } from './methods.js';
 import type {
   signFieldsParams,
   signJsonMessageParams,
@@ -55,46 +52,43 @@ export type VerifyMessageArgs = z.input<typeof verifyMessageParams>;
 /** `signJsonMessage({ message: [{ label, value }, …] })`. */
 export type SignJsonMessageArgs = z.input<typeof signJsonMessageParams>;
 
-/** Declared with the method that signs it (messages.ts), so that the two modules do not import each other. */
-export type { SignedMessage } from '../messages/sign-message.js';
+/** Options of a call: an `AbortSignal` that rejects it (1002) while it waits for or runs on the device. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
 
-/** A nullifier (o1js / mina-signer JSON, decimal strings) and the message as given. */
-export type NullifierResult = NullifierJson & { data: unknown[] };
+/** Context of a `request(...)` call: the caller's origin as seen by a bridge or a Node host. */
+export interface RequestContext extends CallOptions {
+  origin?: string;
+}
+
+type ParamsOf<S> = S extends { params: infer P extends z.ZodType } ? z.input<P> : undefined;
+type ResultOf<S> = S extends { result: infer R } ? Exclude<R, undefined> : never;
+type PositionalOf<S> = S extends { positional: { key: infer K extends keyof ParamsOf<S> } } ? readonly [ParamsOf<S>[K]] : never;
 
 /**
  * Each wallet-side method: its params (`undefined` for none), its result, and where it has one, the positional form
  * whose one element is not the params object itself (`[credential]`, `[{ presentationRequest }]`, `[[fields]]`, as
- * mina-js and the mina-attestations demo send them).
+ * mina-js and the mina-attestations demo send them). Derived from the method table (./methods.ts).
  */
-export interface ChainRpcSchema {
-  chain_requestAccounts: { params: undefined; result: string[] };
-  chain_accounts: { params: undefined; result: string[] };
-  chain_requestNetwork: { params: undefined; result: { networkID: string } };
-  chain_switchChain: { params: SwitchChainArgs; result: { networkID: string } };
-  chain_signMessage: { params: SignMessageArgs; result: SignedMessage };
-  chain_sign_JsonMessage: { params: SignJsonMessageArgs; result: SignedMessage };
-  chain_verifyMessage: { params: VerifyMessageArgs; result: boolean };
-  chain_verify_JsonMessage: { params: VerifyMessageArgs; result: boolean };
-  chain_signFields: { params: SignFieldsArgs; result: SignedFields; positional: readonly [SignFieldsArgs['message']] };
-  chain_verifyFields: { params: VerifyFieldsArgs; result: boolean };
-  chain_sendPayment: { params: SendPaymentArgs; result: { hash: string } };
-  chain_sendStakeDelegation: { params: SendStakeDelegationArgs; result: { hash: string } };
-  chain_sendTransaction: { params: SendTransactionArgs; result: SendTransactionResult };
-  chain_createNullifier: { params: CreateNullifierArgs; result: NullifierResult; positional: readonly [CreateNullifierArgs['message']] };
-  chain_requestPresentation: {
-    params: RequestPresentationArgs;
-    result: { presentation: string };
-    positional: readonly [RequestPresentationArgs['presentation']];
+export type ChainRpcSchema = {
+  [M in keyof WalletMethodTable]: {
+    params: ParamsOf<WalletMethodTable[M]>;
+    result: ResultOf<WalletMethodTable[M]>;
+    positional: PositionalOf<WalletMethodTable[M]>;
   };
-  chain_storePrivateCredential: {
-    params: StorePrivateCredentialArgs;
-    result: { credential: string };
-    positional: readonly [StorePrivateCredentialArgs['credential']];
-  };
-}
+};
 
-/** Wallet-side method names accepted by `request`. */
-export type WalletMethod = keyof ChainRpcSchema;
+/**
+ * The methods a `LedgerProvider` serves for the wallet methods, typed from the table: `(args, context?)`, or
+ * `(context?)` for a method without params. The class implements this, so the table and the class cannot part.
+ */
+export type WalletMethods = {
+  [M in keyof WalletMethodTable as WalletMethodTable[M]['method']]: ParamsOf<WalletMethodTable[M]> extends undefined
+    ? (context?: RequestContext) => Promise<ResultOf<WalletMethodTable[M]>>
+    : (args: ParamsOf<WalletMethodTable[M]>, context?: RequestContext) => Promise<ResultOf<WalletMethodTable[M]>>;
+};
+
 /** Auro's name of a wallet method (`mina_requestAccounts` for `chain_requestAccounts`), served the same way. */
 export type AuroMethod<M extends WalletMethod = WalletMethod> = M extends `chain_${infer Rest}` ? `mina_${Rest}` : never;
 /** Every name `request` serves: the `chain_` names and Auro's `mina_` names of the same methods. */
@@ -103,7 +97,7 @@ export type RequestMethod = WalletMethod | AuroMethod;
 export type ChainMethod<M extends RequestMethod> = Extract<M extends `mina_${infer Rest}` ? `chain_${Rest}` : M, WalletMethod>;
 export type RpcParams<M extends RequestMethod> = ChainRpcSchema[ChainMethod<M>]['params'];
 export type RpcResult<M extends RequestMethod> = ChainRpcSchema[ChainMethod<M>]['result'];
-type Positional<M extends RequestMethod> = ChainRpcSchema[ChainMethod<M>] extends { positional: infer P } ? P : never;
+type Positional<M extends RequestMethod> = ChainRpcSchema[ChainMethod<M>]['positional'];
 
 /**
  * The argument of `request` for method `M` (a `chain_` name or Auro's `mina_` name): params as the object, as a

@@ -241,9 +241,30 @@ export const messageField = z.union([z.string().max(MAX_FIELD_TEXT), z.number()]
   return field;
 });
 
+/** Field elements as parsed, and the message as the caller spelled it (results echo it back as `data`, as Auro's). */
+export interface SpelledFields {
+  fields: bigint[];
+  given: (string | number)[];
+}
+
+/**
+ * A message of field elements (`fields`: each `messageField`, the array within `fields`' bounds) that keeps the
+ * caller's spelling beside the values, so a result can return the message as given. Checked exactly as `fields`
+ * checks it: the same issues, at the same paths (`message[3]`).
+ */
+const spelledFields = <S extends z.ZodType<bigint[]>>(fields: S) =>
+  accepting<z.input<S>>()(
+    z.unknown().transform((given, ctx): SpelledFields => {
+      const result = fields.safeParse(given);
+      if (result.success) return { fields: result.data, given: [...(given as (string | number)[])] };
+      for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+      return z.NEVER;
+    }),
+  );
+
 /** `message: []` is a valid nullifier message (a voting dapp sends it): H = hashToGroup(pk). */
 export const createNullifierParams = z.object({
-  message: z.array(messageField).max(MAX_NULLIFIER_FIELDS),
+  message: spelledFields(z.array(messageField).max(MAX_NULLIFIER_FIELDS)),
 });
 
 export const storePrivateCredentialParams = z.object({ credential: jsonObject('credential') });
@@ -262,7 +283,7 @@ const plainAddress = z.string().regex(/^B62[1-9A-HJ-NP-Za-km-z]{52}$/, 'must be 
 const decimal = z.string().regex(/^\d{1,80}$/, 'must be a decimal string');
 
 /** Any number of well-formed fields (≥ 1); more than the device signs at once is 20006, in `signFieldsOnLedger`. */
-export const signFieldsParams = z.object({ message: z.array(messageField).min(1) });
+export const signFieldsParams = z.object({ message: spelledFields(z.array(messageField).min(1)) });
 export const verifyFieldsParams = z.object({
   publicKey: plainAddress,
   data: z.array(messageField).min(1).max(MAX_SIGN_FIELDS),

@@ -33,6 +33,8 @@ import type { NonceTracker } from './nonces.js';
 import { clearSigningMismatch, zkappStreamOf } from './clear-signing.js';
 import { summarizeZkapp, type ZkappSummary } from './summary.js';
 import type { ZkappCommitmentKind } from '../apdu/sign-zkapp.js';
+import type { Capabilities } from '../device/capabilities.js';
+import type { ReportProgress } from '../util/progress.js';
 
 /** Default fee when neither the dapp nor the command gives one: Auro's built-in "medium" plus its per-update fee. */
 export const DEFAULT_BASE_FEE = 10_100_000n;
@@ -61,19 +63,23 @@ export interface SendTransactionContext {
   localChain?: () => Promise<LocalChain>;
   nonces: NonceTracker;
   signal?: AbortSignal;
-  /** The device has SIGN_ZKAPP (extension 1.1): sign in clear. */
-  clearSigning?: boolean;
+  /** What the connected app can do (INS 06 at least): the extension's SIGN_ZKAPP signs in clear. */
+  capabilities: Capabilities;
   /** Largest amount of MINA the command may take from the account (fee included), nanomina. */
   spendCap?: bigint;
   /** The integrator's look at the summary before the device is asked: false (or a throw) rejects with 1002. */
   confirmZkapp?: (summary: ZkappSummary) => boolean | Promise<boolean>;
   /** Called before each device request with what the user is asked to check on the device. */
   onConfirm?: (prompt: string) => void;
+  /** Told when the broadcast starts. */
+  progress?: ReportProgress;
 }
 
 export type SendTransactionResult = { signedData: string } | { hash: string; paymentId?: string };
 
 export async function sendTransaction(ctx: SendTransactionContext, params: SendTransactionParams): Promise<SendTransactionResult> {
+  // The provider checked INS 06 (app 1.6.0) before the call; SIGN_ZKAPP (extension 1.1) signs in clear.
+  const clearSigning = ctx.capabilities.extension?.signZkapp === true;
   const command = structuredClone(checkShape(params.transaction));
   const fallbackEra: Era = ctx.era ?? (ctx.network === 'local' ? 'berkeley' : 'mesa');
   const era = detectEra(command, fallbackEra);
@@ -113,7 +119,7 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   if (slots.length === 0) throw invalidParams('transaction', 'the Ledger account is not a signer for this zkApp command');
 
   // What the command does to the account, before any device request: the spend cap, then the integrator's hook.
-  const summary = summarizeZkapp(command, ctx.address, ctx.network, ctx.clearSigning === true);
+  const summary = summarizeZkapp(command, ctx.address, ctx.network, clearSigning);
   if (ctx.spendCap !== undefined && BigInt(summary.spend) > ctx.spendCap) {
     throw invalidParams(
       'transaction',
@@ -129,7 +135,7 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   const kindOf = (value: bigint): ZkappCommitmentKind => (value === commitments.fullCommitment ? 'fullCommitment' : 'commitment');
   const publicKey = internals.PublicKey.toGroup(internals.PublicKey.fromBase58(ctx.address));
   const raw = new Map<bigint, { field: string; scalar: string }>();
-  if (ctx.clearSigning) {
+  if (clearSigning) {
     ctx.onConfirm?.('Review the zkApp transaction on your Ledger: it shows what the command does');
     const reply = await ctx.app.signZkapp(zkappStreamOf(command, internals, era, network, ctx.accountIndex), { signal: ctx.signal });
     const mismatch = clearSigningMismatch(reply, commitments, distinct.map(kindOf));
@@ -222,6 +228,7 @@ function signedData(command: ZkappCommandJson, memo: { fromBase58(b: string): st
 
 async function broadcast(ctx: SendTransactionContext, command: ZkappCommandJson): Promise<SendTransactionResult> {
   const nonce = Number(command.feePayer.body.nonce);
+  ctx.progress?.('broadcasting');
   // Refusals (LocalChainRejection, MinaNodeError) reach the page as 21001 through toProviderError.
   if (ctx.network === 'local' && ctx.localChain) {
     const result = await (await ctx.localChain()).send(command);

@@ -4,7 +4,7 @@
  * checks became one zod schema.
  */
 import { describe, expect, it } from 'vitest';
-import { createLedgerProvider, type LedgerProviderOptions } from '../../src/provider/provider.js';
+import { createLedgerProvider, type LedgerProviderOptions } from '../../src/index.js';
 import { ORIGIN, quietLedger } from '../support/rig.js';
 
 const ledger = quietLedger();
@@ -41,6 +41,7 @@ describe('createLedgerProvider options', () => {
     ],
     [{ ...base, graphqlHeaders: { 'x-a': 1 } }, 'graphqlHeaders', 'must be an object of header names to string values'],
     [{ ...base, graphqlHeaders: { 'x-a': 'line\nbreak' } }, 'graphqlHeaders', 'must be an object of header names to string values'],
+    [{ ...base, onProgress: 'log' }, 'onProgress', 'must be a function'],
   ])('%j → 20003 naming %s', (options, field, reason) => {
     expect(creationError(options)).toMatchObject({ name: 'ProviderError', code: 20003, data: { field, reason } });
   });

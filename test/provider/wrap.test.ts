@@ -1,7 +1,8 @@
 /** wrapProvider: what the Ledger cannot do is refused or delegated, and nothing else is ever delegated. */
 import { describe, expect, it } from 'vitest';
 
-import { wrapProvider, type ChainProvider } from '../../src/index.js';
+import { createLedgerProvider, LedgerProvider, wrapProvider, type ChainProvider, type ProviderError } from '../../src/index.js';
+import { berkeleyCommand } from '../support/zkapp.js';
 import { addressOf } from '../support/vectors.js';
 import { ORIGIN, quietLedger } from '../support/rig.js';
 
@@ -111,5 +112,79 @@ describe('the rest of the window.mina surface through wrapProvider', () => {
     await chain.request({ method: 'chain_switchChain', params: { networkID: 'mina:mainnet' } });
     expect(events).toEqual([{ networkID: 'mina:mainnet' }]);
     expect(calls.map((c) => c.via)).toEqual(['request']);
+  });
+});
+
+describe('the wrapped object is a whole LedgerProvider', () => {
+  /**
+   * One call per member of `LedgerProvider.prototype`, in the order they run (connect first, disconnect last). A
+   * member without a sample fails the test, so a method added to the provider is checked here too.
+   */
+  const samples: Record<string, unknown[]> = {
+    requestAccounts: [],
+    isConnected: [],
+    getAccounts: [],
+    requestNetwork: [],
+    assertCaller: [],
+    rejectPending: [],
+    signMessage: [{ message: 'hello' }],
+    signJsonMessage: [{ message: [{ label: 'action', value: 'login' }] }],
+    verifyMessage: [{ publicKey: addressOf(0), data: 'hello', signature: { field: '1', scalar: '2' } }],
+    verifyJsonMessage: [{ publicKey: addressOf(0), data: '[]', signature: { field: '1', scalar: '2' } }],
+    signFields: [{ message: ['7'] }],
+    verifyFields: [{ publicKey: addressOf(0), data: ['7'], signature: 'not base58' }],
+    createNullifier: [{ message: ['1'] }],
+    requestPresentation: [{ presentation: { presentationRequest: {} } }],
+    storePrivateCredential: [{ credential: 'not JSON' }],
+    sendTransaction: [{ transaction: berkeleyCommand(), onlySign: true, nonce: 3 }],
+    sendPayment: [{ to: addressOf(1), amount: 1, fee: 0.01, nonce: 3 }],
+    sendStakeDelegation: [{ to: addressOf(1), fee: 0.01, nonce: 3 }],
+    localChain: [],
+    request: [{ method: 'mina_requestNetwork' }],
+    on: ['chainChanged', () => {}],
+    once: ['chainChanged', () => {}],
+    off: ['chainChanged', () => {}],
+    removeListener: ['chainChanged', () => {}],
+    removeAllListeners: [],
+    switchChain: [{ networkID: 'mina:mainnet' }],
+    disconnect: [],
+  };
+
+  /** What a call did: its value (`'self'` for the object itself, as `on` returns) or its error. */
+  async function outcome(target: object, name: string, args: unknown[]) {
+    try {
+      const value = await (target as Record<string, (...a: unknown[]) => unknown>)[name]!.apply(target, args);
+      return { value: value === target ? 'self' : value };
+    } catch (e) {
+      const { code, message, data } = e as ProviderError;
+      return { error: { code, message, data } };
+    }
+  }
+
+  const members = (prototype: object) => Object.getOwnPropertyNames(prototype).filter((name) => name !== 'constructor');
+  const isGetter = (name: string) => typeof Object.getOwnPropertyDescriptor(LedgerProvider.prototype, name)?.get === 'function';
+
+  it('has every method and getter of LedgerProvider, and each does what it does on a LedgerProvider over the same device', async () => {
+    const options = { network: 'devnet', origin: ORIGIN, allowUnconfirmedSwitchChain: true } as const;
+    // Twin devices (same keys, deterministic signatures): what each one was sent must be the same.
+    const plainLedger = quietLedger({ extensions: false });
+    const wrappedLedger = quietLedger({ extensions: false });
+    const plain = createLedgerProvider({ transport: plainLedger, ...options });
+    const wrapped = wrapProvider({}, { transport: wrappedLedger, ...options, whenUnsupported: 'refuse' });
+
+    const methods = members(LedgerProvider.prototype).filter((name) => !isGetter(name));
+    expect(methods.sort()).toEqual(Object.keys(samples).sort());
+    for (const name of Object.keys(plain)) expect(wrapped, `field ${name}`).toHaveProperty(name, plain[name as keyof typeof plain]);
+    for (const name of Object.keys(samples)) {
+      expect(typeof (wrapped as unknown as Record<string, unknown>)[name], name).toBe('function');
+      expect(await outcome(wrapped, name, samples[name]!), name).toEqual(await outcome(plain, name, samples[name]!));
+      for (const getter of members(LedgerProvider.prototype).filter(isGetter)) {
+        expect((wrapped as unknown as Record<string, unknown>)[getter], `${getter} after ${name}`).toEqual(
+          plain[getter as keyof typeof plain],
+        );
+      }
+    }
+    expect(wrappedLedger.exchanges.map((e) => e.request)).toEqual(plainLedger.exchanges.map((e) => e.request));
+    expect(plainLedger.exchanges.length).toBeGreaterThan(4);
   });
 });

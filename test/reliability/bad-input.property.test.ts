@@ -26,7 +26,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { METHODS } from '../../src/provider/provider.js';
+import { METHODS } from '../../src/index.js';
 import Client from 'mina-signer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureFromBase58 } from '../../src/apdu/signature.js';

@@ -1,0 +1,182 @@
+/**
+ * A session per call: one object, built once per call, that each domain reads through the narrow context type it
+ * declares itself (`SendTransactionContext`, `LegacyCommandContext`, `MessageContext`, `NullifierContext`,
+ * `CredentialContext`, `PresentationContext`). The provider hands the session over whole and never copies fields for
+ * one method; a domain that needs something new declares it, and the session supplies it here, once.
+ *
+ * `CallSessions` also holds what the calls of one provider share: the nonces it broadcast, its local chain and its
+ * credential store, each made on first use.
+ */
+import type { NetworkId } from '../apdu/codec.js';
+import { STORE_KEY_MESSAGE } from '../apdu/store-key.js';
+import { supports } from '../apdu/version.js';
+import type { Capabilities } from '../device/capabilities.js';
+import type { MinaLedgerApp } from '../device/client.js';
+import { defaultCredentialStore, deriveStoreSecret } from '../credentials/store-key.js';
+import type { CredentialStore } from '../credentials/store.js';
+import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
+import type { SelectCredentials } from '../presentations/request-presentation.js';
+import { storeKeyStaysQuiet } from '../transport/quiet-exchange.js';
+import type { Era } from '../upstream/mina-signer-internals.js';
+import { accountMessageVerifier } from '../upstream/mina-signers.js';
+import type { ReportProgress } from '../util/progress.js';
+import { createLocalChain, type LocalChain } from '../zkapp/local-chain.js';
+import { NonceTracker } from '../zkapp/nonces.js';
+import type { ZkappSummary } from '../zkapp/summary.js';
+import type { CheckedOptions, LedgerProviderOptions, Network } from './options.js';
+import type { CallReport } from './progress.js';
+
+/** The connected account, as `requestAccounts()` left it. */
+export interface Connection {
+  address: string;
+  capabilities: Capabilities;
+  /** The credential store's secret, derived on the device on first use, once per connection. */
+  storeSecret?: Uint8Array;
+}
+
+/** What one call brings to its session: the device it holds, the connection, the network now, its signal, its reports. */
+export interface CallParts {
+  app: MinaLedgerApp;
+  connection: Connection;
+  network: Network;
+  signal: AbortSignal;
+  report: CallReport;
+}
+
+/** Everything a domain may read during one call. */
+export interface CallSession {
+  app: MinaLedgerApp;
+  address: string;
+  accountIndex: number;
+  /** The provider's bound origin. */
+  origin: string;
+  network: Network;
+  /** 1 on mainnet, else 0. */
+  networkId: NetworkId;
+  /** What the connected app can do, read at connect. */
+  capabilities: Capabilities;
+  /** Aborts when the caller's signal does or `rejectPending()` runs. */
+  signal: AbortSignal;
+  /** Before each device review: tells `onDeviceAction` (`confirm`) and `onProgress` (`confirm-on-device`). */
+  onConfirm: (prompt: string) => void;
+  /** The stages of the call, for `onProgress`. */
+  progress: ReportProgress;
+  nonces: NonceTracker;
+  graphqlUrl?: string;
+  graphqlHeaders?: Record<string, string>;
+  era?: Era;
+  /** Largest fee, nanomina. */
+  feeCap: bigint;
+  /** Largest amount a zkApp command may take from the account, nanomina. */
+  spendCap?: bigint;
+  /** The integrator's look at a zkApp command, with the origin added. */
+  confirmZkapp?: (summary: ZkappSummary) => boolean | Promise<boolean>;
+  /** On `network: 'local'`: the in-process chain. */
+  localChain?: () => Promise<LocalChain>;
+  selectCredentials?: SelectCredentials;
+  o1jsCacheBytes?: number;
+}
+
+/** The session of a call that uses the credential store. */
+export interface CredentialSession extends CallSession {
+  store: CredentialStore;
+  /** The account's store secret: asks the device for the store-key approval once per connection. */
+  storeSecret: () => Promise<Uint8Array>;
+  /** Verifies an INS 05 signature of the connected account on the provider's network. */
+  verifyMessage: (signed: { field: string; scalar: string; signedMessage: string }) => boolean;
+}
+
+/** The sessions of one provider, and what its calls share. */
+export class CallSessions {
+  readonly #options: LedgerProviderOptions;
+  readonly #checked: CheckedOptions;
+  readonly #origin: string;
+  readonly #nonces = new NonceTracker();
+  #localChain: Promise<LocalChain> | undefined;
+  #store: Promise<CredentialStore> | undefined;
+
+  constructor(options: LedgerProviderOptions, checked: CheckedOptions, origin: string) {
+    this.#options = options;
+    this.#checked = checked;
+    this.#origin = origin;
+  }
+
+  /** The session of one call; `withStore`: of a call that uses the credential store (its checks: `#openWithStore`). */
+  open(call: CallParts, withStore = false): CallSession | Promise<CredentialSession> {
+    return withStore ? this.#openWithStore(call) : this.#open(call);
+  }
+
+  #open({ app, connection, network, signal, report }: CallParts): CallSession {
+    const { graphqlUrl, graphqlHeaders, era, confirmZkapp, selectCredentials, o1jsCacheBytes } = this.#options;
+    const origin = this.#origin;
+    return {
+      app,
+      address: connection.address,
+      accountIndex: this.#checked.accountIndex,
+      origin,
+      network,
+      networkId: network === 'mainnet' ? 1 : 0,
+      capabilities: connection.capabilities,
+      signal,
+      onConfirm: report.confirm,
+      progress: report.progress,
+      nonces: this.#nonces,
+      graphqlUrl,
+      graphqlHeaders,
+      era,
+      feeCap: this.#checked.feeCap,
+      spendCap: this.#checked.spendCap,
+      confirmZkapp: confirmZkapp && ((summary) => confirmZkapp({ ...summary, origin })),
+      localChain: network === 'local' ? () => this.localChain(network) : undefined,
+      selectCredentials,
+      o1jsCacheBytes,
+    };
+  }
+
+  /**
+   * The session of a call that uses the credential store. Refused (20006) before anything is asked on a transport
+   * that would publish the store key on @ledgerhq/logs, and on apps before 1.4.5 (the key is a deterministic INS 05
+   * signature, and 1.4.0–1.4.4 sign other texts than later apps).
+   */
+  async #openWithStore(call: CallParts): Promise<CredentialSession> {
+    if (!storeKeyStaysQuiet(call.app.transport)) {
+      throw new ProviderError(ErrorCode.MethodNotSupported, {
+        reason:
+          'this transport would log the credential store key on @ledgerhq/logs: open the Ledger with openWebHid, openNodeHid or openSpeculos (or pass a @ledgerhq WebHID, node-hid or Speculos transport)',
+      });
+    }
+    const { appVersion } = call.connection.capabilities;
+    if (!supports(appVersion, 'echoedMessage')) {
+      throw new ProviderError(ErrorCode.MethodNotSupported, {
+        reason: `the credential store needs Mina app 1.4.5 or newer (its key comes from a signed message); the device runs ${appVersion.version}`,
+      });
+    }
+    const session = this.#open(call);
+    const verifyMessage = await accountMessageVerifier(session.address, session.networkId);
+    return { ...session, store: await this.#openStore(), verifyMessage, storeSecret: () => this.#storeSecret(session, call) };
+  }
+
+  /**
+   * The in-process chain of `network: 'local'` (created on first use).
+   * @throws `ProviderError` 20003 (as a rejected promise) on any other network.
+   */
+  localChain(network: Network): Promise<LocalChain> {
+    if (network !== 'local') return Promise.reject(invalidParams('network', 'only a "local" provider has a local chain'));
+    this.#localChain ??= this.#options.localChain ? Promise.resolve(this.#options.localChain) : createLocalChain();
+    return this.#localChain;
+  }
+
+  #openStore(): Promise<CredentialStore> {
+    this.#store ??= this.#options.credentialStore ? Promise.resolve(this.#options.credentialStore) : defaultCredentialStore();
+    return this.#store;
+  }
+
+  async #storeSecret(session: CallSession, { connection, report }: CallParts): Promise<Uint8Array> {
+    if (!connection.storeSecret) {
+      report.confirm(`Approve "${STORE_KEY_MESSAGE}" on your Ledger to unlock your credentials`);
+      const { app, accountIndex, address, signal } = session;
+      connection.storeSecret = await deriveStoreSecret(app, accountIndex, address, { signal });
+    }
+    return connection.storeSecret;
+  }
+}
