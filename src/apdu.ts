@@ -52,4 +52,5 @@ export {
   type MinaSignature,
 } from './apdu/signature.js';
 // The byte codec (encoders, decoders, constants), for tools and device models.
+// biome-ignore lint/performance/noReExportAll: the one namespace of the package, a list of names kept in codec-namespace.ts.
 export * as codec from './apdu/codec-namespace.js';

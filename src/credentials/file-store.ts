@@ -1,6 +1,6 @@
 /**
  * `FileCredentialStore` (Node): one file per account, `<directory>/<address>.json`, replaced atomically on every
- * change. Node-only; exported from `chain-ledger/credentials/node` (src/credentials/node.ts), never from the
+ * change. Node-only; exported from `chain-ledger/credentials/node` (src/credentials-node.ts), never from the
  * browser entry.
  *
  * - Atomic and durable: a change is written to a temporary file in the same directory, fsynced, renamed over the
@@ -55,6 +55,18 @@ const MAX_RETRY_MS = 100;
 /** One lock per file for the whole process, shared by every store instance on the same directory. */
 const processLocks = new Map<string, FifoLock>();
 
+/**
+ * The credential store for Node: one encrypted file per account in `directory` (mode 0o700; files 0o600), replaced
+ * atomically on every change and safe for several processes at once. Make one with
+ * `new FileCredentialStore(directory)` from `chain-ledger/credentials/node` and pass it as `credentialStore` to
+ * `createLedgerProvider` (the default in Node is `$XDG_DATA_HOME/chain-ledger/credentials`). The files are useless
+ * without the Ledger: their key is derived from a signature only the device makes.
+ *
+ * @example
+ * ```ts
+ * const chain = createLedgerProvider({ transport, network: 'mainnet', origin, credentialStore: new FileCredentialStore('./credentials') });
+ * ```
+ */
 export class FileCredentialStore implements CredentialStore {
   readonly directory: string;
   readonly #lockTimeoutMs: number;

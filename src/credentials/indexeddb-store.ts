@@ -43,6 +43,17 @@ export interface IndexedDbCredentialStoreOptions {
   indexedDB?: IDBFactory;
 }
 
+/**
+ * The credential store for browsers: encrypted entries in an IndexedDB database (`chain-ledger-credentials` unless
+ * named), written in one committed transaction per change and safe across tabs. It is the provider's default in a
+ * page; make one yourself (`chain-ledger/credentials`) to choose the database name or the IndexedDB factory. The
+ * entries are useless without the Ledger: their key is derived from a signature only the device makes.
+ *
+ * @example
+ * ```ts
+ * const chain = createLedgerProvider({ transport, network: 'mainnet', credentialStore: new IndexedDbCredentialStore('my-wallet') });
+ * ```
+ */
 export class IndexedDbCredentialStore implements CredentialStore {
   readonly dbName: string;
   readonly #factory: IDBFactory | undefined;

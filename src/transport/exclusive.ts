@@ -33,6 +33,20 @@ export interface DeviceSession {
 
 const instances = new WeakMap<object, ExclusiveTransport>();
 
+/**
+ * A device's queue: one command at a time, in arrival order, across every client and provider of that device. Get it
+ * with `ExclusiveTransport.for(transport)` (the same transport always gets the same queue; `MinaLedgerApp` and the
+ * provider use it already), then hold the device for a whole command with `exclusive(task)`, or send one exchange
+ * with `send()`. A waiting or running command is cancelled with an `AbortSignal`; there are no timeouts, because a
+ * device waiting for its user may take minutes. When the device goes, every pending command rejects with
+ * `LedgerDisconnectedError`.
+ *
+ * @example
+ * ```ts
+ * const device = ExclusiveTransport.for(transport);
+ * const reply = await device.exclusive((session) => session.send(0xe0, 0x01, 0x00, 0x00), { signal });
+ * ```
+ */
 export class ExclusiveTransport implements ApduTransport {
   readonly inner: ApduTransport;
   #lock = new FifoLock();
