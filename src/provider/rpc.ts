@@ -67,9 +67,16 @@ type ResultOf<S> = S extends { result: infer R } ? Exclude<R, undefined> : never
 type PositionalOf<S> = S extends { positional: { key: infer K extends keyof ParamsOf<S> } } ? readonly [ParamsOf<S>[K]] : never;
 
 /**
- * Each wallet-side method: its params (`undefined` for none), its result, and where it has one, the positional form
- * whose one element is not the params object itself (`[credential]`, `[{ presentationRequest }]`, `[[fields]]`, as
- * mina-js and the mina-attestations demo send them). Derived from the method table (./methods.ts).
+ * Each wallet-side method (the keys of `METHODS`): its params (`undefined` for none), its result, and where it has
+ * one, the positional form whose one element is not the params object itself (`[credential]`,
+ * `[{ presentationRequest }]`, `[[fields]]`, as mina-js and the mina-attestations demo send them; `never` for the
+ * others). Derived from the method table (src/provider/methods.ts); the methods, their params and results are listed
+ * in docs/provider.md.
+ *
+ * @example
+ * ```ts
+ * type SignMessage = ChainRpcSchema['chain_signMessage']; // { params: SignMessageArgs; result: SignedMessage; positional: never }
+ * ```
  */
 export type ChainRpcSchema = {
   [M in keyof WalletMethodTable]: {
