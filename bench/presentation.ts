@@ -20,7 +20,7 @@ export async function benchPresentation() {
         for (const state of ['cold', 'warm'] as const) {
           const { stdout } = await run(
             process.execPath,
-            ['--import', 'tsx', new URL('./presentation-child.ts', import.meta.url).pathname],
+            ['--import', 'tsx', '--conditions=chain-ledger-source', new URL('./presentation-child.ts', import.meta.url).pathname],
             {
               env: { ...process.env, O1JS_BACKEND: backend, XDG_CACHE_HOME: cache, CREDENTIALS: String(credentials) },
               timeout: 20 * 60_000,

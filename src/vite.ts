@@ -7,25 +7,24 @@
  * export default defineConfig({ plugins: [chainLedger()] });
  * ```
  *
- * chain-ledger loads a few unexported files of pinned dependencies by path (mina-signer's commitments and
- * single-field signatures, per protocol era; mina-attestations' `credentialMatchesSpec`). In Node that is
- * `createRequire` + a file URL, which no bundler can follow. The plugin:
+ * The Node/browser twins (mina-signer's and mina-attestations' loaders, the prover-key cache, the file credential
+ * store) are chosen by the package itself: package.json "imports" (`#upstream/mina-signer-internals`, …) with a
+ * `browser` condition, which Vite, like any bundler, applies. The plugin does what a manifest cannot:
  *
- * 1. swaps those two loaders (`upstream/mina-signer-internals`, `upstream/attestations`) and the prover-key cache
- *    (`presentations/prover-keys`: IndexedDB in a browser) for their `.browser` variants; the loaders' variants
- *    import the files through virtual ids `chain-ledger-internal:<package>/<file>`;
- * 2. resolves those ids to the installed files (mina-signer 4.0.0 and 3.1.0 as `mina-signer-berkeley`: their
- *    `dist/node/mina-signer/…` ESM files, which the packages' exports maps hide; mina-attestations' `build/…`);
- * 3. gives those mina-signer files a browser `crypto` (their only Node import: `randomBytes`, here from
+ * 1. resolves the browser loaders' virtual ids `chain-ledger-internal:<package>/<file>` to unexported files of the
+ *    installed packages (mina-signer 4.0.0 and 3.1.0 as `mina-signer-berkeley`: their `dist/node/mina-signer/…` ESM
+ *    files, which the packages' exports maps hide; mina-attestations' `build/…`), and the twins' check that the
+ *    plugin is there (upstream/vite-plugin-check.ts: without it the build stops with a message naming this plugin);
+ * 2. gives those mina-signer files a browser `crypto` (their only Node import: `randomBytes`, here from
  *    `crypto.getRandomValues`);
+ * 3. turns chain-ledger's dynamic imports of `node:*` modules (behind checks that never pass in a browser) into an
+ *    empty module, instead of Vite's "externalized for browser compatibility" stub and its warnings;
  * 4. sends `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy: require-corp` from the dev
  *    and preview servers (o1js needs SharedArrayBuffer, i.e. a cross-origin isolated page), unless
  *    `crossOriginIsolation: false`. Production servers must send the same two headers;
  * 5. builds the presentation Worker (o1js compiles and proves there, off the page's main thread) as an ES module
  *    worker with this plugin applied (`worker.format: 'es'`, `worker.plugins`). A config that sets `worker.plugins`
  *    itself must list `chainLedger()` there too.
- *
- * The page still has to provide a global `Buffer` for the `@ledgerhq` transports (docs/development.md).
  *
  * @module chain-ledger/vite
  */
@@ -60,23 +59,16 @@ export function randomBytes(n) {
 export default { randomBytes };
 `;
 
-/** The loaders that have a `.browser` variant, relative to this package's src/ (or dist/). */
-const BROWSER_VARIANTS = ['upstream/mina-signer-internals', 'upstream/attestations', 'presentations/prover-keys'];
-
-/**
- * Node-only modules that chain-ledger imports dynamically, behind a check that they are needed (the file credential
- * store when there is no IndexedDB, o1js's native backend in Node, the Speculos server): in a browser bundle they
- * become an empty module, instead of Vite's "externalized for browser compatibility" stub and its warnings.
- */
-const NODE_ONLY = ['credentials/file-store'];
-const NODE_ONLY_STUB = '\0chain-ledger:node-only';
-const NODE_ONLY_CODE = `// chain-ledger/vite: a Node-only module, not part of a browser bundle.
+/** What `chainLedger()` resolves the browser twins' plugin check to (src/upstream/vite-plugin-check.ts). */
+const PLUGIN_CHECK = `${INTERNAL_PREFIX}vite-plugin missing: add chainLedger() from chain-ledger/vite to the Vite config, see docs/development.md#browser-bundles`;
+const EMPTY = '\0chain-ledger:empty';
+const EMPTY_CODE = `// chain-ledger/vite: nothing to load in a browser bundle (a Node-only module, or the plugin check).
 export default undefined;
 `;
 
 /**
- * This file lives in src/ (development) or dist/ (the published package). The loaders are swapped in both trees, so
- * the plugin from dist/ also serves a page that bundles chain-ledger's src/ (as examples/web-dapp does).
+ * This file lives in src/ (development) or dist/ (the published package); the `node:*` imports of both trees are
+ * emptied, so the plugin from dist/ also serves a page that bundles chain-ledger's src/ (as examples/web-dapp does).
  */
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TREES = [join(PACKAGE_ROOT, 'src'), join(PACKAGE_ROOT, 'dist')];
@@ -151,7 +143,8 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
     resolveId(source, importer, opts) {
       // Server-side rendering runs in Node, with the Node loaders.
       if (opts?.ssr) return null;
-      // 2. chain-ledger-internal:<package>/<file>
+      // 1. chain-ledger-internal:<package>/<file>, and the plugin check
+      if (source === PLUGIN_CHECK) return EMPTY;
       if (source.startsWith(INTERNAL_PREFIX)) {
         const rest = source.slice(INTERNAL_PREFIX.length);
         const pkg = PACKAGES.find((p) => rest.startsWith(`${p}/`));
@@ -164,29 +157,17 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
       }
       if (!importer) return null;
       const from = clean(importer);
-      // 3. mina-signer's `import { randomBytes } from 'crypto'`
+      // 2. mina-signer's `import { randomBytes } from 'crypto'`
       if ((source === 'crypto' || source === 'node:crypto') && PACKAGES.slice(0, 2).some((p) => inside(from, internal(p).root))) {
         return BROWSER_CRYPTO;
       }
-      // 1. the Node loaders → their `.browser` variants (not for the variants' own imports of the originals)
-      const tree = TREES.find((t) => inside(from, t));
-      if (tree && source.startsWith('node:')) return `${NODE_ONLY_STUB}?${source}`;
-      if (tree && source.startsWith('.') && !/\.browser\.[jt]s$/.test(from)) {
-        const target = resolve(dirname(from), source).replace(/\.[jt]s$/, '');
-        if (NODE_ONLY.some((m) => target === join(tree, m))) return `${NODE_ONLY_STUB}?${source}`;
-        const variant = BROWSER_VARIANTS.find((v) => target === join(tree, v));
-        if (variant) {
-          for (const ext of ['.ts', '.js']) {
-            const file = join(tree, `${variant}.browser${ext}`);
-            if (existsSync(file)) return file;
-          }
-        }
-      }
+      // 3. chain-ledger's own `node:*` imports
+      if (source.startsWith('node:') && TREES.some((tree) => inside(from, tree))) return `${EMPTY}?${source}`;
       return null;
     },
     load(id) {
       if (id === BROWSER_CRYPTO) return BROWSER_CRYPTO_CODE;
-      if (id.startsWith(NODE_ONLY_STUB)) return NODE_ONLY_CODE;
+      if (id.startsWith(EMPTY)) return EMPTY_CODE;
       return null;
     },
   };

@@ -3,14 +3,32 @@
  * folders of src/ must be an edge of the graph below, which points one way (lower layers never import higher ones),
  * so there are no cycles between folders. Files at the top of src/ are package entry points and build tools: they
  * may import any folder, and no folder may import them. A new edge is a decision: add it here and to
- * docs/architecture.md. Below the folders, no module imports itself back through any chain of imports either (inside
+ * docs/architecture.md. A package.json "imports" specifier (`#upstream/attestations`, a Node/browser twin) is an edge
+ * to each of its twins. Below the folders, no module imports itself back through any chain of imports either (inside
  * a folder too, type-only imports included): a type two modules share lives in the lower one.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type * as FileStoreBrowser from '../src/credentials/file-store.browser.js';
+import type * as FileStoreNode from '../src/credentials/file-store.js';
+import type * as ProverKeysBrowser from '../src/presentations/prover-keys.browser.js';
+import type * as ProverKeysNode from '../src/presentations/prover-keys.js';
+import type * as AttestationsBrowser from '../src/upstream/attestations.browser.js';
+import type * as AttestationsNode from '../src/upstream/attestations.js';
+import type * as SignerBrowser from '../src/upstream/mina-signer-internals.browser.js';
+import type * as SignerNode from '../src/upstream/mina-signer-internals.js';
 
 const SRC = resolve(import.meta.dirname, '../src');
+const ROOT = resolve(SRC, '..');
+
+interface SourceTwins {
+  'chain-ledger-source': { browser: string; default: string };
+  browser: string;
+  default: string;
+}
+/** package.json "imports": `#…` → its twins (under `chain-ledger-source` in src/, otherwise in dist/). */
+const IMPORTS = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { imports: Record<string, SourceTwins> }).imports;
 
 /** folder → the folders it may import. Listed bottom-up: a folder only names folders listed before it. */
 const ALLOWED: Record<string, readonly string[]> = {
@@ -52,14 +70,23 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Relative specifiers of every import, export-from, dynamic import() and import type in a file. */
+/** Relative and `#` specifiers of every import, export-from, dynamic import() and import type in a file. */
 function relativeImports(text: string): string[] {
+  const specifier = `(\\.{1,2}\\/[^'"]+|#[^'"]+)`;
   const found = [
-    ...text.matchAll(/\b(?:import|export)\s[^'";]*?\sfrom\s+['"](\.{1,2}\/[^'"]+)['"]/g),
-    ...text.matchAll(/\bimport\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g),
-    ...text.matchAll(/^\s*import\s+['"](\.{1,2}\/[^'"]+)['"]/gm),
+    ...text.matchAll(new RegExp(`\\b(?:import|export)\\s[^'";]*?\\sfrom\\s+['"]${specifier}['"]`, 'g')),
+    ...text.matchAll(new RegExp(`\\bimport\\s*\\(\\s*['"]${specifier}['"]\\s*\\)`, 'g')),
+    ...text.matchAll(new RegExp(`^\\s*import\\s+['"]${specifier}['"]`, 'gm')),
   ];
   return found.map((m) => m[1]!);
+}
+
+/** The files an import of `specifier` in `file` may load: one for a relative path, both twins for a `#` import. */
+function targetsOf(file: string, specifier: string): string[] {
+  if (!specifier.startsWith('#')) return [resolve(dirname(file), specifier)];
+  const twins = IMPORTS[specifier];
+  if (!twins) throw new Error(`${relative(SRC, file)}: ${specifier} is not in package.json "imports"`);
+  return Object.values(twins['chain-ledger-source']).map((path) => resolve(ROOT, path));
 }
 
 /** The folder of src/ a file is in, or undefined for a top-level file. */
@@ -80,10 +107,11 @@ function edges(): Edge[] {
   for (const file of sourceFiles(SRC)) {
     const from = folderOf(file);
     for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
-      const target = resolve(dirname(file), specifier);
-      const to = target.startsWith(SRC + sep) ? folderOf(target) : '(outside src)';
-      if (from === undefined || from === to) continue;
-      result.push({ from, to: to ?? '(an entry point)', file: relative(SRC, file), specifier });
+      for (const target of targetsOf(file, specifier)) {
+        const to = target.startsWith(SRC + sep) ? folderOf(target) : '(outside src)';
+        if (from === undefined || from === to) continue;
+        result.push({ from, to: to ?? '(an entry point)', file: relative(SRC, file), specifier });
+      }
     }
   }
   return result;
@@ -94,7 +122,7 @@ function moduleGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(SRC)) {
     const targets = relativeImports(readFileSync(file, 'utf8'))
-      .map((specifier) => resolve(dirname(file), specifier).replace(/\.js$/, '.ts'))
+      .flatMap((specifier) => targetsOf(file, specifier).map((target) => target.replace(/\.js$/, '.ts')))
       .filter((target) => target.startsWith(SRC + sep))
       .map((target) => relative(SRC, target));
     graph.set(relative(SRC, file), [...new Set(targets)]);
@@ -156,6 +184,9 @@ describe('architecture: imports point one way', () => {
     expect(all).toContainEqual(expect.objectContaining({ from: 'device', to: 'transport' }));
     expect(relativeImports("const m = await import('../credentials/node.js');")).toEqual(['../credentials/node.js']);
     expect(relativeImports("import type { A } from './a.js';\nexport { b } from '../b/c.js';")).toEqual(['./a.js', '../b/c.js']);
+    expect(relativeImports("import { x } from '#upstream/attestations';")).toEqual(['#upstream/attestations']);
+    // A twin import is an edge to both twins.
+    expect(all).toContainEqual(expect.objectContaining({ from: 'zkapp', to: 'upstream', specifier: '#upstream/mina-signer-internals' }));
   });
 
   it('every folder of src/ is a known layer', () => {
@@ -210,3 +241,54 @@ describe('architecture: imports point one way', () => {
     expect(cycles(moduleGraph())).toEqual([]);
   });
 });
+
+/** True when the two module types export the same values with the same types. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+describe('architecture: the Node/browser twins of package.json "imports"', () => {
+  it("answer one import with the same exports (checked by the type checker; the file store's twin is only its class)", () => {
+    const agree: [
+      Same<typeof SignerNode, typeof SignerBrowser>,
+      Same<typeof AttestationsNode, typeof AttestationsBrowser>,
+      Same<typeof ProverKeysNode, typeof ProverKeysBrowser>,
+      keyof typeof FileStoreBrowser extends keyof typeof FileStoreNode ? true : false,
+    ] = [true, true, true, true];
+    expect(agree).toEqual([true, true, true, true]);
+  });
+
+  it('each twin is a file of src/, mirrored in dist/ (.js for .ts), and every twin of src/ is listed', () => {
+    const listed = new Set<string>();
+    for (const [specifier, twins] of Object.entries(IMPORTS)) {
+      expect(Object.keys(twins), specifier).toEqual(['chain-ledger-source', 'browser', 'default']);
+      for (const condition of ['browser', 'default'] as const) {
+        const source = twins['chain-ledger-source'][condition];
+        expect(readFileSync(join(ROOT, source), 'utf8').length, source).toBeGreaterThan(0);
+        expect(twins[condition]).toBe(source.replace(/^\.\/src\//, './dist/').replace(/\.ts$/, '.js'));
+        listed.add(relative(SRC, resolve(ROOT, source)));
+      }
+      expect(specifier).toBe(`#${twins['chain-ledger-source'].default.replace(/^\.\/src\//, '').replace(/\.ts$/, '')}`);
+    }
+    const browserTwins = sourceFiles(SRC).filter((file) => file.endsWith('.browser.ts') && !file.endsWith(`${sep}worker.browser.ts`));
+    expect(browserTwins.map((file) => relative(SRC, file)).filter((file) => !listed.has(file))).toEqual([]);
+  });
+
+  it('src/ imports a twin only through its "#" specifier, never by its path (except the Node-only CLI and entry)', () => {
+    const twinFiles = new Set(
+      Object.values(IMPORTS).flatMap((twins) => Object.values(twins['chain-ledger-source']).map((p) => resolve(ROOT, p))),
+    );
+    const nodeOnly = (file: string) => file.startsWith(`cli${sep}`) || file === 'credentials-node.ts';
+    const byPath = edgesWithin().filter(({ file, target }) => twinFiles.has(target) && !nodeOnly(file));
+    expect(byPath.map(({ file, specifier }) => `${file}: ${specifier}`)).toEqual([]);
+  });
+});
+
+/** Every value import by relative path (type-only imports erase at build and choose nothing), and what it loads. */
+function edgesWithin(): { file: string; specifier: string; target: string }[] {
+  return sourceFiles(SRC).flatMap((file) => {
+    const text = readFileSync(file, 'utf8').replace(/\bimport\s+type\s[^;]*;/g, '');
+    if (file.endsWith('.browser.ts') && !file.endsWith(`${sep}worker.browser.ts`)) return [];
+    return relativeImports(text)
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => ({ file: relative(SRC, file), specifier, target: resolve(dirname(file), specifier).replace(/\.js$/, '.ts') }));
+  });
+}

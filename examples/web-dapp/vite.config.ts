@@ -1,10 +1,11 @@
 /**
- * The web dapp example. In this repository it bundles chain-ledger from src/ (the aliases below) so that it always
- * matches the code under test; in an application, drop the aliases and import the plugin from the package:
+ * The web dapp example. In this repository it bundles chain-ledger from src/ (the aliases below, and the
+ * `chain-ledger-source` condition, which points package.json "imports" at src/ too) so that it always matches the
+ * code under test; in an application, drop the aliases and the condition and import the plugin from the package:
  * `import { chainLedger } from 'chain-ledger/vite'`.
  */
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 import { chainLedger } from '../../src/vite.js';
 
 const src = (path: string) => fileURLToPath(new URL(`../../src/${path}`, import.meta.url));
@@ -14,6 +15,7 @@ export default defineConfig({
   base: './',
   plugins: [chainLedger()],
   resolve: {
+    conditions: ['chain-ledger-source', ...defaultClientConditions],
     alias: [
       { find: /^chain-ledger$/, replacement: src('index.ts') },
       { find: /^chain-ledger\/transport$/, replacement: src('transport.ts') },

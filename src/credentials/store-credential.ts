@@ -8,7 +8,7 @@ import type { MinaLedgerApp } from '../device/client.js';
 import { toHex, utf8 } from '../apdu/bytes.js';
 import type { NetworkId } from '../apdu/codec.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
-import { loadAttestations } from '../upstream/attestations.js';
+import { loadAttestations } from '#upstream/attestations';
 import { safeParseWithoutStacks } from '../upstream/parse-without-stacks.js';
 import { MAX_CREDENTIAL_BYTES, type CredentialStore } from './store.js';
 import type { ReportProgress } from '../util/progress.js';

@@ -43,10 +43,10 @@ export async function defaultCredentialStore(): Promise<CredentialStore> {
     const { IndexedDbCredentialStore } = await import('./indexeddb-store.js');
     return new IndexedDbCredentialStore();
   }
-  // Through the Node entry ./node.js, which the Vite plugin (src/vite.ts NODE_ONLY) turns into an empty module in a
-  // browser bundle; importing ./file-store.js here would pull node:fs into it.
+  // `#credentials/file-store` is file-store.browser.ts under the `browser` condition (package.json "imports"), so a
+  // browser bundle never pulls node:fs in; node:os and node:path become empty modules there (chain-ledger/vite).
   const [{ FileCredentialStore }, { homedir }, { join }] = await Promise.all([
-    import('./file-store.js'),
+    import('#credentials/file-store'),
     import('node:os'),
     import('node:path'),
   ]);

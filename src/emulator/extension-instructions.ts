@@ -28,7 +28,7 @@ import {
 } from '../apdu/extension.js';
 import { INS_SIGN_ZKAPP, MAX_SIGN_ZKAPP_PAYLOAD, encodeZkappSignaturesReply } from '../apdu/sign-zkapp.js';
 import { ZkappBodyError } from '../apdu/zkapp-body.js';
-import { minaSignerInternals } from '../upstream/mina-signer-internals.js';
+import { minaSignerInternals } from '#upstream/mina-signer-internals';
 import { rawSignature, readAddress, type Device } from './app-instructions.js';
 import { fail, invalidData } from './device-errors.js';
 import { parsePresentationRequest } from './presentation-device.js';

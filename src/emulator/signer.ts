@@ -11,7 +11,8 @@
 import Client from 'mina-signer';
 import { signatureFromBase58, type MinaSignature } from '../apdu/signature.js';
 import type { NetworkId } from '../apdu/codec.js';
-import { minaSignerInternals, type LegacyHashInput, type MinaSignerInternals } from '../upstream/mina-signer-internals.js';
+import type { LegacyHashInput, MinaSignerInternals } from '../upstream/mina-signer-modules.js';
+import { minaSignerInternals } from '#upstream/mina-signer-internals';
 
 type SignerNetworkName = 'testnet' | 'devnet' | 'mainnet';
 const clientCache = new Map<SignerNetworkName, Client>();

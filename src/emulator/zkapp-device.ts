@@ -9,7 +9,8 @@ import { toHex, uintToBytesBE } from '../apdu/bytes.js';
 import { PALLAS_P } from '../apdu/constants.js';
 import { decodeZkappStream, type ZkappCommitmentKind, type ZkappStream } from '../apdu/sign-zkapp.js';
 import { bodyLayout, PERMISSIONS, permissionBits, ZkappBodyError, type Node } from '../apdu/zkapp-body.js';
-import { minaSignerInternals, type MinaSignerInternals } from '../upstream/mina-signer-internals.js';
+import type { MinaSignerInternals } from '../upstream/mina-signer-modules.js';
+import { minaSignerInternals } from '#upstream/mina-signer-internals';
 import type { ZkappUpdateView } from './review.js';
 
 type Obj = Record<string, unknown>;

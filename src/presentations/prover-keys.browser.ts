@@ -1,5 +1,6 @@
 /**
- * The browser variant of prover-keys.ts, chosen by the Vite plugin `chain-ledger/vite`: a presentation's o1js phases
+ * The browser twin of prover-keys.ts (`#presentations/prover-keys` under the `browser` condition of package.json
+ * "imports"): a presentation's o1js phases
  * run through the persistent IndexedDB key cache (indexeddb-key-cache.ts), so that a circuit compiled once on an
  * origin is not compiled again there.
  */

@@ -1,7 +1,7 @@
 /**
  * The prover-key cache a presentation's o1js phases run through, in Node: none beyond o1js's own file cache
  * (`~/.cache/o1js`, which serves every compile there). Browser bundles get prover-keys.browser.ts instead (a
- * persistent IndexedDB cache, since o1js writes nothing in a browser), chosen by the Vite plugin `chain-ledger/vite`.
+ * persistent IndexedDB cache, since o1js writes nothing in a browser): `#presentations/prover-keys` in package.json.
  */
 import type { loadO1js } from '../upstream/o1js.js';
 import { NO_PRESENTATION_KEYS, type PresentationKeys } from './prover-key-cache.js';

@@ -9,8 +9,9 @@
  */
 import { signatureToBase58 } from '../apdu/signature.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
-import { loadAttestations, type AttestationsModules } from '../upstream/attestations.js';
-import { openPresentationKeys } from './prover-keys.js';
+import type { AttestationsModules } from '../upstream/attestations.js';
+import { loadAttestations } from '#upstream/attestations';
+import { openPresentationKeys } from '#presentations/prover-keys';
 import { NO_PRESENTATION_KEYS, type PresentationKeys } from './prover-key-cache.js';
 import { safeParseWithoutStacks } from '../upstream/parse-without-stacks.js';
 import { schemaError, type CredentialContext } from '../credentials/store-credential.js';

@@ -17,8 +17,8 @@
  * `prepare` starts a new presentation, and `finalize` or `close` ends it. With `reuseCompiled` (Node only), the
  * compiled presentation program of a spec is kept for the next presentation of the same spec (see `reusingCompiled`).
  */
-import { loadAttestations } from '../upstream/attestations.js';
-import { openPresentationKeys } from './prover-keys.js';
+import { loadAttestations } from '#upstream/attestations';
+import { openPresentationKeys } from '#presentations/prover-keys';
 import { NO_PRESENTATION_KEYS, type PresentationKeys } from './prover-key-cache.js';
 
 export interface PrepareMessage {

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { SelectCredentials } from '../presentations/request-presentation.js';
 import type { CredentialStore } from '../credentials/store.js';
-import type { Era } from '../upstream/mina-signer-internals.js';
+import type { Era } from '../upstream/mina-signer-modules.js';
 import type { ApduTransport } from '../transport/types.js';
 import type { LocalChain } from '../zkapp/local-chain.js';
 import type { ZkappSummary } from '../zkapp/summary.js';

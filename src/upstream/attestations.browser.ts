@@ -1,10 +1,11 @@
 /**
- * The browser variant of `attestations.ts`, chosen by the chain-ledger Vite plugin (`chain-ledger/vite`, src/vite.ts):
- * the same lazy loading of o1js and mina-attestations, but mina-attestations' internal `credentialMatchesSpec` is
- * reached through the virtual id `chain-ledger-internal:mina-attestations/<file>` (resolved by the plugin) instead of
- * a file URL built with Node's module resolution.
+ * The browser twin of `attestations.ts`: `#upstream/attestations` under the `browser` condition (package.json
+ * "imports"). The same lazy loading of o1js and mina-attestations, but mina-attestations' internal
+ * `credentialMatchesSpec` is reached through the virtual id `chain-ledger-internal:mina-attestations/<file>` (resolved
+ * by the Vite plugin `chain-ledger/vite`) instead of a file URL built with Node's module resolution.
  */
 import { loadO1js } from './o1js.js';
+import { requirePlugin } from './vite-plugin-check.js';
 import type { AttestationsModules } from './attestations.js';
 import { claimsHasher } from './claims-hash.js';
 
@@ -14,6 +15,7 @@ let loading: Promise<AttestationsModules> | undefined;
 
 export function loadAttestations(): Promise<AttestationsModules> {
   loading ??= (async () => {
+    await requirePlugin();
     const o1js = await loadO1js();
     const [attestations, validation, internal, nested] = await Promise.all([
       import('mina-attestations'),

@@ -4,8 +4,8 @@
  * very check `Presentation.prepare` uses to match a stored credential to a request input, so that the credentials
  * offered to the user are exactly the ones the proof will accept.
  *
- * Node only: browser bundles get attestations.browser.ts instead, through the Vite plugin `chain-ledger/vite`
- * (src/vite.ts); keep the two loaders in step.
+ * Node only: browser bundles get attestations.browser.ts instead (`#upstream/attestations` under the `browser`
+ * condition of package.json "imports"). The two export the same names and types (test/architecture.test.ts).
  */
 import { loadO1js } from './o1js.js';
 import { claimsHasher } from './claims-hash.js';

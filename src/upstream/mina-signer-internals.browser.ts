@@ -1,12 +1,13 @@
 /**
- * The browser variant of `mina-signer-internals.ts`, chosen by the chain-ledger Vite plugin (`chain-ledger/vite`,
- * src/vite.ts) in place of the Node loader. Same exports, same modules, same two eras; what differs is how the
- * unexported files are reached: a bundler cannot follow `createRequire` and file URLs, so each file is named by a
- * virtual id `chain-ledger-internal:<package>/<path inside dist/node/mina-signer>` that the plugin resolves to the
- * installed file (mina-signer 4.0.0 ships no browser build of these files, and its exports map hides them). Each era
- * is a separate lazy chunk, loaded on first use.
+ * The browser twin of `mina-signer-internals.ts`: `#upstream/mina-signer-internals` under the `browser` condition
+ * (package.json "imports"). Same exports, same modules, same two eras (test/architecture.test.ts checks the exports);
+ * what differs is how the unexported files are reached: a bundler cannot follow `createRequire` and file URLs, so
+ * each file is named by a virtual id `chain-ledger-internal:<package>/<path inside dist/node/mina-signer>` that the
+ * Vite plugin (`chain-ledger/vite`) resolves to the installed file (mina-signer 4.0.0 ships no browser build of these
+ * files, and its exports map hides them). Each era is a separate lazy chunk, loaded on first use.
  */
 import { assemble, type Era, type MinaSignerInternals } from './mina-signer-modules.js';
+import { requirePlugin } from './vite-plugin-check.js';
 
 export type { Era, GroupPoint, LegacyHashInput, Layout, MinaSignerInternals, RawSignature, SignerNetwork } from './mina-signer-modules.js';
 
@@ -53,5 +54,6 @@ export function minaSignerInternals(era: Era): Promise<MinaSignerInternals> {
 }
 
 async function load(era: Era): Promise<MinaSignerInternals> {
+  await requirePlugin();
   return assemble(await imports[era]());
 }

@@ -7,8 +7,9 @@
  * - `mina-signer` = mina-signer 4.0.0, the Mesa layout (32 app-state fields).
  *
  * The layouts differ silently (no library checks array lengths), so every caller must choose the era explicitly.
- * Node only: browser bundles get mina-signer-internals.browser.ts instead, through the Vite plugin `chain-ledger/vite`
- * (src/vite.ts, docs/development.md "Browser bundles"); keep the two loaders in step.
+ * Node only: browser bundles get mina-signer-internals.browser.ts instead (`#upstream/mina-signer-internals` under
+ * the `browser` condition of package.json "imports"; docs/development.md "Browser bundles"). The two export the same
+ * names and types (test/architecture.test.ts).
  */
 import { INTERNAL_FILES, assemble, type Era, type MinaSignerInternals } from './mina-signer-modules.js';
 

@@ -5,7 +5,7 @@
  * with the era's mina-signer) before it even looks at the signatures, which it verifies like any other.
  */
 import type { ZkappCommitmentKind, ZkappSignatures, ZkappStream } from '../apdu/sign-zkapp.js';
-import type { Era, MinaSignerInternals, SignerNetwork } from '../upstream/mina-signer-internals.js';
+import type { Era, MinaSignerInternals, SignerNetwork } from '../upstream/mina-signer-modules.js';
 import type { ZkappCommandJson } from './command.js';
 
 /** The SIGN_ZKAPP stream of a command whose fee payer, fee, nonce and memo are final. */

@@ -4,7 +4,7 @@
  */
 import { decodeAddress } from '../apdu/address.js';
 import { invalidParams } from '../errors/provider-error.js';
-import type { Era, Layout, MinaSignerInternals, SignerNetwork } from '../upstream/mina-signer-internals.js';
+import type { Era, Layout, MinaSignerInternals, SignerNetwork } from '../upstream/mina-signer-modules.js';
 
 /** The public key of the all-zero secret: dapps put it in `feePayer.body.publicKey` to mean "the wallet pays". */
 export const EMPTY_PUBLIC_KEY = 'B62qiTKpEPjGTSHZrtM8uXiKgn8So916pLmNJKDhKeyBQL9TDb3nvBG';

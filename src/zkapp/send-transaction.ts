@@ -16,7 +16,8 @@
 import type { MinaLedgerApp } from '../device/client.js';
 import type { NetworkId } from '../apdu/codec.js';
 import { signatureToBase58 } from '../apdu/signature.js';
-import { minaSignerInternals, type Era, type SignerNetwork } from '../upstream/mina-signer-internals.js';
+import type { Era, SignerNetwork } from '../upstream/mina-signer-modules.js';
+import { minaSignerInternals } from '#upstream/mina-signer-internals';
 import { ErrorCode, ProviderError, invalidParams, requireApproval } from '../errors/provider-error.js';
 import {
   EMPTY_PUBLIC_KEY,

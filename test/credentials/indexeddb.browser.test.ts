@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_FLAGS, chromiumPath } from '../support/chromium.js';
 import { esbuild } from '../support/esbuild.js';
-import { REPO } from '../support/process.js';
+import { REPO, SOURCE_CONDITION_FLAG } from '../support/process.js';
 import { ALICE, BOB, DISTINCTIVE, credential, type Phase1Report, type Phase2Report } from './indexeddb.page.js';
 
 const PAGE_SCRIPT = join(REPO, 'test/credentials/indexeddb.page.ts');
@@ -23,7 +23,10 @@ const RESULT_TIMEOUT_MS = 60_000;
 const FLAGS = ['--headless', ...CHROMIUM_FLAGS, '--remote-debugging-port=0', '--enable-logging=stderr'];
 
 const bundlePage = () =>
-  esbuild([PAGE_SCRIPT, '--bundle', '--format=esm', '--platform=browser', '--target=es2022', '--log-level=error'], 'the browser entry');
+  esbuild(
+    [PAGE_SCRIPT, '--bundle', '--format=esm', '--platform=browser', '--target=es2022', SOURCE_CONDITION_FLAG, '--log-level=error'],
+    'the browser entry',
+  );
 
 interface Reports {
   phase1: Phase1Report;

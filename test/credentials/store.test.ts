@@ -19,7 +19,7 @@ import {
   isCredentialStoreError,
   type CredentialFile,
 } from '../../src/credentials-node.js';
-import { REPO } from '../support/process.js';
+import { REPO, SOURCE_CONDITION_FLAG } from '../support/process.js';
 import { tempDirs, within } from '../support/rig.js';
 
 const NODE_ENTRY = join(REPO, 'src/credentials-node.ts');
@@ -457,6 +457,7 @@ async function startWriter(args: { prefix: string; count: number | 'forever'; st
     [
       '--import',
       'tsx',
+      SOURCE_CONDITION_FLAG,
       script,
       NODE_ENTRY,
       dir,

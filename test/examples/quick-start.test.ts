@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSpeculosServer, type SpeculosServer } from '../../src/emulator.js';
-import { REPO, spawnBounded } from '../support/process.js';
+import { REPO, SOURCE_CONDITION_FLAG, spawnBounded } from '../support/process.js';
 import { quietLedger } from '../support/rig.js';
 
 describe('npm start -- --device speculos:PORT on the released app (no extension)', () => {
@@ -24,7 +24,7 @@ describe('npm start -- --device speculos:PORT on the released app (no extension)
   it('runs what the app supports, says what needs the extension, and exits 0', async () => {
     const { code, stdout, stderr } = await spawnBounded(
       join(REPO, 'node_modules/.bin/tsx'),
-      ['examples/quick-start.ts', '--device', `speculos:${server.port}`],
+      [SOURCE_CONDITION_FLAG, 'examples/quick-start.ts', '--device', `speculos:${server.port}`],
       240_000,
     );
     expect(stderr).not.toMatch(/✖/);

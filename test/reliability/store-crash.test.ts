@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileCredentialStore, parseCredentialFile } from '../../src/credentials-node.js';
 import { esbuild } from '../support/esbuild.js';
-import { REPO } from '../support/process.js';
+import { REPO, SOURCE_CONDITION_FLAG } from '../support/process.js';
 import { tempDir, within } from '../support/rig.js';
 import { runs } from '../support/runs.js';
 
@@ -210,6 +210,7 @@ beforeAll(async () => {
       '--format=esm',
       '--platform=node',
       '--target=node20',
+      SOURCE_CONDITION_FLAG,
       `--outfile=${bundle}`,
       '--log-level=error',
     ],

@@ -4,6 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * The package condition that points package.json "imports" (`#upstream/…`, the Node/browser twins) at src/*.ts
+ * instead of dist/: vitest sets it (vitest.config.ts), and every Node process a test starts on the TypeScript sources
+ * passes this flag (`node --conditions=…`, `tsx --conditions=…`, `esbuild --conditions=…`).
+ */
+export const SOURCE_CONDITION = 'chain-ledger-source';
+export const SOURCE_CONDITION_FLAG = `--conditions=${SOURCE_CONDITION}`;
+
 /** How a child process ended and what it wrote: `output` is stdout and stderr together, in the order they came. */
 export interface Finished {
   code: number | null;
