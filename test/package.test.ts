@@ -90,9 +90,7 @@ describe('the built package under native Node ESM', () => {
 
   it('declares its library files free of import-time side effects (the CLI bin and the examples have them)', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { sideEffects: unknown; bin: Record<string, string> };
-    // The examples live inside the package root and bundle its src/: without the exception a bundler would drop
-    // their side-effect-only imports (the web dapp's `import './globals.js'`, which defines Buffer).
-    expect(pkg.sideEffects).toEqual([`./${pkg.bin['chain-ledger']}`, './examples/**']);
+    expect(pkg.sideEffects).toEqual([`./${pkg.bin['chain-ledger']}`]);
   });
 
   it('ships dist with type declarations for every entry point', async () => {

@@ -1,8 +1,8 @@
 /**
  * WebHID (Chromium browsers, secure contexts). `request: true` shows the browser's device chooser and must run
  * inside a user gesture (a click handler); without it, only devices the user granted before are reopened, with no
- * prompt. The `@ledgerhq/hw-transport-webhid` package is loaded on first use (bundlers resolve it; it needs a
- * global `Buffer`, see docs/transports.md).
+ * prompt. The `@ledgerhq/hw-transport-webhid` package is loaded on first use (bundlers resolve it); it expects a
+ * global `Buffer`, which a browser lacks, so the page gets the `buffer` package's first (nothing for the dapp to set up).
  */
 import { LedgerNotFoundError } from '../apdu/errors.js';
 import { installQuietRoute, type HidFraming } from './quiet-exchange.js';
@@ -37,6 +37,7 @@ export async function openWebHid(options: OpenWebHidOptions = {}): Promise<Exclu
   if (!isWebHidAvailable()) {
     throw new LedgerNotFoundError('WebHID is not available here: use a Chromium-based browser on https or localhost');
   }
+  await provideBuffer();
   const module = (await import('@ledgerhq/hw-transport-webhid')) as { default: unknown };
   const TransportWebHID = unwrapDefault(module) as {
     open(device: HIDDevice): Promise<object>;
@@ -62,6 +63,17 @@ export async function openWebHid(options: OpenWebHidOptions = {}): Promise<Exclu
   // The store-key reply never reaches `@ledgerhq/logs` (quiet-exchange.ts): TransportWebHID's own steps without its log.
   installQuietRoute(transport as never, framing as HidFraming);
   return ExclusiveTransport.for(transport as never);
+}
+
+/**
+ * The `@ledgerhq` transports use the global `Buffer` of Node; in a browser, the `buffer` package (Node's API, for
+ * browsers) stands in, set before they load. A page that set its own keeps it.
+ */
+async function provideBuffer(): Promise<void> {
+  const global = globalThis as { Buffer?: unknown };
+  if (global.Buffer !== undefined) return;
+  const { Buffer } = await import('buffer');
+  global.Buffer ??= Buffer;
 }
 
 /**
