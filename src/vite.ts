@@ -18,20 +18,26 @@
  * 2. gives those mina-signer files a browser `crypto` (their only Node import: `randomBytes`, here from
  *    `crypto.getRandomValues`);
  * 3. turns chain-ledger's dynamic imports of `node:*` modules (behind checks that never pass in a browser) into an
- *    empty module, instead of Vite's "externalized for browser compatibility" stub and its warnings;
+ *    empty module, instead of Vite's "externalized for browser compatibility" stub and its warnings, and its imports
+ *    of an optional peer the application did not install (o1js, mina-attestations) into a module that throws when
+ *    loaded, so that only the methods needing it fail (20006 naming the package);
  * 4. sends `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy: require-corp` from the dev
  *    and preview servers (o1js needs SharedArrayBuffer, i.e. a cross-origin isolated page), unless
  *    `crossOriginIsolation: false`. Production servers must send the same two headers;
  * 5. builds the presentation Worker (o1js compiles and proves there, off the page's main thread) as an ES module
  *    worker with this plugin applied (`worker.format: 'es'`, `worker.plugins`). A config that sets `worker.plugins`
- *    itself must list `chainLedger()` there too.
+ *    itself must list `chainLedger()` there too;
+ * 6. emits o1js once, for the page and the Worker: Vite bundles a Worker apart from the page, so each would carry its
+ *    own 16 MB copy of o1js (Vite 8 writes both). The build emits `<assetsDir>/o1js-<version>.js` (all of o1js's
+ *    exports) as a chunk of its own, and every `import 'o1js'` of the page, the Worker and the application's code
+ *    loads that file, so there is one o1js per thread and one download.
  *
  * @module chain-ledger/vite
  */
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
@@ -62,6 +68,16 @@ export default { randomBytes };
 /** What `chainLedger()` resolves the browser twins' plugin check to (src/upstream/vite-plugin-check.ts). */
 const PLUGIN_CHECK = `${INTERNAL_PREFIX}vite-plugin missing: add chainLedger() from chain-ledger/vite to the Vite config, see docs/development.md#browser-bundles`;
 const EMPTY = '\0chain-ledger:empty';
+/** Stands in for an optional peer (o1js, mina-attestations) the application did not install: throws when loaded. */
+const MISSING = '\0chain-ledger:missing-package';
+const OPTIONAL_PEERS = ['o1js', 'mina-attestations'];
+const missingCode = (pkg: string) => `// chain-ledger/vite: ${pkg} was not installed when this bundle was built.
+throw Object.assign(new Error("Cannot find package '${pkg}' (not installed when this bundle was built)"), { code: 'ERR_MODULE_NOT_FOUND' });
+`;
+/** The module of the shared o1js chunk (6.): o1js's whole namespace. */
+const O1JS_ENTRY = '\0chain-ledger:o1js';
+/** Marks the plugin instance Vite runs on the Worker's build (`worker.plugins`). */
+const IN_WORKER = Symbol('chain-ledger worker build');
 const EMPTY_CODE = `// chain-ledger/vite: nothing to load in a browser bundle (a Node-only module, or the plugin check).
 export default undefined;
 `;
@@ -96,6 +112,21 @@ function locate(pkg: string): Internal {
 
 const PACKAGES = ['mina-signer', 'mina-signer-berkeley', 'mina-attestations'] as const;
 
+/** Where a production build puts the one o1js chunk: `<assetsDir>/o1js-<version>.js`, beside every other chunk. */
+function sharedO1jsFile(assetsDir: string): string {
+  const { version } = JSON.parse(readFileSync(join(locate('o1js').root, 'package.json'), 'utf8')) as { version: string };
+  return join(assetsDir, `o1js-${version}.js`).split(sep).join('/');
+}
+
+function installed(pkg: string): boolean {
+  try {
+    locate(pkg);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The Vite plugin a browser bundle of chain-ledger needs (see the module comment above for what it does).
  *
@@ -111,6 +142,10 @@ const PACKAGES = ['mina-signer', 'mina-signer-berkeley', 'mina-attestations'] as
  *   version mismatch of mina-signer or mina-attestations).
  */
 export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
+  // Vite applies `worker.plugins` only to the Worker's production build.
+  const inWorker = (options as { [IN_WORKER]?: boolean })[IN_WORKER] === true;
+  let building = inWorker;
+  let assetsDir = 'assets';
   const located = new Map<string, Internal>();
   const internal = (pkg: string) => {
     let found = located.get(pkg);
@@ -134,21 +169,36 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
         // 5. The presentation Worker (presentations/worker.browser): an ES module, since it loads o1js and
         // mina-attestations lazily (code-splitting; Vite's default worker format, iife, cannot split), built with this
         // plugin too (Vite applies `plugins` to workers only in dev; `worker.plugins` in builds).
-        worker: { format: 'es' as const, plugins: () => [chainLedger(options)] },
+        worker: { format: 'es' as const, plugins: () => [chainLedger({ ...options, [IN_WORKER]: true } as ChainLedgerViteOptions)] },
         ...(options.crossOriginIsolation === false
           ? {}
           : { server: { headers: { ...CROSS_ORIGIN_ISOLATION_HEADERS } }, preview: { headers: { ...CROSS_ORIGIN_ISOLATION_HEADERS } } }),
       };
     },
-    resolveId(source, importer, opts) {
+    configResolved(config) {
+      building ||= config.command === 'build' && !config.build.ssr;
+      assetsDir = config.build.assetsDir;
+    },
+    buildStart() {
+      if (building && !inWorker && installed('o1js')) {
+        this.emitFile({ type: 'chunk', id: O1JS_ENTRY, fileName: sharedO1jsFile(assetsDir), preserveSignature: 'strict' });
+      }
+    },
+    async resolveId(source, importer, opts) {
       // Server-side rendering runs in Node, with the Node loaders.
       if (opts?.ssr) return null;
+      // 6. the one o1js chunk of a production build
+      if (source === O1JS_ENTRY) return O1JS_ENTRY;
+      if (source === 'o1js' && building && importer !== O1JS_ENTRY && installed('o1js')) {
+        return { id: `./${basename(sharedO1jsFile(assetsDir))}`, external: true };
+      }
       // 1. chain-ledger-internal:<package>/<file>, and the plugin check
       if (source === PLUGIN_CHECK) return EMPTY;
       if (source.startsWith(INTERNAL_PREFIX)) {
         const rest = source.slice(INTERNAL_PREFIX.length);
         const pkg = PACKAGES.find((p) => rest.startsWith(`${p}/`));
         if (!pkg) throw new Error(`chain-ledger/vite: unknown internal module ${source}`);
+        if (OPTIONAL_PEERS.includes(pkg) && !installed(pkg)) return `${MISSING}?${pkg}`;
         const file = resolve(internal(pkg).base, rest.slice(pkg.length + 1));
         if (!inside(file, internal(pkg).root) || !existsSync(file)) {
           throw new Error(`chain-ledger/vite: ${source} is not a file of the installed ${pkg}`);
@@ -161,13 +211,18 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
       if ((source === 'crypto' || source === 'node:crypto') && PACKAGES.slice(0, 2).some((p) => inside(from, internal(p).root))) {
         return BROWSER_CRYPTO;
       }
-      // 3. chain-ledger's own `node:*` imports
-      if (source.startsWith('node:') && TREES.some((tree) => inside(from, tree))) return `${EMPTY}?${source}`;
+      // 3. chain-ledger's own `node:*` imports, and its optional peers where they are not installed
+      if (!TREES.some((tree) => inside(from, tree))) return null;
+      if (source.startsWith('node:')) return `${EMPTY}?${source}`;
+      const peer = OPTIONAL_PEERS.find((p) => source === p || source.startsWith(`${p}/`));
+      if (peer && !(await this.resolve(source, importer, { skipSelf: true }))) return `${MISSING}?${peer}`;
       return null;
     },
     load(id) {
+      if (id === O1JS_ENTRY) return "export * from 'o1js';\n";
       if (id === BROWSER_CRYPTO) return BROWSER_CRYPTO_CODE;
       if (id.startsWith(EMPTY)) return EMPTY_CODE;
+      if (id.startsWith(MISSING)) return missingCode(id.slice(MISSING.length + 1));
       return null;
     },
   };

@@ -35,7 +35,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   util: [],
   errors: [],
   apdu: [],
-  upstream: [],
+  upstream: ['errors'],
   transport: ['apdu', 'util'],
   device: ['apdu', 'transport'],
   emulator: ['apdu', 'transport', 'upstream'],

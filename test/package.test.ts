@@ -93,6 +93,39 @@ describe('the built package under native Node ESM', () => {
     expect(pkg.sideEffects).toEqual([`./${pkg.bin['chain-ledger']}`]);
   });
 
+  it('lists types first in every exports subpath, the same declarations for old resolvers, and optional peers at the versions the loaders name', async () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, string | Record<string, string>>;
+      typesVersions: Record<string, Record<string, string[]>>;
+      peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+      dependencies: Record<string, string>;
+    };
+    for (const [subpath, target] of Object.entries(pkg.exports)) {
+      if (subpath === './package.json') continue;
+      expect(Object.keys(target as object)[0], subpath).toBe('types');
+      if (subpath !== '.') expect(pkg.typesVersions['*']![subpath.slice(2)]).toEqual([(target as Record<string, string>).types]);
+    }
+    const { OPTIONAL_PEERS } = await import('../src/upstream/optional-peers.js');
+    for (const [name, version] of Object.entries(OPTIONAL_PEERS)) {
+      expect(pkg.peerDependencies[name], name).toBe(version);
+      expect(pkg.peerDependenciesMeta[name]?.optional, name).toBe(true);
+      expect(pkg.dependencies[name], name).toBeUndefined();
+    }
+    expect(pkg.dependencies.graphql).toBeUndefined();
+  });
+
+  it('ships source maps that carry their sources (src/ is not in the package)', () => {
+    for (const file of ['index.js.map', 'apdu/codec.js.map', 'provider/provider.js.map']) {
+      const map = JSON.parse(readFileSync(join(root, 'dist', file), 'utf8')) as { sources: string[]; sourcesContent?: string[] };
+      expect(map.sourcesContent?.length, file).toBe(map.sources.length);
+      expect(
+        map.sourcesContent!.every((text) => text.length > 0),
+        file,
+      ).toBe(true);
+    }
+  });
+
   it('ships dist with type declarations for every entry point', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, timeout: 60_000 });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);

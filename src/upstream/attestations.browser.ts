@@ -8,6 +8,7 @@ import { loadO1js } from './o1js.js';
 import { requirePlugin } from './vite-plugin-check.js';
 import type { AttestationsModules } from './attestations.js';
 import { claimsHasher } from './claims-hash.js';
+import { importPeer } from './optional-peers.js';
 
 export type { AttestationsModules } from './attestations.js';
 
@@ -17,16 +18,18 @@ export function loadAttestations(): Promise<AttestationsModules> {
   loading ??= (async () => {
     await requirePlugin();
     const o1js = await loadO1js();
-    const [attestations, validation, internal, nested] = await Promise.all([
-      import('mina-attestations'),
-      import('mina-attestations/validation'),
-      import('chain-ledger-internal:mina-attestations/build/src/credential.js') as Promise<{
-        credentialMatchesSpec(spec: unknown, credential: unknown): boolean;
-      }>,
-      import('chain-ledger-internal:mina-attestations/build/src/nested.js') as Promise<{
-        NestedProvable: { fromValue(value: unknown): unknown };
-      }>,
-    ]);
+    const [attestations, validation, internal, nested] = await importPeer('mina-attestations', () =>
+      Promise.all([
+        import('mina-attestations'),
+        import('mina-attestations/validation'),
+        import('chain-ledger-internal:mina-attestations/build/src/credential.js') as Promise<{
+          credentialMatchesSpec(spec: unknown, credential: unknown): boolean;
+        }>,
+        import('chain-ledger-internal:mina-attestations/build/src/nested.js') as Promise<{
+          NestedProvable: { fromValue(value: unknown): unknown };
+        }>,
+      ]),
+    );
     return {
       o1js,
       attestations,

@@ -9,6 +9,7 @@
  */
 import { loadO1js } from './o1js.js';
 import { claimsHasher } from './claims-hash.js';
+import { importPeer } from './optional-peers.js';
 
 type Attestations = typeof import('mina-attestations');
 type Validation = typeof import('mina-attestations/validation');
@@ -31,12 +32,14 @@ let loading: Promise<AttestationsModules> | undefined;
 export function loadAttestations(): Promise<AttestationsModules> {
   loading ??= (async () => {
     const o1js = await loadO1js();
-    const [attestations, validation, internal, nested] = await Promise.all([
-      import('mina-attestations'),
-      import('mina-attestations/validation'),
-      importInternal('build/src/credential.js'),
-      importInternal('build/src/nested.js'),
-    ]);
+    const [attestations, validation, internal, nested] = await importPeer('mina-attestations', () =>
+      Promise.all([
+        import('mina-attestations'),
+        import('mina-attestations/validation'),
+        importInternal('build/src/credential.js'),
+        importInternal('build/src/nested.js'),
+      ]),
+    );
     return {
       o1js,
       attestations,
@@ -59,6 +62,6 @@ async function importInternal(file: string) {
   ]);
   const roots = createRequire(import.meta.url).resolve.paths('mina-attestations') ?? [];
   const dir = roots.map((root) => join(root, 'mina-attestations')).find((d) => existsSync(join(d, 'package.json')));
-  if (!dir) throw new Error('mina-attestations is not installed');
+  if (!dir) throw Object.assign(new Error("Cannot find package 'mina-attestations'"), { code: 'ERR_MODULE_NOT_FOUND' });
   return import(pathToFileURL(join(dir, file)).href);
 }

@@ -6,13 +6,15 @@
  * wasm, and o1js uses every core; the backend must be chosen before the bindings start, hence this loader.
  * `O1JS_BACKEND=wasm|native` overrides the choice.
  */
+import { importPeer } from './optional-peers.js';
+
 type O1js = typeof import('o1js');
 
 let loading: Promise<O1js> | undefined;
 
 export function loadO1js(): Promise<O1js> {
   loading ??= (async () => {
-    const o1js = await import('o1js');
+    const o1js = await importPeer('o1js', () => import('o1js'));
     const isNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
     if (isNode) {
       const { availableParallelism } = await import('node:os');
@@ -27,6 +29,7 @@ export function loadO1js(): Promise<O1js> {
     }
     return o1js;
   })();
+  loading.catch(() => (loading = undefined));
   return loading;
 }
 
