@@ -20,7 +20,7 @@ import { createNullifier, type NullifierResult } from '../nullifier/create-nulli
 import { sendLegacyCommand } from '../payments/send-payment.js';
 import { requestPresentation } from '../presentations/request-presentation.js';
 import type { LocalChain } from '../zkapp/local-chain.js';
-import { sendTransaction, type SendTransactionResult } from '../zkapp/send-transaction.js';
+import { sendTransaction } from '../zkapp/send-transaction.js';
 import { ErrorCode, ProviderError, hostDetail, requireApproval, toProviderError } from './to-provider-error.js';
 import { orDelegate, type DelegatedCall } from './delegation.js';
 import { registerHostCredentials, type HostCredentials } from './host-credentials.js';
@@ -30,12 +30,12 @@ import type {
   CreateNullifierArgs,
   RequestArguments,
   RequestContext,
-  RequestMethod,
   RequestPresentationArgs,
-  RpcResult,
+  RequestResult,
   SendPaymentArgs,
   SendStakeDelegationArgs,
   SendTransactionArgs,
+  SendTransactionResultFor,
   SignFieldsArgs,
   SignJsonMessageArgs,
   SignMessageArgs,
@@ -356,8 +356,10 @@ export class LedgerProvider implements WalletMethods {
    * const { hash } = await chain.sendTransaction({ transaction: tx.toJSON(), feePayer: { fee: 0.1 } });
    * ```
    */
-  async sendTransaction(args: SendTransactionArgs, context: RequestContext = {}): Promise<SendTransactionResult> {
-    return this.#method('sendTransaction', args, context, (session, params) => sendTransaction(session, params));
+  async sendTransaction<A extends SendTransactionArgs>(args: A, context: RequestContext = {}): Promise<SendTransactionResultFor<A>> {
+    return this.#method('sendTransaction', args, context, (session, params) => sendTransaction(session, params)) as Promise<
+      SendTransactionResultFor<A>
+    >;
   }
 
   /**
@@ -525,8 +527,8 @@ export class LedgerProvider implements WalletMethods {
    * const result = await chain.request({ method: 'chain_sendTransaction', params: { transaction, onlySign: true } });
    * ```
    */
-  async request<M extends RequestMethod>(args: RequestArguments<M>, context: RequestContext = {}): Promise<RpcResult<M>> {
-    return this.#request(args, context) as Promise<RpcResult<M>>;
+  async request<A extends RequestArguments>(args: A, context: RequestContext = {}): Promise<RequestResult<A>> {
+    return this.#request(args, context) as Promise<RequestResult<A>>;
   }
 
   /**

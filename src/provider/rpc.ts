@@ -7,10 +7,11 @@
  * ```ts
  * const { networkID } = await chain.request({ method: 'chain_requestNetwork' });
  * const [address] = await chain.request({ method: 'mina_requestAccounts' }); // Auro's name: the same method, typed alike
- * const result = await chain.request({ method: 'chain_sendTransaction', params: { transaction: tx.toJSON(), onlySign: true } });
+ * const { signedData } = await chain.request({ method: 'chain_sendTransaction', params: { transaction: tx.toJSON(), onlySign: true } });
  * ```
  */
 import type { z } from 'zod';
+import type { SendTransactionResult } from '../zkapp/send-transaction.js';
 import type { WalletMethod, WalletMethodTable } from './methods.js';
 import type {
   signFieldsParams,
@@ -115,3 +116,36 @@ export type RequestArguments<M extends RequestMethod = RequestMethod> = {
     ? { method: K; params?: undefined | readonly [] }
     : { method: K; params: RpcParams<K> | readonly [RpcParams<K>] | Positional<K> };
 }[M];
+
+/** `sendTransaction`'s `onlySign` as the caller's type says it: `true`, `false`, `boolean`, or `undefined` when left out. */
+type OnlySign<A> = A extends { onlySign: infer O } ? O : 'onlySign' extends keyof A ? A[keyof A & 'onlySign'] : undefined;
+
+/**
+ * What `sendTransaction(args)` resolves, narrowed by `args.onlySign`: `{ signedData }` (the signed command, not
+ * broadcast) when it is `true`, `{ hash, paymentId? }` when it is `false` or left out, either when the caller's type
+ * says only `boolean`.
+ *
+ * @example
+ * ```ts
+ * const { hash } = await chain.sendTransaction({ transaction: tx.toJSON() });
+ * const { signedData } = await chain.sendTransaction({ transaction: tx.toJSON(), onlySign: true });
+ * ```
+ */
+export type SendTransactionResultFor<A> = [OnlySign<A>] extends [true]
+  ? Extract<SendTransactionResult, { signedData: string }>
+  : [OnlySign<A>] extends [false | undefined]
+    ? Extract<SendTransactionResult, { hash: string }>
+    : SendTransactionResult;
+
+/** The params object of a `request` call: `params` itself, or the one element of `[params]`. */
+type ParamsObject<A> = A extends { params: infer P } ? (P extends readonly [infer Only] ? Only : P) : undefined;
+
+/**
+ * What `request(args)` resolves: the method's result (`RpcResult`), and for `chain_sendTransaction` /
+ * `mina_sendTransaction` the one `onlySign` chooses (`SendTransactionResultFor`).
+ */
+export type RequestResult<A> = A extends { method: infer M extends RequestMethod }
+  ? ChainMethod<M> extends 'chain_sendTransaction'
+    ? SendTransactionResultFor<ParamsObject<A>>
+    : RpcResult<M>
+  : never;

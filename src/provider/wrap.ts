@@ -13,7 +13,7 @@ import { invalidParams } from './to-provider-error.js';
 import { LedgerProvider } from './provider.js';
 import { delegateUnsupported, type DelegatedCall } from './delegation.js';
 import type { LedgerProviderOptions } from './options.js';
-import type { RequestArguments, RequestContext, RequestMethod, RpcResult } from './rpc.js';
+import type { RequestArguments, RequestContext, RequestResult } from './rpc.js';
 import type { ProviderError } from '../errors/provider-error.js';
 
 /** The parts of an existing `window.chain` we may call: its direct methods or its `request`. */
@@ -65,7 +65,7 @@ export class FallbackProvider extends LedgerProvider {
    * `request` as the Ledger provider types it for its own methods; any other method name is accepted too, since it
    * may be delegated to the original provider (which answers for itself).
    */
-  override request<M extends RequestMethod>(args: RequestArguments<M>, context?: RequestContext): Promise<RpcResult<M>>;
+  override request<A extends RequestArguments>(args: A, context?: RequestContext): Promise<RequestResult<A>>;
   override request(args: { method: string; params?: unknown }, context?: RequestContext): Promise<unknown>;
   override request(args: { method: string; params?: unknown }, context?: RequestContext): Promise<unknown> {
     return super.request(args as RequestArguments, context);

@@ -54,7 +54,7 @@ describe('request() is typed per method', () => {
     expectTypeOf(typeOnly(chain.request({ method: 'mina_requestNetwork' }))).resolves.toEqualTypeOf<{ networkID: string }>();
     expectTypeOf(
       typeOnly(chain.request({ method: 'mina_sendTransaction', params: { transaction: '{}', onlySign: true } })),
-    ).resolves.toEqualTypeOf<RpcResult<'chain_sendTransaction'>>();
+    ).resolves.toEqualTypeOf<{ signedData: string }>();
     expectTypeOf(typeOnly(chain.request({ method: 'mina_createNullifier', params: [['1', 2]] }))).resolves.toEqualTypeOf<NullifierResult>();
     expectTypeOf<RpcResult<'mina_sign_JsonMessage'>>().toEqualTypeOf<SignedMessage>();
     expectTypeOf<RpcParams<'mina_signFields'>>().toEqualTypeOf<RpcParams<'chain_signFields'>>();
@@ -63,6 +63,38 @@ describe('request() is typed per method', () => {
     expectTypeOf<'mina_requestAccounts'>().toMatchTypeOf<AuroMethod>();
     expectTypeOf<'mina_addChain'>().not.toMatchTypeOf<RequestMethod>();
     expectTypeOf<Exclude<RequestMethod, WalletMethod | AuroMethod>>().toEqualTypeOf<never>();
+  });
+
+  it('narrows sendTransaction by onlySign: { signedData } when only signing, { hash } when broadcasting, directly and through request()', () => {
+    const chain = provider();
+    const signOnly = { transaction: '{}', onlySign: true } as const;
+    const flag = Math.random() < 2;
+    expectTypeOf(typeOnly(chain.sendTransaction({ transaction: '{}' }))).resolves.toEqualTypeOf<{ hash: string; paymentId?: string }>();
+    expectTypeOf(typeOnly(chain.sendTransaction({ transaction: '{}', onlySign: false }))).resolves.toEqualTypeOf<{
+      hash: string;
+      paymentId?: string;
+    }>();
+    expectTypeOf(typeOnly(chain.sendTransaction({ transaction: '{}', onlySign: true }))).resolves.toEqualTypeOf<{ signedData: string }>();
+    expectTypeOf(typeOnly(chain.sendTransaction(signOnly))).resolves.toEqualTypeOf<{ signedData: string }>();
+    // Known only as a boolean: either result.
+    expectTypeOf(typeOnly(chain.sendTransaction({ transaction: '{}', onlySign: flag }))).resolves.toEqualTypeOf<
+      RpcResult<'chain_sendTransaction'>
+    >();
+    expectTypeOf(typeOnly(chain.request({ method: 'chain_sendTransaction', params: { transaction: '{}' } }))).resolves.toEqualTypeOf<{
+      hash: string;
+      paymentId?: string;
+    }>();
+    expectTypeOf(typeOnly(chain.request({ method: 'chain_sendTransaction', params: [signOnly] }))).resolves.toEqualTypeOf<{
+      signedData: string;
+    }>();
+    const typed = async () => {
+      // @ts-expect-error: a command only signed has no hash
+      const { hash } = await chain.sendTransaction({ transaction: '{}', onlySign: true });
+      // @ts-expect-error: a broadcast command returns no signedData
+      const { signedData } = await chain.request({ method: 'mina_sendTransaction', params: { transaction: '{}' } });
+      return [hash, signedData];
+    };
+    expect(typeof typed).toBe('function');
   });
 
   it('takes the params each method documents, in object and positional form', () => {
