@@ -11,10 +11,10 @@
  * store) are chosen by the package itself: package.json "imports" (`#upstream/mina-signer-internals`, …) with a
  * `browser` condition, which Vite, like any bundler, applies. The plugin does what a manifest cannot:
  *
- * 1. resolves the browser loaders' virtual ids `chain-ledger-internal:<package>/<file>` to unexported files of the
+ * 1. resolves the browser loaders' virtual ids `chain-ledger-internal (…):<package>/<file>` to unexported files of the
  *    installed packages (mina-signer 4.0.0 and 3.1.0 as `mina-signer-berkeley`: their `dist/node/mina-signer/…` ESM
- *    files, which the packages' exports maps hide; mina-attestations' `build/…`), and the twins' check that the
- *    plugin is there (upstream/vite-plugin-check.ts: without it the build stops with a message naming this plugin);
+ *    files, which the packages' exports maps hide; mina-attestations' `build/…`). Without the plugin the build stops
+ *    on the first of those ids, and the error quotes its prefix (`INTERNAL_PREFIX`), which names this plugin;
  * 2. gives those mina-signer files a browser `crypto` (their only Node import: `randomBytes`, here from
  *    `crypto.getRandomValues`);
  * 3. turns chain-ledger's dynamic imports of `node:*` modules (behind checks that never pass in a browser) into an
@@ -46,8 +46,12 @@ export interface ChainLedgerViteOptions {
   crossOriginIsolation?: boolean;
 }
 
-/** The prefix of the virtual ids used by the `.browser` loaders. */
-export const INTERNAL_PREFIX = 'chain-ledger-internal:';
+/**
+ * The prefix of the virtual ids used by the `.browser` loaders. Without this plugin, the bundler stops on the first
+ * of them with "failed to resolve import …", and the prefix it quotes says what to add.
+ */
+export const INTERNAL_PREFIX =
+  'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):';
 
 /** The headers that make a page cross-origin isolated (SharedArrayBuffer, needed by o1js). */
 export const CROSS_ORIGIN_ISOLATION_HEADERS = {
@@ -65,8 +69,6 @@ export function randomBytes(n) {
 export default { randomBytes };
 `;
 
-/** What `chainLedger()` resolves the browser twins' plugin check to (src/upstream/vite-plugin-check.ts). */
-const PLUGIN_CHECK = `${INTERNAL_PREFIX}vite-plugin missing: add chainLedger() from chain-ledger/vite to the Vite config, see docs/development.md#browser-bundles`;
 const EMPTY = '\0chain-ledger:empty';
 /** Stands in for an optional peer (o1js, mina-attestations) the application did not install: throws when loaded. */
 const MISSING = '\0chain-ledger:missing-package';
@@ -78,7 +80,7 @@ throw Object.assign(new Error("Cannot find package '${pkg}' (not installed when 
 const O1JS_ENTRY = '\0chain-ledger:o1js';
 /** Marks the plugin instance Vite runs on the Worker's build (`worker.plugins`). */
 const IN_WORKER = Symbol('chain-ledger worker build');
-const EMPTY_CODE = `// chain-ledger/vite: nothing to load in a browser bundle (a Node-only module, or the plugin check).
+const EMPTY_CODE = `// chain-ledger/vite: nothing to load in a browser bundle (a Node-only module).
 export default undefined;
 `;
 
@@ -90,7 +92,7 @@ const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TREES = [join(PACKAGE_ROOT, 'src'), join(PACKAGE_ROOT, 'dist')];
 
 interface Internal {
-  /** Where `<file>` in `chain-ledger-internal:<package>/<file>` is relative to. */
+  /** Where `<file>` in `chain-ledger-internal (…):<package>/<file>` is relative to. */
   base: string;
   /** The package's root: files under it get the browser `crypto`. */
   root: string;
@@ -192,8 +194,7 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
       if (source === 'o1js' && building && importer !== O1JS_ENTRY && installed('o1js')) {
         return { id: `./${basename(sharedO1jsFile(assetsDir))}`, external: true };
       }
-      // 1. chain-ledger-internal:<package>/<file>, and the plugin check
-      if (source === PLUGIN_CHECK) return EMPTY;
+      // 1. chain-ledger-internal (…):<package>/<file>
       if (source.startsWith(INTERNAL_PREFIX)) {
         const rest = source.slice(INTERNAL_PREFIX.length);
         const pkg = PACKAGES.find((p) => rest.startsWith(`${p}/`));

@@ -18,6 +18,7 @@ import type * as AttestationsBrowser from '../src/upstream/attestations.browser.
 import type * as AttestationsNode from '../src/upstream/attestations.js';
 import type * as SignerBrowser from '../src/upstream/mina-signer-internals.browser.js';
 import type * as SignerNode from '../src/upstream/mina-signer-internals.js';
+import { INTERNAL_PREFIX } from '../src/vite.js';
 
 const SRC = resolve(import.meta.dirname, '../src');
 const ROOT = resolve(SRC, '..');
@@ -270,6 +271,17 @@ describe('architecture: the Node/browser twins of package.json "imports"', () =>
     }
     const browserTwins = sourceFiles(SRC).filter((file) => file.endsWith('.browser.ts') && !file.endsWith(`${sep}worker.browser.ts`));
     expect(browserTwins.map((file) => relative(SRC, file)).filter((file) => !listed.has(file))).toEqual([]);
+  });
+
+  it("the browser twins name upstream's hidden files by ids with the Vite plugin's prefix (which names the plugin when it is missing)", () => {
+    const ids = ['upstream/mina-signer-internals.browser.ts', 'upstream/attestations.browser.ts'].flatMap((file) =>
+      [...readFileSync(join(SRC, file), 'utf8').matchAll(/import\('([^']+)'\)/g)].map((m) => m[1]!),
+    );
+    const internal = ids.filter((id) => !id.startsWith('mina-attestations'));
+    expect(internal.length).toBe(20);
+    expect(internal.filter((id) => !id.startsWith(INTERNAL_PREFIX))).toEqual([]);
+    expect(INTERNAL_PREFIX).toContain('chainLedger() from chain-ledger/vite');
+    expect(readFileSync(join(SRC, 'upstream/internal-modules.d.ts'), 'utf8')).toContain(`declare module '${INTERNAL_PREFIX}*'`);
   });
 
   it('src/ imports a twin only through its "#" specifier, never by its path (except the Node-only CLI and entry)', () => {

@@ -5,7 +5,6 @@
  * by the Vite plugin `chain-ledger/vite`) instead of a file URL built with Node's module resolution.
  */
 import { loadO1js } from './o1js.js';
-import { requirePlugin } from './vite-plugin-check.js';
 import type { AttestationsModules } from './attestations.js';
 import { claimsHasher } from './claims-hash.js';
 import { importPeer } from './optional-peers.js';
@@ -16,16 +15,19 @@ let loading: Promise<AttestationsModules> | undefined;
 
 export function loadAttestations(): Promise<AttestationsModules> {
   loading ??= (async () => {
-    await requirePlugin();
     const o1js = await loadO1js();
     const [attestations, validation, internal, nested] = await importPeer('mina-attestations', () =>
       Promise.all([
         import('mina-attestations'),
         import('mina-attestations/validation'),
-        import('chain-ledger-internal:mina-attestations/build/src/credential.js') as Promise<{
+        import(
+          'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-attestations/build/src/credential.js'
+        ) as Promise<{
           credentialMatchesSpec(spec: unknown, credential: unknown): boolean;
         }>,
-        import('chain-ledger-internal:mina-attestations/build/src/nested.js') as Promise<{
+        import(
+          'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-attestations/build/src/nested.js'
+        ) as Promise<{
           NestedProvable: { fromValue(value: unknown): unknown };
         }>,
       ]),

@@ -7,7 +7,6 @@
  * files, and its exports map hides them). Each era is a separate lazy chunk, loaded on first use.
  */
 import { assemble, type Era, type MinaSignerInternals } from './mina-signer-modules.js';
-import { requirePlugin } from './vite-plugin-check.js';
 
 export type { Era, GroupPoint, LegacyHashInput, Layout, MinaSignerInternals, RawSignature, SignerNetwork } from './mina-signer-modules.js';
 
@@ -17,27 +16,63 @@ export const ERA_PACKAGES: Record<Era, string> = { berkeley: 'mina-signer-berkel
 const imports: Record<Era, () => Promise<unknown[]>> = {
   berkeley: () =>
     Promise.all([
-      import('chain-ledger-internal:mina-signer-berkeley/src/sign-zkapp-command.js'),
-      import('chain-ledger-internal:mina-signer-berkeley/src/signature.js'),
-      import('chain-ledger-internal:mina-signer-berkeley/../bindings/mina-transaction/gen/v1/transaction-bigint.js'),
-      import('chain-ledger-internal:mina-signer-berkeley/src/memo.js'),
-      import('chain-ledger-internal:mina-signer-berkeley/src/curve-bigint.js'),
-      import('chain-ledger-internal:mina-signer-berkeley/../bindings/mina-transaction/gen/v1/js-layout.js'),
-      import('chain-ledger-internal:mina-signer-berkeley/src/poseidon-bigint.js'),
-      import('chain-ledger-internal:mina-signer-berkeley/src/field-bigint.js'),
-      import('chain-ledger-internal:mina-signer-berkeley/../bindings/lib/binable.js'),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer-berkeley/src/sign-zkapp-command.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer-berkeley/src/signature.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer-berkeley/../bindings/mina-transaction/gen/v1/transaction-bigint.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer-berkeley/src/memo.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer-berkeley/src/curve-bigint.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer-berkeley/../bindings/mina-transaction/gen/v1/js-layout.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer-berkeley/src/poseidon-bigint.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer-berkeley/src/field-bigint.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer-berkeley/../bindings/lib/binable.js'
+      ),
     ]),
   mesa: () =>
     Promise.all([
-      import('chain-ledger-internal:mina-signer/src/sign-zkapp-command.js'),
-      import('chain-ledger-internal:mina-signer/src/signature.js'),
-      import('chain-ledger-internal:mina-signer/../bindings/mina-transaction/gen/v1/transaction-bigint.js'),
-      import('chain-ledger-internal:mina-signer/src/memo.js'),
-      import('chain-ledger-internal:mina-signer/src/curve-bigint.js'),
-      import('chain-ledger-internal:mina-signer/../bindings/mina-transaction/gen/v1/js-layout.js'),
-      import('chain-ledger-internal:mina-signer/src/poseidon-bigint.js'),
-      import('chain-ledger-internal:mina-signer/src/field-bigint.js'),
-      import('chain-ledger-internal:mina-signer/../bindings/lib/binable.js'),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer/src/sign-zkapp-command.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer/src/signature.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer/../bindings/mina-transaction/gen/v1/transaction-bigint.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer/src/memo.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer/src/curve-bigint.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer/../bindings/mina-transaction/gen/v1/js-layout.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer/src/poseidon-bigint.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer/src/field-bigint.js'
+      ),
+      import(
+        'chain-ledger-internal (add chainLedger() from chain-ledger/vite to the Vite config: docs/development.md, Browser bundles):mina-signer/../bindings/lib/binable.js'
+      ),
     ]),
 };
 
@@ -54,6 +89,5 @@ export function minaSignerInternals(era: Era): Promise<MinaSignerInternals> {
 }
 
 async function load(era: Era): Promise<MinaSignerInternals> {
-  await requirePlugin();
   return assemble(await imports[era]());
 }
