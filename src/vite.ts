@@ -216,7 +216,12 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
       if (!TREES.some((tree) => inside(from, tree))) return null;
       if (source.startsWith('node:')) return `${EMPTY}?${source}`;
       const peer = OPTIONAL_PEERS.find((p) => source === p || source.startsWith(`${p}/`));
-      if (peer && !(await this.resolve(source, importer, { skipSelf: true }))) return `${MISSING}?${peer}`;
+      if (peer) {
+        // Vite's own stand-in for a missing optional peer (`__vite-optional-peer-dep:…`) throws a message the loaders
+        // do not recognise; ours throws what Node does, which becomes 20006 naming the package.
+        const resolved = await this.resolve(source, importer, { skipSelf: true });
+        if (!resolved || resolved.id.includes('__vite-optional-peer-dep')) return `${MISSING}?${peer}`;
+      }
       return null;
     },
     load(id) {

@@ -55,6 +55,13 @@ export interface LedgerProviderOptions {
   bridge?: boolean;
   /** Account N of m/44'/12586'/N'/0/0 (default 0). */
   accountIndex?: number;
+  /**
+   * Whether the first `requestAccounts()` shows the address on the device for the user to confirm (default true).
+   * `false` reads it silently (Mina app ≥ 1.4.1; older apps can only show it): for a host that shows the address
+   * itself and lets the user confirm it on the device when they choose to, e.g. the CLI's `--confirm-address`. A
+   * page must not be the one to choose this: it is the integrator's option.
+   */
+  confirmAddress?: boolean;
   /** Mina daemon GraphQL endpoint, for nonces and broadcast (mainnet, devnet). No credentials in it: see below. */
   graphqlUrl?: string;
   /** Extra headers for `graphqlUrl`, e.g. `{ authorization: 'Bearer …' }`: credentials go here, never in the URL. */
@@ -164,6 +171,7 @@ export const providerOptionsSchema = z.looseObject({
   network: check((value) => value === 'mainnet' || value === 'devnet' || value === 'local', 'must be "mainnet", "devnet" or "local"'),
   accountIndex: optional((value) => isIntegerIn(value ?? 0, 0, 0x7fffffff), 'must be an integer from 0 to 2^31 - 1'),
   bridge: optional((value) => typeof value === 'boolean', 'must be true or false'),
+  confirmAddress: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
   maxPendingCalls: optional((value) => isIntegerIn(value ?? DEFAULT_MAX_PENDING_CALLS, 1, Infinity), 'must be a positive integer'),
   maxRequestsPerMinute: optional(
     (value) => value === undefined || value === null || isIntegerIn(value, 1, Infinity),

@@ -673,7 +673,7 @@ export class LedgerProvider implements WalletMethods {
     if (this.#connection) return [this.#connection.address];
     const appVersion = await app.getAppVersion({ signal });
     const extension = await app.getCapabilities({ signal });
-    const display = !this.#connectedBefore || !supports(appVersion, 'silentAddress');
+    const display = (!this.#connectedBefore && this.#options.confirmAddress !== false) || !supports(appVersion, 'silentAddress');
     if (display) report.confirm('Confirm the address on your Ledger');
     const address = await app.getAddress(this.accountIndex, { display, signal });
     this.#connection = { address, capabilities: capabilitiesOf(appVersion, extension) };

@@ -3,11 +3,12 @@
  * process, against the software Ledger and against `startSpeculosServer` over loopback HTTP.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Field, Nullifier } from 'o1js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failureLine } from '../../src/cli/report.js';
 import { startSpeculosServer } from '../../src/emulator.js';
 import { credentialIssuer, issuerHash, verifiedOutput } from '../support/credentials.js';
 import { addressOf } from '../support/vectors.js';
@@ -40,13 +41,36 @@ function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr:
 }
 
 describe('chain-ledger CLI with --device software', () => {
-  it('address: JSON on stdout, the not-hardware warning and the device screens on stderr', async () => {
-    const r = await cli('address', '--device', 'software', '--account', '3');
-    expect(r.code).toBe(0);
-    expect(r.json).toEqual({ address: addressOf(3) });
-    expect(r.stderr).toMatch(/NOT HARDWARE/);
-    expect(r.stderr).toMatch(/Confirm the address on your Ledger/);
-    expect(r.stderr).toContain("44'/12586'/3'/0/0");
+  it('address: JSON on stdout, read silently; --confirm-address shows it on the device, the prompt timed on stderr', async () => {
+    const silent = await cli('address', '--device', 'software', '--account', '3');
+    expect(silent.code).toBe(0);
+    expect(silent.json).toEqual({ address: addressOf(3) });
+    expect(silent.stderr).toMatch(/NOT HARDWARE/);
+    expect(silent.stderr).not.toMatch(/Confirm the address/);
+    expect(silent.stderr).not.toContain("44'/12586'/3'/0/0");
+    expect(silent.stderr).toMatch(/connected B62q\w+ \(software Ledger.*\) \(\d+\.\d s\)/);
+    const shown = await cli('address', '--device', 'software', '--account', '3', '--confirm-address');
+    expect(shown.json).toEqual({ address: addressOf(3) });
+    expect(shown.stderr).toMatch(/⏳ Confirm the address on your Ledger \(\d+\.\d s\)/);
+    expect(shown.stderr).toContain("44'/12586'/3'/0/0");
+  });
+
+  it('--version prints the package version, --help and COMMAND --help print on stdout (exit 0)', async () => {
+    const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+    const v = await cli('--version');
+    expect(v).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const all = await cli('--help');
+    expect(all.code).toBe(0);
+    for (const command of ['address', 'send-zkapp FILE', 'nullifier FIELD...', 'store-credential FILE', 'present REQUEST_FILE']) {
+      expect(all.stdout).toContain(command);
+    }
+    expect(all.stdout).toMatch(/Exit codes: 0 done, 1 the operation\s+failed .*, 2 a usage mistake/s);
+    const one = await cli('send-zkapp', '--help');
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^Usage: chain-ledger send-zkapp FILE/);
+    expect(one.stdout).toContain('--only-sign');
+    expect(one.stdout).toContain('--graphql URL');
+    expect(one.stdout).not.toContain('--origin');
   });
 
   it('send-zkapp --only-sign: a signed command that verifies', async () => {
@@ -77,6 +101,9 @@ describe('chain-ledger CLI with --device software', () => {
     const stored = await cli('store-credential', credentialFile, '--device', 'software', '--credentials', store);
     expect(stored.code).toBe(0);
     expect(JSON.parse(stored.json.credential).credential.owner.value).toBe(addressOf(0));
+    // The id delete-credential takes; listing after the store asked the device for nothing more.
+    expect(stored.json.id).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored.stderr.match(/│.*credential store key v1/g)).toHaveLength(1);
 
     const { req, json } = issuer.presentationRequest();
     const requestFile = join(work, 'request.json');
@@ -92,6 +119,8 @@ describe('chain-ledger CLI with --device software', () => {
       'https://verifier.example',
     );
     expect(presented.code).toBe(0);
+    // Progress while it compiles and proves: the device prompt, stamped with the seconds since the start.
+    expect(presented.stderr).toMatch(/⏳ .+ \(\d+\.\d s\)/);
     expect(await verifiedOutput(issuer.A, req, presented.json.presentation, 'https://verifier.example')).toBe(
       issuerHash(issuer.A, issuer.key),
     );
@@ -99,6 +128,7 @@ describe('chain-ledger CLI with --device software', () => {
     const listed = await cli('list-credentials', '--device', 'software', '--credentials', store);
     expect(listed.code).toBe(0);
     expect(listed.json).toHaveLength(1);
+    expect(listed.json[0].id).toBe(stored.json.id);
     const deleted = await cli('delete-credential', listed.json[0].id, '--device', 'software', '--credentials', store);
     expect(deleted.json).toEqual({ deleted: true });
     expect(deleted.stderr).toMatch(/Message: Delete credential [0-9a-f]{8}/);
@@ -106,7 +136,6 @@ describe('chain-ledger CLI with --device software', () => {
   }, 300_000);
 
   it('rekey-store: the owner re-keys the store (a fresh salt, the same entries); false without a store', async () => {
-    const { readFileSync } = await import('node:fs');
     const { FileCredentialStore } = await import('../../src/credentials-node.js');
     const { deriveStoreSecret } = await import('../../src/credentials/store-key.js');
     const { MinaLedgerApp } = await import('../../src/apdu.js');
@@ -126,14 +155,66 @@ describe('chain-ledger CLI with --device software', () => {
     expect(await files.list(addressOf(0), secret)).toMatchObject([{ id, credential: JSON.stringify({ name: 'kept' }) }]);
   }, 120_000);
 
-  it('errors: exit 1 with the ProviderError as JSON; usage errors exit 2', async () => {
-    const bad = await cli('nullifier', '1.5', '--device', 'software');
+  it('a failed operation exits 1 with the ProviderError as JSON on stdout and one line on stderr', async () => {
+    // 2^255 is no field element: the provider refuses it (20003) before anything is signed.
+    const bad = await cli('nullifier', `0x8${'0'.repeat(63)}`, '--device', 'software');
     expect(bad.code).toBe(1);
     expect(bad.json.error).toMatchObject({ code: 20003, message: 'Invalid method parameter(s).', data: { field: 'message[0]' } });
-    expect(bad.stderr).toMatch(/✖ 20003/);
-    expect((await cli('frobnicate', '--device', 'software')).code).toBe(2);
-    expect((await cli('address', '--device', 'floppy')).code).toBe(2);
-    expect((await cli()).code).toBe(2);
+    expect(bad.stderr).toMatch(/✖ 20003 invalid input: /);
+  });
+
+  it("errors in the provider's words reach the terminal in the CLI's: flags, not option names", () => {
+    const line = failureLine({
+      code: 20003,
+      message: 'Invalid method parameter(s).',
+      data: { reason: 'this provider has no graphqlUrl to broadcast with: configure one, or pass onlySign: true' },
+    });
+    expect(line).toBe('✖ 20003 invalid input: this provider has no --graphql URL to broadcast with: configure one, or pass --only-sign');
+  });
+});
+
+describe('chain-ledger CLI: every argument, flag and file is checked before the device is touched (exit 2)', () => {
+  const device = quietLedger({ extensions: true, blindSigning: true });
+  let port = 0;
+  let close = async () => {};
+  beforeAll(async () => {
+    const server = await startSpeculosServer(device, { buttons: false });
+    port = server.port;
+    close = server.close;
+  });
+  afterAll(() => close());
+
+  it.each([
+    [['send-zkapp', 'nonexist.json'], /send-zkapp: FILE "nonexist\.json": no such file/],
+    [['send-zkapp', FIXTURE], /send-zkapp on devnet broadcasts through a Mina node: pass --graphql URL, or --only-sign/],
+    [['send-zkapp', FIXTURE, '--network', 'mainnet', '--graphql', 'ftp://node'], /--graphql must be an http\(s\) URL/],
+    [['send-zkapp', FIXTURE, '--only-sign', '--graphql-header', 'no colon'], /--graphql-header must be 'Name: value'/],
+    [['store-credential', resolve(import.meta.dirname)], /store-credential: FILE .*: a directory, not a file/],
+    [['present', FIXTURE.replace('.json', '.apdu')], /present: REQUEST_FILE .*: no such file/],
+    [['delete-credential', 'nosuchid'], /delete-credential: ID must be 64 hex digits/],
+    [['nullifier', '1.5'], /nullifier: FIELD 1 must be a non-negative integer/],
+    [['nullifier'], /nullifier: missing FIELD/],
+    [['address', 'extra'], /address: unexpected argument "extra"/],
+    [['address', '--only-sign'], /address does not take --only-sign/],
+    [['address', '--network', 'testnet'], /--network must be mainnet, devnet or local, not "testnet"/],
+    [['address', '--account', '2147483648'], /--account must be an integer from 0 to 2147483647/],
+    [['address', '--frob'], /Unknown option '--frob'/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+    [[], /no command given/],
+  ])('%j', async (args, message) => {
+    const before = device.exchanges.length;
+    const r = await cli(...args, '--device', `speculos:${port}`);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(/See: chain-ledger (\S+ )?--help/);
+    expect(device.exchanges.length).toBe(before);
+  });
+
+  it('--device is checked before anything is opened', async () => {
+    const r = await cli('address', '--device', 'floppy');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--device must be usb, speculos\[:PORT\] or software, not "floppy"/);
   });
 });
 
@@ -148,6 +229,8 @@ describe('chain-ledger CLI with --device speculos:PORT (startSpeculosServer over
       expect(address.stderr).toMatch(/Speculos on port/);
       const signed = await cli('send-zkapp', FIXTURE, '--only-sign', '--device', `speculos:${server.port}`);
       expect(signed.code).toBe(0);
+      // One approval for the operation: the address was read silently (INS 02, P1 = 1), the command reviewed.
+      expect(device.exchanges.filter((e) => e.request.startsWith('e002')).map((e) => e.request.slice(4, 6))).toEqual(['01', '01']);
       expect(verifySigned('berkeley', 'devnet', signed.json.signedData, addressOf(0))).toBe(true);
       // Extension 1.1: the command went to the device in clear (SIGN_ZKAPP, several chunks), not blind (INS 06).
       expect(device.exchanges.filter((e) => e.request.startsWith('e0a3')).length).toBeGreaterThan(1);

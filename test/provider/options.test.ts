@@ -29,6 +29,7 @@ describe('createLedgerProvider options', () => {
     [{ ...base, accountIndex: -1 }, 'accountIndex', 'must be an integer from 0 to 2^31 - 1'],
     [{ ...base, accountIndex: 1.5 }, 'accountIndex', 'must be an integer from 0 to 2^31 - 1'],
     [{ ...base, bridge: 'yes' }, 'bridge', 'must be true or false'],
+    [{ ...base, confirmAddress: 'no' }, 'confirmAddress', 'must be true or false'],
     [{ ...base, maxPendingCalls: 0 }, 'maxPendingCalls', 'must be a positive integer'],
     [{ ...base, feeCap: 0 }, 'feeCap', 'must be a positive amount of MINA'],
     [{ ...base, feeCap: 'ten' }, 'feeCap', 'must be a positive amount of MINA'],

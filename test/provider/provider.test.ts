@@ -88,6 +88,20 @@ describe('connection', () => {
     expect(await chain.requestAccounts()).toEqual([addressOf(3)]);
   });
 
+  it('confirmAddress: false reads the address silently on the first connect too: no review, no prompt', async () => {
+    const { chain, reviews, actions, ledger } = setup({}, { confirmAddress: false });
+    expect(await chain.requestAccounts()).toEqual([addressOf(0)]);
+    expect(reviews).toEqual([]);
+    expect(actions.filter((a) => a.status === 'confirm')).toEqual([]);
+    expect(ledger.exchanges.at(-1)!.request).toBe('e00201000400000000'); // P1 = 1: silent
+  });
+
+  it('confirmAddress: false on an app older than 1.4.1 still shows the address (it cannot read it silently)', async () => {
+    const { chain, reviews } = setup({ version: '1.4.0' }, { confirmAddress: false });
+    await chain.requestAccounts();
+    expect(reviews.map((r) => r.kind)).toEqual(['address']);
+  });
+
   it('an app older than 1.4.1 shows the address at every connect (it cannot read it silently)', async () => {
     const { chain, reviews } = setup({ version: '1.4.0' });
     await chain.requestAccounts();

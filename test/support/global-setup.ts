@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { chromiumPath } from './chromium.js';
-import { REPO, runBounded } from './process.js';
+import { REPO, SOURCE_CONDITION_FLAG, runBounded } from './process.js';
 
 const WARM_UP_TIMEOUT_MS = 600_000;
 
 async function warmUpO1js(): Promise<string> {
   const out = await runBounded(
     join(REPO, 'node_modules/.bin/tsx'),
-    ['test/support/o1js-warm-up.ts'],
+    [SOURCE_CONDITION_FLAG, 'test/support/o1js-warm-up.ts'],
     WARM_UP_TIMEOUT_MS,
     'the o1js warm-up',
   );

@@ -1,0 +1,184 @@
+/**
+ * The CLI's commands: each says what it takes (arguments, flags), reads and checks them in `prepare` (files read and
+ * parsed, values checked: nothing touches the device before all of it passed), then `run`s one provider method.
+ */
+import { readFile } from 'node:fs/promises';
+import { isEntryId } from '../credentials/store.js';
+import { credentialManager } from '../provider/credential-manager.js';
+import type { LedgerProvider } from '../provider/provider.js';
+import { type CommandLine, type FlagName, UsageError, quote } from './args.js';
+
+/** What a command needs from the rest of the CLI while it runs. */
+export interface RunContext {
+  chain: LedgerProvider;
+  address: string;
+  /** A line of progress on stderr. */
+  say(text: string): void;
+}
+
+export interface Command {
+  /** `send-zkapp FILE`. */
+  synopsis: string;
+  /** One line, for the command list. */
+  summary: string;
+  /** The command's own help, after its synopsis. */
+  help: string;
+  /** The flags it takes besides the common ones (args.ts COMMON_FLAGS). */
+  flags: readonly FlagName[];
+  /** Reads and checks the arguments: a `UsageError` for anything wrong. No device here. */
+  prepare(line: CommandLine): Promise<unknown>;
+  /** The provider call, with what `prepare` returned. */
+  run(context: RunContext, input: unknown): Promise<unknown>;
+}
+
+/** Exactly `names.length` positional arguments (a trailing `...` name: one or more). */
+function positionals(line: CommandLine, command: string, names: string[]): string[] {
+  const variadic = names.at(-1)?.endsWith('...') === true;
+  const tooFew = line.args.length < names.length;
+  const tooMany = !variadic && line.args.length > names.length;
+  if (tooFew) throw new UsageError(`${command}: missing ${names[line.args.length]!.replace('...', '')}`, command);
+  if (tooMany) throw new UsageError(`${command}: unexpected argument ${quote(line.args[names.length]!)}`, command);
+  return line.args;
+}
+
+/** A JSON file: read and parsed here, so that a typo in a path is a usage error, not a device error. */
+async function jsonFile(command: string, name: string, path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : code === 'EACCES' ? 'not readable' : code;
+    throw new UsageError(`${command}: ${name} ${quote(path)}: ${why}`, command);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${command}: ${name} ${quote(path)} is not JSON (${(error as Error).message})`, command);
+  }
+}
+
+export const COMMANDS: Record<string, Command> = {
+  address: {
+    synopsis: 'address',
+    summary: "the account's address (read silently; --confirm-address shows it on the device)",
+    help: 'Prints { "address": "B62q…" }. With --confirm-address the Ledger shows the address: compare it with the one printed.',
+    flags: [],
+    prepare: async (line) => positionals(line, 'address', []),
+    run: async ({ address }) => ({ address }),
+  },
+  'send-zkapp': {
+    synopsis: 'send-zkapp FILE',
+    summary: 'sign a zkApp command (o1js tx.toJSON()) and broadcast it, or only sign it',
+    help: `FILE holds the command as o1js writes it (tx.toJSON()). On devnet and mainnet it is broadcast through --graphql;
+--only-sign prints { "signedData" } instead; --network local applies it to an in-process chain (the account funded).
+Prints { "hash" } when broadcast.`,
+    flags: ['graphql', 'graphql-header', 'only-sign'],
+    async prepare(line) {
+      const [file] = positionals(line, 'send-zkapp', ['FILE']);
+      const transaction = await jsonFile('send-zkapp', 'FILE', file!);
+      if (typeof transaction !== 'object' || transaction === null || Array.isArray(transaction)) {
+        throw new UsageError(`send-zkapp: FILE ${quote(file!)} must hold a zkApp command (a JSON object)`, 'send-zkapp');
+      }
+      const onlySign = line.flags['only-sign'];
+      if (!onlySign && line.flags.network !== 'local' && !line.flags.graphql) {
+        throw new UsageError(
+          `send-zkapp on ${line.flags.network} broadcasts through a Mina node: pass --graphql URL, or --only-sign to print the signed command`,
+          'send-zkapp',
+        );
+      }
+      return { transaction, onlySign };
+    },
+    async run({ chain, address, say }, input) {
+      const { transaction, onlySign } = input as { transaction: object; onlySign: boolean };
+      if (chain.network === 'local' && !onlySign) {
+        say('funding the account with 100 MINA on the local chain');
+        await (await chain.localChain()).fund(address, 100_000_000_000n);
+      }
+      return chain.sendTransaction({ transaction, onlySign });
+    },
+  },
+  nullifier: {
+    synopsis: 'nullifier FIELD...',
+    summary: 'a nullifier for the given field elements (needs the protocol extension)',
+    help: 'Each FIELD is a field element in decimal (or 0x… hex). Prints the nullifier as o1js writes it, verified with o1js.',
+    flags: [],
+    async prepare(line) {
+      const fields = positionals(line, 'nullifier', ['FIELD...']);
+      fields.forEach((field, i) => {
+        if (!/^(\d+|0x[0-9a-f]+|0o[0-7]+|0b[01]+)$/i.test(field)) {
+          throw new UsageError(
+            `nullifier: FIELD ${i + 1} must be a non-negative integer (decimal, 0x, 0o or 0b), not ${quote(field)}`,
+            'nullifier',
+          );
+        }
+      });
+      return fields;
+    },
+    run: ({ chain }, fields) => chain.createNullifier({ message: fields as string[] }),
+  },
+  'store-credential': {
+    synopsis: 'store-credential FILE',
+    summary: 'store a private credential (mina-attestations JSON); prints its id',
+    help: `FILE holds the credential as mina-attestations writes it (Credential.toJSON). The Ledger asks you to approve
+storing it, and the first credential operation of a run asks for the store key. Prints { "id", "credential" }: the
+id is what delete-credential takes.`,
+    flags: ['credentials'],
+    async prepare(line) {
+      const [file] = positionals(line, 'store-credential', ['FILE']);
+      return jsonFile('store-credential', 'FILE', file!);
+    },
+    async run({ chain }, credential) {
+      const { credential: stored } = await chain.storePrivateCredential({ credential: credential as Record<string, unknown> });
+      // The store key is kept for the connection: listing asks the device nothing more.
+      const entry = (await credentialManager(chain).list()).find((e) => e.credential === stored);
+      return { id: entry?.id, credential: stored };
+    },
+  },
+  present: {
+    synopsis: 'present REQUEST_FILE',
+    summary: 'a presentation for a request (mina-attestations PresentationRequest JSON)',
+    help: `REQUEST_FILE holds the request as mina-attestations writes it (PresentationRequest.toJSON). An https request
+names its verifier: pass its origin with --origin. Compiling the circuit takes 20–60 s the first time (cached after).
+Prints { "presentation" }.`,
+    flags: ['credentials', 'origin'],
+    async prepare(line) {
+      const [file] = positionals(line, 'present', ['REQUEST_FILE']);
+      return jsonFile('present', 'REQUEST_FILE', file!);
+    },
+    run: ({ chain }, request) => chain.requestPresentation({ presentation: { presentationRequest: request as Record<string, unknown> } }),
+  },
+  'list-credentials': {
+    synopsis: 'list-credentials',
+    summary: 'the credentials stored for the account (the owner’s view; never a page method)',
+    help: 'Prints [{ "id", "credential", "storedAt" }], oldest first. The Ledger asks for the store key.',
+    flags: ['credentials'],
+    prepare: async (line) => positionals(line, 'list-credentials', []),
+    run: ({ chain }) => credentialManager(chain).list(),
+  },
+  'delete-credential': {
+    synopsis: 'delete-credential ID',
+    summary: 'delete a stored credential (approved on the device)',
+    help: 'ID is a credential id as store-credential and list-credentials print it (64 hex digits). Prints { "deleted": true|false }.',
+    flags: ['credentials'],
+    async prepare(line) {
+      const [id] = positionals(line, 'delete-credential', ['ID']);
+      if (!isEntryId(id))
+        throw new UsageError(
+          `delete-credential: ID must be 64 hex digits (as list-credentials prints it), not ${quote(id!)}`,
+          'delete-credential',
+        );
+      return id;
+    },
+    run: async ({ chain }, id) => ({ deleted: await credentialManager(chain).delete(id as string) }),
+  },
+  'rekey-store': {
+    synopsis: 'rekey-store',
+    summary: "re-encrypt the account's credential store under a fresh salt (the owner's view)",
+    help: 'Prints { "rekeyed": true }, or false when the account has no store yet.',
+    flags: ['credentials'],
+    prepare: async (line) => positionals(line, 'rekey-store', []),
+    run: async ({ chain }) => ({ rekeyed: await credentialManager(chain).rekey() }),
+  },
+};
