@@ -43,5 +43,5 @@ describe('npm start -- --device speculos:PORT on the released app (no extension)
     // The device really did the work: it answered the extension probe with 0x6D00 and signed over HTTP.
     expect(device.exchanges.some((e) => e.request.startsWith('e0a0') && e.reply === '6d00')).toBe(true);
     expect(device.exchanges.filter((e) => e.request.startsWith('e006') && e.reply.endsWith('9000')).length).toBeGreaterThanOrEqual(3);
-  });
+  }, 250_000);
 });
