@@ -93,6 +93,18 @@ describe('the tarball', () => {
     expect(packed).toContain('dist/upstream/attestations.browser.js');
     expect(packed.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
   });
+
+  it('in the fresh tree, `npx chain-ledger --version` works once prepare has built dist/ (as after npm install)', async () => {
+    const { version, bin } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+      version: string;
+      bin: Record<string, string>;
+    };
+    // npm runs a clone's own bin as a file (no install step sets its mode there): the build makes it executable.
+    expect(statSync(join(work, 'tree', bin['chain-ledger']!)).mode & 0o111).toBe(0o111);
+    const run = await spawnIn(join(work, 'tree'), 'npx', ['--no-install', 'chain-ledger', '--version'], 60_000);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe(`${version}\n`);
+  });
 });
 
 describe.each([
