@@ -24,8 +24,16 @@ import {
   encodeSignTransaction,
   splitReply,
 } from '../apdu/codec.js';
-import { CLA, SW_OK } from '../apdu/constants.js';
-import { LedgerAppVersionError, LedgerReplyError, isLedgerError, statusToError, toLedgerError } from '../apdu/errors.js';
+import { CLA, CLA_BOLOS, SW_OK } from '../apdu/constants.js';
+import { DASHBOARD_NAME, RUNNING_APP_REQUEST, decodeRunningApp } from '../apdu/os.js';
+import {
+  LedgerAppNotOpenError,
+  LedgerAppVersionError,
+  LedgerReplyError,
+  isLedgerError,
+  statusToError,
+  toLedgerError,
+} from '../apdu/errors.js';
 import {
   decodeCapabilities,
   decodeNullifierReply,
@@ -106,7 +114,14 @@ export class MinaLedgerApp {
    */
   async getAppVersion(options: SendOptions = {}): Promise<AppVersion> {
     return this.exclusive(async (device) => {
-      const version = decodeVersion(await device.#exchange(encodeGetVersion(), options));
+      const reply = await device.#exchange(encodeGetVersion(), options);
+      let version: AppVersion;
+      try {
+        version = decodeVersion(reply);
+      } catch (error) {
+        // The same bytes mean GetOsVersion on the dashboard, which answers 0x9000 (src/apdu/os.ts): ask what runs.
+        throw (await device.#otherApp(options)) ?? error;
+      }
       this.#versionCache.version = Promise.resolve(version);
       return version;
     }, options);
@@ -309,6 +324,19 @@ export class MinaLedgerApp {
     return version;
   }
 
+  /** `LedgerAppNotOpenError` naming what runs instead of the Mina app (B0 01), or undefined when Mina runs or nobody says. */
+  async #otherApp(options: SendOptions): Promise<LedgerAppNotOpenError | undefined> {
+    let running: string;
+    try {
+      running = decodeRunningApp(await this.#exchange(RUNNING_APP_REQUEST, options, CLA_BOLOS)).name;
+    } catch {
+      return undefined;
+    }
+    if (running === 'Mina') return undefined;
+    const what = running === DASHBOARD_NAME ? 'the dashboard is open' : `${JSON.stringify(running.slice(0, 32))} is open`;
+    return new LedgerAppNotOpenError(`The Mina app is not open (${what}): open it on the device`);
+  }
+
   /**
    * Sends a chunked request; every chunk but the last must answer 0x9000 with no data. The command holds the device
    * for all its chunks, so no other caller's chunk lands in between; a cancelled call stops between chunks and the
@@ -324,12 +352,12 @@ export class MinaLedgerApp {
   }
 
   /** Sends one request on the held device and returns the reply data; the only place status words are read. */
-  async #exchange(request: ApduRequest, options: SendOptions): Promise<Uint8Array> {
+  async #exchange(request: ApduRequest, options: SendOptions, cla: number = CLA): Promise<Uint8Array> {
     const device = this.#session;
     if (!device) throw new Error('MinaLedgerApp: an exchange outside a command (a bug in this class)');
     let reply: Uint8Array;
     try {
-      reply = await device.send(CLA, request.ins, request.p1, request.p2, request.data, [SW_OK], options);
+      reply = await device.send(cla, request.ins, request.p1, request.p2, request.data, [SW_OK], options);
     } catch (error) {
       throw toLedgerError(error, request.ins);
     }

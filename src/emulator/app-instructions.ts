@@ -23,14 +23,6 @@ export interface Device {
   review(review: Review): Promise<void>;
 }
 
-/** BOLOS app info: format 1, name, version, flags. The dashboard reports itself as "BOLOS". */
-export function appInfo(appOpen: boolean, version: string): Uint8Array {
-  const [name, shown] = appOpen ? ['Mina', version] : ['BOLOS', '2.2.3'];
-  const n = utf8.encode(name);
-  const v = utf8.encode(shown);
-  return concatBytes(Uint8Array.of(1, n.length), n, Uint8Array.of(v.length), v, Uint8Array.of(1, 0));
-}
-
 /** INS 01: major, minor, patch. */
 export function getVersion(device: Pick<Device, 'version'>): Uint8Array {
   const v = parseVersion(device.version);

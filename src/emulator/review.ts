@@ -41,7 +41,9 @@ export type ReviewKind =
   | 'sign-fields'
   | 'nullifier'
   | 'zkapp'
-  | 'presentation';
+  | 'presentation'
+  /** The dashboard's OpenApp confirmation (dashboard.ts). */
+  | 'open-app';
 
 export interface Review {
   ins: number;

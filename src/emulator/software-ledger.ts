@@ -10,8 +10,6 @@ import type { HDKey } from '@scure/bip32';
 import { concatBytes, toHex } from '../apdu/bytes.js';
 import {
   CLA,
-  CLA_BOLOS,
-  INS_BOLOS_APP_INFO,
   INS_GET_ADDRESS,
   INS_GET_VERSION,
   INS_SIGN_FIELD_ELEMENT,
@@ -30,9 +28,10 @@ import {
 import { parseVersion, supports } from '../apdu/version.js';
 import { isStoreKeyRequest } from '../apdu/store-key.js';
 import type { ApduTransport } from '../transport/types.js';
-import { appInfo, getAddress, getVersion, signField, signMessage, signTx } from './app-instructions.js';
+import { getAddress, getVersion, signField, signMessage, signTx } from './app-instructions.js';
 import { DisconnectedDeviceError, Rejected, TransportStatusError, fail } from './device-errors.js';
 import { ChunkReceiver, EXTENSION_INSTRUCTIONS, extensionInstruction, type ExtensionDevice } from './extension-instructions.js';
+import { Dashboard } from './dashboard.js';
 import { deriveAccountKey, mnemonicToSeed, rootFromSeed, type AccountKey } from './keys.js';
 import type { Approver, Review } from './review.js';
 
@@ -55,10 +54,15 @@ export interface SoftwareLedgerOptions {
   approve?: Approver;
   /** Start locked (every APDU answers 0x5515 until `unlock()`). */
   locked?: boolean;
-  /** Whether the Mina app is open (default true); when closed the dashboard answers `closedAppStatus`. */
+  /**
+   * Whether the Mina app is open (default true). When closed the dashboard answers (dashboard.ts): GetOsVersion,
+   * OpenApp (the user confirms through `approve`), and `closedAppStatus` to the app's instructions.
+   */
   appOpen?: boolean;
   /** What the dashboard answers to Mina APDUs when the app is closed (default 0x6E01; some firmware: 0x6511, 0x6E00). */
   closedAppStatus?: number;
+  /** Whether the Mina app is installed, for the dashboard's OpenApp (default true; false answers 0x6807). */
+  appInstalled?: boolean;
   /** Delay before each reply, to model a slow device (default 0). */
   latencyMs?: number;
   /** Where the not-hardware warning goes (default console.warn). It is always emitted once per instance. */
@@ -116,7 +120,8 @@ export class SoftwareLedger implements ApduTransport {
   #keys = new Map<number, AccountKey>();
   #locked: boolean;
   #appOpen: boolean;
-  #closedAppStatus: number;
+  /** The OS: the dashboard while the app is closed, and the SDK's own APDUs (dashboard.ts). */
+  #os: Dashboard;
   #unplugged = false;
   #failNext: 'disconnect' | undefined;
   #current: { abort: (error: Error) => void } | undefined;
@@ -156,7 +161,7 @@ export class SoftwareLedger implements ApduTransport {
     this.latencyMs = options.latencyMs ?? 0;
     this.#locked = options.locked ?? false;
     this.#appOpen = options.appOpen ?? true;
-    this.#closedAppStatus = options.closedAppStatus ?? SW_APP_NOT_OPEN;
+    this.#os = new Dashboard(this, { closedAppStatus: options.closedAppStatus ?? SW_APP_NOT_OPEN, appInstalled: options.appInstalled });
     this.extensions = options.extensions === true ? '1.1' : options.extensions === '1.0' ? '1.0' : false;
     const ledger = this;
     this.#device = {
@@ -296,6 +301,8 @@ export class SoftwareLedger implements ApduTransport {
 
   async #answer(apdu: Uint8Array): Promise<Uint8Array> {
     if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+    const os = await this.#os.answer(apdu);
+    if (os) return os;
     try {
       const data = await this.#dispatch(apdu);
       return concatBytes(data, Uint8Array.of(SW_OK >> 8, SW_OK & 0xff));
@@ -308,8 +315,6 @@ export class SoftwareLedger implements ApduTransport {
   async #dispatch(apdu: Uint8Array): Promise<Uint8Array> {
     if (apdu.length === 0) fail(SW_EMPTY_APDU);
     if (this.#locked) fail(SW_LOCKED);
-    if (apdu[0] === CLA_BOLOS && apdu[1] === INS_BOLOS_APP_INFO) return appInfo(this.#appOpen, this.version);
-    if (!this.#appOpen) fail(this.#closedAppStatus);
     // src/main.c: CLA, then Lc against the received length, before looking at INS.
     if (apdu.length > MAX_APDU_LENGTH || apdu.length < 5 || apdu[0] !== CLA) fail(SW_CLA_NOT_SUPPORTED);
     if (apdu[4]! + 5 !== apdu.length) fail(SW_CLA_NOT_SUPPORTED);

@@ -43,16 +43,22 @@ describe('software Ledger states', () => {
     await expect(app.getAppVersion()).resolves.toMatchObject({ version: '1.6.0' });
   });
 
-  it('app closed: the dashboard answers 0x6E01 (or the configured word) and reports itself as BOLOS', async () => {
+  it('app closed: the dashboard answers 0x6E01 (or the configured word) to the app instructions and reports itself as BOLOS', async () => {
     const device = quietLedger({ appOpen: false });
-    await expect(new MinaLedgerApp(device).getAppVersion()).rejects.toMatchObject({ name: 'LedgerAppNotOpenError', statusCode: 0x6e01 });
+    const client = new MinaLedgerApp(device);
+    await expect(client.getAddress(0, { display: true })).rejects.toMatchObject({ name: 'LedgerAppNotOpenError', statusCode: 0x6e01 });
+    // E0 01 is GetOsVersion on the dashboard (0x9000): the client asks B0 01 what runs instead of reading a version.
+    await expect(client.getAppVersion()).rejects.toMatchObject({ name: 'LedgerAppNotOpenError', message: /the dashboard is open/ });
     const info = await device.exchange(Uint8Array.of(0xb0, 0x01, 0, 0, 0));
     expect(new TextDecoder().decode(info.subarray(2, 7))).toBe('BOLOS');
     device.openApp();
     const mina = await device.exchange(Uint8Array.of(0xb0, 0x01, 0, 0, 0));
     expect([...mina]).toEqual([1, 4, ...new TextEncoder().encode('Mina'), 5, ...new TextEncoder().encode('1.6.0'), 1, 0, 0x90, 0]);
     const other = quietLedger({ appOpen: false, closedAppStatus: 0x6511 });
-    await expect(new MinaLedgerApp(other).getAppVersion()).rejects.toMatchObject({ name: 'LedgerAppNotOpenError', statusCode: 0x6511 });
+    await expect(new MinaLedgerApp(other).getAddress(0, { display: true })).rejects.toMatchObject({
+      name: 'LedgerAppNotOpenError',
+      statusCode: 0x6511,
+    });
   });
 
   it('unplugged before an exchange: the call fails as disconnected and "disconnect" is emitted once', async () => {
