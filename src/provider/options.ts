@@ -39,7 +39,7 @@ export interface ProgressEvent {
 }
 
 export interface LedgerProviderOptions {
-  /** Any structural transport: a WebHID / node-hid / Speculos transport, or a `SoftwareLedger`. */
+  /** Any structural transport: a WebHID / node-hid / Speculos transport, a `DmkTransport` (chain-ledger/dmk), or a `SoftwareLedger`. */
   transport: ApduTransport;
   network: Network;
   /**

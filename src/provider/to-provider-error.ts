@@ -4,6 +4,7 @@
  * throw it without importing the provider.
  */
 import { isLedgerError, type LedgerError } from '../apdu/errors.js';
+import { SW_APP_NOT_INSTALLED } from '../apdu/os.js';
 import { isCredentialStoreError } from '../credentials/store.js';
 import { ErrorCode, ProviderError, isProviderError } from '../errors/provider-error.js';
 import { isMinaNodeError } from '../zkapp/graphql.js';
@@ -109,7 +110,13 @@ function fromLedgerError(error: LedgerError): ProviderError {
     case 'LedgerDeviceLockedError':
       return new ProviderError(ErrorCode.NotConnected, { reason: 'device locked: unlock the Ledger with your PIN', ...sw });
     case 'LedgerAppNotOpenError':
-      return new ProviderError(ErrorCode.NotConnected, { reason: 'open the Mina app on the Ledger', ...sw });
+      return new ProviderError(ErrorCode.NotConnected, {
+        reason:
+          error.statusCode === SW_APP_NOT_INSTALLED
+            ? 'the Mina app is not installed on the Ledger: install it with Ledger Live'
+            : 'open the Mina app on the Ledger',
+        ...sw,
+      });
     case 'LedgerDisconnectedError':
       return new ProviderError(ErrorCode.NotConnected, { reason: 'the Ledger was disconnected: plug it in and connect again' });
     case 'LedgerNotFoundError':

@@ -104,18 +104,23 @@ export class ExclusiveTransport implements ApduTransport {
     if (this.#disconnected) throw this.#disconnected;
     const release = await this.#lock.acquire(signal);
     let lastExchange: Promise<unknown> = Promise.resolve();
-    const session: DeviceSession = {
-      send: (cla, ins, p1, p2, data = new Uint8Array(0), statusList = [0x9000], sendOptions = {}) => {
-        const exchange = this.#exchange(cla, ins, p1, p2, data, statusList, [signal, sendOptions.signal]);
-        lastExchange = exchange.settled;
-        return exchange.result;
-      },
-    };
+    const run = (send: ApduTransport['send']) =>
+      task({
+        send: (cla, ins, p1, p2, data = new Uint8Array(0), statusList = [0x9000], sendOptions = {}) => {
+          const exchange = this.#exchange(send, cla, ins, p1, p2, data, statusList, [signal, sendOptions.signal]);
+          lastExchange = exchange.settled;
+          return exchange.result;
+        },
+      });
+    // A device with units of its own (runTask) runs the whole command as one; any other gets its exchanges one by one.
+    const command = this.inner.runTask
+      ? this.inner.runTask(run, { signal, progress: options.progress })
+      : run(this.inner.send.bind(this.inner));
     try {
-      return await task(session);
+      return await command;
     } finally {
       // Released only when the device has answered, even if the caller gave up earlier.
-      lastExchange.then(release, release);
+      Promise.allSettled([command]).then(() => lastExchange.then(release, release));
     }
   }
 
@@ -134,6 +139,7 @@ export class ExclusiveTransport implements ApduTransport {
 
   /** One exchange with the inner transport; `result` rejects at once on abort or disconnect, `settled` when it ends. */
   #exchange(
+    send: ApduTransport['send'],
     cla: number,
     ins: number,
     p1: number,
@@ -153,7 +159,7 @@ export class ExclusiveTransport implements ApduTransport {
     for (const s of active) s.addEventListener('abort', onAbort, { once: true });
     this.#inFlight.add(failCaller);
 
-    const exchange = Promise.resolve().then(() => this.inner.send(cla, ins, p1, p2, data, [...statusList]));
+    const exchange = Promise.resolve().then(() => send(cla, ins, p1, p2, data, [...statusList]));
     const settled = exchange.then(
       () => undefined,
       (error: unknown) => {

@@ -1,3 +1,5 @@
+import type { ReportProgress } from '../util/progress.js';
+
 /**
  * The structural transport everything codes against. Every `@ledgerhq/hw-transport` instance (WebHID, node-hid,
  * Speculos HTTP, the mocker's replayer) fits it, and so does `SoftwareLedger`; nothing depends on the `Transport` class.
@@ -14,6 +16,14 @@ export interface ApduTransport {
   // biome-ignore lint/suspicious/noExplicitAny: as for `on`.
   off?(event: string, listener: (...args: any[]) => unknown): void;
   close?(): Promise<void> | void;
+  /**
+   * Optional, for a device that runs a task of several exchanges as one unit of its own (Ledger's Device Management
+   * Kit runs it as a device action: the device unlocked and the Mina app opened first, then the task, nothing else
+   * of that session in between). `ExclusiveTransport` hands it each command it holds the device for; the command's
+   * exchanges go through the `send` given to `task`. The steps before the first exchange (unlock, open the app) are
+   * told through `options.progress`.
+   */
+  runTask?<T>(task: (send: ApduTransport['send']) => Promise<T>, options: SendOptions): Promise<T>;
 }
 
 export interface SendOptions {
@@ -23,4 +33,9 @@ export interface SendOptions {
    * that answer, because a Ledger cannot be interrupted from the host.
    */
   signal?: AbortSignal;
+  /**
+   * Told the steps a device goes through before a command's first exchange, on transports that have them
+   * (`runTask`: unlock the device, open the Mina app).
+   */
+  progress?: ReportProgress;
 }
