@@ -44,8 +44,8 @@ export function toPromise<Output>(
       outcome();
     };
     const onAbort = () => {
-      action.cancel();
       settle(() => reject(signal!.reason));
+      action.cancel();
     };
     let subscription: { unsubscribe(): void } | undefined;
     if (signal?.aborted) {
