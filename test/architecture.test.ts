@@ -39,6 +39,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   upstream: ['errors'],
   transport: ['apdu', 'util'],
   device: ['apdu', 'transport'],
+  dmk: ['apdu', 'device', 'transport', 'util'],
   emulator: ['apdu', 'transport', 'upstream'],
   nullifier: ['apdu', 'device', 'errors', 'upstream', 'util'],
   messages: ['apdu', 'device', 'errors', 'upstream', 'util'],
@@ -202,6 +203,10 @@ describe('architecture: imports point one way', () => {
     for (const [folder, deps] of Object.entries(ALLOWED)) {
       for (const dep of deps) expect(order.indexOf(dep), `${folder} → ${dep}`).toBeLessThan(order.indexOf(folder));
     }
+  });
+
+  it("no folder imports dmk: only the chain-ledger/dmk entry point loads Ledger's Device Management Kit", () => {
+    expect(Object.values(ALLOWED).flat()).not.toContain('dmk');
   });
 
   it('presentations may use the credential store, never the reverse', () => {

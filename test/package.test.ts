@@ -27,6 +27,14 @@ async function node(code: string) {
   return stdout.trim();
 }
 
+/** A module hook (node:module register) that reports every URL resolved in the process on stderr. */
+const hook = `export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  process.stderr.write('resolved ' + result.url + '\\n');
+  return result;
+}`;
+const register = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`;
+
 describe('the built package under native Node ESM', () => {
   it('node -e "import(\'chain-ledger/apdu\')" loads, with the documented entry points', async () => {
     const out = await node(`
@@ -129,7 +137,7 @@ describe('the built package under native Node ESM', () => {
   it('ships dist with type declarations for every entry point', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, timeout: 60_000 });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    for (const entry of ['index', 'apdu', 'emulator', 'transport', 'transport-node', 'credentials', 'credentials-node', 'vite']) {
+    for (const entry of ['index', 'apdu', 'emulator', 'transport', 'transport-node', 'credentials', 'credentials-node', 'vite', 'dmk']) {
       expect(files).toContain(`dist/${entry}.js`);
       expect(files).toContain(`dist/${entry}.d.ts`);
     }
@@ -137,13 +145,6 @@ describe('the built package under native Node ESM', () => {
   });
 
   it("import('chain-ledger') loads neither mina-signer, o1js nor mina-attestations; they come only with the methods that need them", async () => {
-    // A module hook (node:module register) reports every URL resolved in the process.
-    const hook = `export async function resolve(specifier, context, next) {
-      const result = await next(specifier, context);
-      process.stderr.write('resolved ' + result.url + '\\n');
-      return result;
-    }`;
-    const register = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`;
     const script = `
       const chain = await import('chain-ledger');
       console.error('--- imported');
@@ -173,5 +174,51 @@ describe('the built package under native Node ESM', () => {
     }
     // The nullifier needs o1js (host verification): it is loaded then, not before.
     expect(phase('--- signed', '--- nullifier')).toMatch(/node_modules\/o1js\//);
+  });
+
+  it("no entry point but chain-ledger/dmk loads anything of Ledger's Device Management Kit (ESM or CommonJS)", async () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      for (const entry of ['chain-ledger', 'chain-ledger/apdu', 'chain-ledger/transport', 'chain-ledger/transport/node',
+        'chain-ledger/emulator', 'chain-ledger/credentials', 'chain-ledger/credentials/node']) await import(entry);
+      const required = Object.keys(createRequire(import.meta.url).cache);
+      console.error('--- others ' + JSON.stringify(required.filter((p) => p.includes('@ledgerhq/device-'))));
+      await import('chain-ledger/dmk');
+      const after = Object.keys(createRequire(import.meta.url).cache);
+      console.error('--- dmk ' + JSON.stringify(after.some((p) => p.includes('@ledgerhq/device-management-kit'))));`;
+    const { stderr } = await run(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module', '-e', script],
+      { cwd: project, timeout: 120_000 },
+    );
+    const others = stderr.slice(0, stderr.indexOf('--- others'));
+    expect(others).toMatch(/dist\/index\.js/);
+    expect(others).not.toMatch(/@ledgerhq\/device-|dist\/dmk/);
+    expect(stderr).toContain('--- others []');
+    // chain-ledger/dmk loads the kit, in plain Node through its CommonJS build.
+    expect(stderr).toContain('--- dmk true');
+  });
+
+  it('chain-ledger/dmk runs in plain Node ESM: DMK and its Speculos kit required as a Node program does, the Mina app opened from the dashboard', async () => {
+    const out = await node(`
+      import { createRequire } from 'node:module';
+      import { SignerMinaBuilder, toPromise } from 'chain-ledger/dmk';
+      import { SoftwareLedger, TEST_MNEMONIC, startSpeculosServer } from 'chain-ledger/emulator';
+      // Resolved beside chain-ledger, as in an app that installed both (this consumer project installs only chain-ledger).
+      const require = createRequire(import.meta.resolve('chain-ledger'));
+      const { DeviceManagementKitBuilder } = require('@ledgerhq/device-management-kit');
+      const { speculosTransportFactory } = require('@ledgerhq/device-transport-kit-speculos');
+      const { firstValueFrom } = require('rxjs');
+      const device = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { appOpen: false, warn: () => {} });
+      const server = await startSpeculosServer(device, { buttons: false });
+      const dmk = new DeviceManagementKitBuilder().addTransport(speculosTransportFactory(server.url)).build();
+      const sessionId = await dmk.connect({ device: await firstValueFrom(dmk.startDiscovering({})) });
+      const steps = [];
+      const signer = new SignerMinaBuilder({ dmk, sessionId }).build();
+      const address = await toPromise(signer.getAddress(0), { onInteraction: (step) => steps.push(step) });
+      dmk.close();
+      await server.close();
+      console.log(JSON.stringify({ address, opened: steps.includes('confirm-open-app') }));`);
+    expect(JSON.parse(out)).toEqual({ address: 'B62qnzbXmRNo9q32n4SNu2mpB8e7FYYLH8NmaX6oFCBYjjQ8SbD7uzV', opened: true });
   });
 });
