@@ -170,10 +170,11 @@ async function verifyNullifier(json: unknown, message: string[]): Promise<string
 }
 
 /** A software Ledger in Node behind the page's navigator.hid; each review waits for the test to answer it. */
-function nodeLedger() {
+function nodeLedger(options: { appOpen?: boolean } = {}) {
   const waiting: { review: Review; answer(ok: boolean): void }[] = [];
   const wakeups: (() => void)[] = [];
   const ledger = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
+    ...options,
     extensions: true,
     blindSigning: true,
     warn: () => {}, // the test knows: this is the software Ledger
@@ -502,6 +503,8 @@ describe('web dapp (examples/web-dapp) in Chromium', () => {
     expect(initialPackages.has('chain-ledger')).toBe(true);
     expect(initialPackages.has('o1js')).toBe(false);
     expect(initialPackages.has('mina-attestations')).toBe(false);
+    // Ledger's Device Management Kit comes with the "Connect over USB (Ledger DMK)" click only.
+    expect([...initialPackages].filter((p) => p.startsWith('@ledgerhq/device-'))).toEqual([]);
     expect(sizes.o1js.length).toBeGreaterThan(0);
     expect(sizes.minaAttestations.length).toBeGreaterThan(0);
     // Both eras' mina-signer internals are bundled (as lazy chunks), and the WebHID transport too.
@@ -551,6 +554,48 @@ describe('web dapp (examples/web-dapp) in Chromium', () => {
     expect(requests).toContain(o1jsChunk);
     await verifyNullifier(nullifier.json, ['2026', '11', '22']);
     await shot(page, 'demo-results');
+    expect(errors).toEqual([]);
+  }, 240_000);
+
+  it('Ledger DMK over WebHID (the test HID shim): the Mina app opened from the dashboard, connect, createNullifier', async () => {
+    const { origin, sizes } = await env();
+    const device = nodeLedger({ appOpen: false });
+    const { page, errors, requests } = await hidPage(device.ledger);
+    await page.goto(`${origin}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    // DMK is a lazy chunk: loaded by the click, not with the page.
+    const dmkChunks = sizes.lazy.files.filter((f) => f.packages.includes('@ledgerhq/device-management-kit')).map((f) => `/${f.file}`);
+    expect(dmkChunks.length).toBeGreaterThan(0);
+    expect(requests.filter((r) => dmkChunks.includes(r))).toEqual([]);
+    expect(await page.locator('#connect-ble').isHidden()).toBe(true); // headless Chromium has no Web Bluetooth
+    await page.click('#connect-dmk');
+    // The device action opens the Mina app for the user: the dashboard asks, the page says so.
+    const open = await device.nextReview();
+    expect(open.review.kind).toBe('open-app');
+    await expect
+      .poll(() => page.locator('#status').textContent())
+      .toBe('Confirm on your Ledger… Open the Mina app: confirm on your Ledger');
+    open.answer(true);
+    const address = await device.nextReview();
+    expect(address.review.kind).toBe('address');
+    address.answer(true);
+    await page.waitForSelector('#connection[data-state="connected"]');
+    expect(await page.locator('#connection').getAttribute('data-address')).toBe(ACCOUNT_0);
+    expect(device.ledger.appOpen).toBe(true);
+    const wire = await page.evaluate(() => ({ calls: window.__hidShim!.calls, errors: window.__hidShim!.protocolErrors.length }));
+    expect(wire.calls.requestDevice).toBe(1);
+    expect(wire.errors).toBe(0);
+    expect(device.ledger.exchanges.some((e) => e.request.startsWith('e0d8'))).toBe(true);
+
+    await page.fill('#nullifier-message', '4, 5');
+    await page.click('#nullifier');
+    const review = await device.nextReview();
+    expect(review.review.kind).toBe('nullifier');
+    review.answer(true);
+    const nullifier = await result(page, 'result-nullifier', 120_000);
+    expectOk(nullifier);
+    await verifyNullifier(nullifier.json, ['4', '5']);
+    await shot(page, 'dmk-webhid-results');
     expect(errors).toEqual([]);
   }, 240_000);
 

@@ -212,6 +212,17 @@ async function connectLedger(): Promise<void> {
   }
 }
 
+/** Through Ledger's Device Management Kit (src/dmk.ts, loaded on click): WebHID or Web Bluetooth. */
+async function connectDmk(over: 'usb' | 'bluetooth'): Promise<void> {
+  try {
+    const { connectWithDmk } = await import('./dmk.js');
+    await connect(await connectWithDmk(over), false);
+  } catch (error) {
+    const e = error as { name?: string; _tag?: string; message?: string };
+    setConnection(`${e.name ?? e._tag ?? 'Error'}: ${e.message ?? String(error)}`, 'error');
+  }
+}
+
 async function startDemo(): Promise<void> {
   $('demo-banner').hidden = false;
   $('demo-device').hidden = false;
@@ -282,6 +293,11 @@ export function start(): void {
 
   button('connect').onclick = () => void connectLedger();
   button('demo').onclick = () => void startDemo();
+  button('connect-dmk').onclick = () => void connectDmk('usb');
+  button('connect-dmk').disabled = !isWebHidAvailable();
+  // Web Bluetooth (Nano X, Flex, Stax): offered where the browser has it.
+  button('connect-ble').hidden = !('bluetooth' in navigator);
+  button('connect-ble').onclick = () => void connectDmk('bluetooth');
 
   if (isWebHidAvailable()) {
     // A Ledger granted to this site before is reopened without a prompt.
