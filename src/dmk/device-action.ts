@@ -9,6 +9,7 @@ import type {
   CallTaskInAppDAIntermediateValue,
   CallTaskInAppDeviceAction,
   DeviceActionState,
+  ExecuteDeviceActionReturnType,
   InternalApi,
   UserInteractionRequired,
 } from '@ledgerhq/device-management-kit';
@@ -31,6 +32,8 @@ export interface MinaActionOptions {
 export type MinaActionError = CallTaskInAppDAError<MinaAppError>;
 /** What a Mina device action tells while it runs: what the user must do on the device now. */
 export type MinaActionIntermediateValue = CallTaskInAppDAIntermediateValue<UserInteractionRequired>;
+/** What every signer method returns: DMK's device action handle (states on `observable`, `cancel()` stops watching). */
+export type MinaDeviceAction<Output> = ExecuteDeviceActionReturnType<Output, MinaActionError, MinaActionIntermediateValue>;
 /** One state of a Mina device action (DMK's `DeviceActionState`). */
 export type MinaActionState<Output> = DeviceActionState<Output, MinaActionError, MinaActionIntermediateValue>;
 

@@ -5,12 +5,7 @@
  * by the codec before anything reaches the device: a bad argument ends the action with a `MinaAppError` carrying the
  * `LedgerInputError`, and nothing is sent.
  */
-import type {
-  DeviceManagementKit,
-  DeviceSessionId,
-  ExecuteDeviceActionReturnType,
-  UserInteractionRequired,
-} from '@ledgerhq/device-management-kit';
+import type { DeviceManagementKit, DeviceSessionId, UserInteractionRequired } from '@ledgerhq/device-management-kit';
 import { encodeGetAddress, encodeSignFieldElement, encodeSignMessage, encodeSignTransaction } from '../apdu/codec.js';
 import type { NetworkId, PaymentOrDelegation } from '../apdu/codec.js';
 import {
@@ -25,10 +20,9 @@ import {
 import { encodeSignZkapp, type ZkappSignatures, type ZkappStream } from '../apdu/sign-zkapp.js';
 import type { MinaSignature } from '../apdu/signature.js';
 import type { MinaLedgerApp } from '../device/client.js';
-import { minaAppAction, type MinaActionError, type MinaActionIntermediateValue, type MinaActionOptions } from './device-action.js';
+import { minaAppAction, type MinaActionOptions, type MinaDeviceAction } from './device-action.js';
 
-/** What every signer method returns: DMK's device action handle (states on `observable`, `cancel()` stops watching). */
-export type MinaDeviceAction<Output> = ExecuteDeviceActionReturnType<Output, MinaActionError, MinaActionIntermediateValue>;
+export type { MinaDeviceAction };
 
 /** The Mina app's version and the chain-ledger protocol extension it speaks (null: the released app). */
 export interface MinaAppConfiguration {

@@ -7,7 +7,8 @@
 import type { ApduResponse, DeviceManagementKit, DeviceSessionId, DeviceSessionState } from '@ledgerhq/device-management-kit';
 import type { ApduTransport, SendOptions } from '../transport/types.js';
 import { internalSendRaw, sendOver } from './apdu-transport.js';
-import { interactionStage, minaTaskAction } from './device-action.js';
+import { interactionStage, minaTaskAction, type MinaDeviceAction } from './device-action.js';
+import { toLedgerErrorFromDmk } from './errors.js';
 import { toPromise } from './promise.js';
 
 type Listener = (...args: unknown[]) => unknown;
@@ -50,7 +51,12 @@ export class DmkTransport implements ApduTransport {
   runTask<T>(task: (send: ApduTransport['send']) => Promise<T>, options: SendOptions = {}): Promise<T> {
     // DMK treats a falsy output as a failure: the task's result travels wrapped.
     const deviceAction = minaTaskAction(async (api) => ({ value: await task(sendOver(internalSendRaw(api))) }), 'none' as never);
-    const action = this.dmk.executeDeviceAction({ sessionId: this.sessionId, deviceAction });
+    let action: MinaDeviceAction<{ value: T }>;
+    try {
+      action = this.dmk.executeDeviceAction({ sessionId: this.sessionId, deviceAction });
+    } catch (error) {
+      return Promise.reject(toLedgerErrorFromDmk(error)); // the session is gone (DeviceSessionNotFound)
+    }
     const { progress } = options;
     const onInteraction = (interaction: string) => {
       const step = interactionStage(interaction);
@@ -63,13 +69,17 @@ export class DmkTransport implements ApduTransport {
   on(event: string, listener: Listener): void {
     if (event !== 'disconnect') return;
     this.#listeners.add(listener);
-    this.#watch ??= this.dmk.getDeviceSessionState({ sessionId: this.sessionId }).subscribe({
-      next: (state: DeviceSessionState) => {
-        if (state.deviceStatus === 'NOT CONNECTED') this.#disconnected();
-      },
-      error: () => this.#disconnected(),
-      complete: () => this.#disconnected(),
-    });
+    try {
+      this.#watch ??= this.dmk.getDeviceSessionState({ sessionId: this.sessionId }).subscribe({
+        next: (state: DeviceSessionState) => {
+          if (state.deviceStatus === 'NOT CONNECTED') this.#disconnected();
+        },
+        error: () => this.#disconnected(),
+        complete: () => this.#disconnected(),
+      });
+    } catch {
+      this.#disconnected(); // no such session (any more)
+    }
   }
 
   off(event: string, listener: Listener): void {

@@ -129,6 +129,33 @@ describe('malformed replies are errors, never results', () => {
   });
 });
 
+describe('a version read that another app or the dashboard answers', () => {
+  const ascii = (text: string) => Buffer.from(text).toString('hex');
+  const replay = async (text: string) => {
+    const store = RecordStore.fromString(text);
+    return { app: new MinaLedgerApp(await openTransportReplayer(store)), store };
+  };
+
+  it('the dashboard answers E0 01 with its OS version (0x9000): B0 01 says BOLOS, so the Mina app is not open', async () => {
+    const osVersion = '3310000405312e312e3104e600000004342e303304332e313201000100';
+    const { app, store } = await replay(
+      `=> e001000000\n<= ${osVersion}9000\n=> b001000000\n<= 0105${ascii('BOLOS')}05${ascii('1.1.1')}01009000\n`,
+    );
+    await expect(app.getAppVersion()).rejects.toMatchObject({ name: 'LedgerAppNotOpenError', message: /the dashboard is open/ });
+    store.ensureQueueEmpty();
+  });
+
+  it('another app answers E0 01 with bytes of its own: B0 01 names it', async () => {
+    const { app } = await replay(`=> e001000000\n<= 01029000\n=> b001000000\n<= 0107${ascii('Bitcoin')}05${ascii('2.1.0')}01009000\n`);
+    await expect(app.getAppVersion()).rejects.toMatchObject({ name: 'LedgerAppNotOpenError', message: /"Bitcoin" is open/ });
+  });
+
+  it('the Mina app itself answers a malformed version: it stays a LedgerReplyError', async () => {
+    const { app } = await replay(`=> e001000000\n<= 010600009000\n=> b001000000\n<= 0104${ascii('Mina')}05${ascii('1.6.0')}01009000\n`);
+    await expect(app.getAppVersion()).rejects.toMatchObject({ name: 'LedgerReplyError' });
+  });
+});
+
 function callTx1(app: MinaLedgerApp) {
   return app.signTransaction(txOf(exchange('sign_tx_1')));
 }

@@ -81,6 +81,16 @@ describe('the provider over a DMK session (Speculos transport kit → chain-ledg
     expect(await accounts).toEqual([ACCOUNT0]);
   });
 
+  it('the device gone (the server closed): the provider emits disconnect (1001), and the next call fails with 1001', async () => {
+    const { chain, session } = await overDmk();
+    await chain.requestAccounts();
+    const events: number[] = [];
+    chain.on('disconnect', (error) => events.push(error.code));
+    await session.server.close();
+    await expect.poll(() => events, { timeout: 15_000 }).toEqual([1001]);
+    expect(await failure(chain.requestAccounts())).toMatchObject({ code: 1001, data: { reason: /disconnected/ } });
+  });
+
   it('sendPayment: INS 03 shown in clear; the node receives a payment mina-signer verifies', async () => {
     const received: { input: Record<string, string>; signature: { field: string; scalar: string } }[] = [];
     const node = await startNode({

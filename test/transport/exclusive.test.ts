@@ -158,4 +158,29 @@ describe('ExclusiveTransport', () => {
     const accounts = device.exchanges.filter((e) => e.request.startsWith('e002')).map((e) => e.request.slice(-2));
     expect(accounts).toEqual(['00', '01', '02', '03']);
   });
+
+  it('a transport with units of its own (runTask) gets each whole command as one task, its progress told, its exchanges through the send it gives', async () => {
+    const device = quietLedger({ extensions: true, blindSigning: true });
+    const units: string[][] = [];
+    const told: string[] = [];
+    const unitTransport = {
+      send: () => Promise.reject(new Error('a command exchanged outside its unit')),
+      async runTask<T>(
+        task: (send: typeof device.send) => Promise<T>,
+        options: { progress?: (stage: 'open-app', extra?: { prompt?: string }) => void },
+      ) {
+        options.progress?.('open-app', { prompt: 'Open the Mina app' });
+        const unit: string[] = [];
+        units.push(unit);
+        return task((cla, ins, p1, p2, data, statusList) => (unit.push(ins.toString(16)), device.send(cla, ins, p1, p2, data, statusList)));
+      },
+    };
+    const app = new MinaLedgerApp(unitTransport);
+    const progress = (stage: string, extra?: { prompt?: string }) => told.push(`${stage}: ${extra?.prompt}`);
+    // A silent address reads the version first: both exchanges are one command, hence one unit.
+    expect(await app.getAddress(0, { progress })).toBe(addressOf(0));
+    expect(await app.signFields(0, [1n, 2n, 3n], 'testnet', { progress })).toHaveProperty('field');
+    expect(units).toEqual([['1', '2'], ['a1']]);
+    expect(told).toEqual(['open-app: Open the Mina app', 'open-app: Open the Mina app']);
+  });
 });
