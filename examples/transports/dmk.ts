@@ -25,7 +25,8 @@ const server =
 const url = server?.url ?? `http://127.0.0.1:${Number(process.argv[portArg + 1])}`;
 console.log(server ? `Software Ledger (NOT hardware, Mina app closed) behind a Speculos server at ${url}` : `Speculos at ${url}`);
 
-const dmk = new DeviceManagementKitBuilder().addTransport(speculosTransportFactory(url, false, DeviceModelId.NANO_SP)).build();
+// isE2E = true: no polling of GET /events, which drops the session when a poll takes over 2 s (docs/transports.md).
+const dmk = new DeviceManagementKitBuilder().addTransport(speculosTransportFactory(url, true, DeviceModelId.NANO_SP)).build();
 try {
   const device = await firstValueFrom(dmk.startDiscovering({}));
   const sessionId = await dmk.connect({ device });

@@ -30,11 +30,11 @@ afterEach(async () => {
 });
 
 /** A provider on a DMK session to a software Ledger (devnet, `ORIGIN`); reviews and device actions recorded. */
-async function overDmk(device: SoftwareLedgerOptions = {}, provider: Partial<LedgerProviderOptions> = {}) {
+async function overDmk(device: SoftwareLedgerOptions = {}, provider: Partial<LedgerProviderOptions> = {}, watchServer = false) {
   const reviews: Review[] = [];
   const actions: DeviceAction[] = [];
   const ledger = quietLedger({ approve: (r) => (reviews.push(r), true), ...device });
-  const session = await dmkSession(ledger);
+  const session = await dmkSession(ledger, { watchServer });
   sessions.push(session);
   const chain = createLedgerProvider({
     transport: new DmkTransport({ dmk: session.dmk, sessionId: session.sessionId }),
@@ -82,7 +82,7 @@ describe('the provider over a DMK session (Speculos transport kit → chain-ledg
   });
 
   it('the device gone (the server closed): the provider emits disconnect (1001), and the next call fails with 1001', async () => {
-    const { chain, session } = await overDmk();
+    const { chain, session } = await overDmk({}, {}, true);
     await chain.requestAccounts();
     const events: number[] = [];
     chain.on('disconnect', (error) => events.push(error.code));

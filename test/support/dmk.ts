@@ -18,8 +18,13 @@ export interface DmkSession {
   close(): Promise<void>;
 }
 
-/** `buttons`: reviews wait for /button presses, as on Speculos (default false: the ledger's approver decides). */
-export async function dmkSession(ledger: SoftwareLedger, options: { buttons?: boolean } = {}): Promise<DmkSession> {
+/**
+ * `buttons`: reviews wait for /button presses, as on Speculos (default false: the ledger's approver decides).
+ * `watchServer`: the kit polls `GET /events` every 2 s and drops the session when a poll fails or takes over 2 s
+ * (default false, the kit's `isE2E`: on a loaded machine a poll can take that long while a proof runs, and only the
+ * test of a vanishing device needs the polling).
+ */
+export async function dmkSession(ledger: SoftwareLedger, options: { buttons?: boolean; watchServer?: boolean } = {}): Promise<DmkSession> {
   const requests: string[] = [];
   const device = {
     get approve() {
@@ -34,7 +39,9 @@ export async function dmkSession(ledger: SoftwareLedger, options: { buttons?: bo
     },
   };
   const server = await startSpeculosServer(device, { buttons: options.buttons ?? false });
-  const dmk = new DeviceManagementKitBuilder().addTransport(speculosTransportFactory(server.url, false, DeviceModelId.NANO_SP)).build();
+  const dmk = new DeviceManagementKitBuilder()
+    .addTransport(speculosTransportFactory(server.url, options.watchServer !== true, DeviceModelId.NANO_SP))
+    .build();
   const discovered = await firstValueFrom(dmk.startDiscovering({}));
   const sessionId = await dmk.connect({ device: discovered, sessionRefresherOptions: { isRefresherDisabled: true } });
   requests.length = 0; // the connection's own B0 01 exchanges
