@@ -118,6 +118,10 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
       else res.destroy();
     });
   });
+  // Clients that keep connections alive (fetch: DMK's Speculos transport) close an idle one after 4 s; Node's server
+  // closes it after 5 s by default, and on a loaded machine the client's timer can fire after the server's, so a
+  // request goes out on a socket the server is closing and fails as a lost device. The client closes first here.
+  server.keepAliveTimeout = 65_000;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const refusal = refuse(req);
