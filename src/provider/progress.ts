@@ -43,6 +43,8 @@ export class CallReport {
   readonly progress: ReportProgress = (stage, extra = {}) => {
     if (stage === 'done' || stage === 'failed') return;
     if (stage === 'confirm-on-device') return this.confirm(extra.prompt ?? '');
+    // Unlocking the device and opening the Mina app on it (a transport with device actions) are the user's too.
+    if (stage === 'unlock-device' || stage === 'open-app') this.#action('confirm', extra.prompt ?? '');
     if (HOST_WORK.has(stage)) this.#endDeviceStep();
     this.#emit(stage, extra);
   };

@@ -636,7 +636,7 @@ export class LedgerProvider implements WalletMethods {
             report.deviceReleased();
           }
         },
-        { ...context, signal: pending.signal, progress: (_stage, extra) => this.#action(method, 'confirm', extra?.prompt ?? '') },
+        { ...context, signal: pending.signal, progress: report.progress },
       );
     } finally {
       pending.leave();

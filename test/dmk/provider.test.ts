@@ -33,6 +33,7 @@ afterEach(async () => {
 async function overDmk(device: SoftwareLedgerOptions = {}, provider: Partial<LedgerProviderOptions> = {}, watchServer = false) {
   const reviews: Review[] = [];
   const actions: DeviceAction[] = [];
+  const stages: string[] = [];
   const ledger = quietLedger({ approve: (r) => (reviews.push(r), true), ...device });
   const session = await dmkSession(ledger, { watchServer });
   sessions.push(session);
@@ -41,15 +42,17 @@ async function overDmk(device: SoftwareLedgerOptions = {}, provider: Partial<Led
     network: 'devnet',
     origin: ORIGIN,
     onDeviceAction: (a) => actions.push(a),
+    onProgress: (event) => stages.push(event.stage),
     ...provider,
   });
-  return { ledger, session, chain, reviews, actions };
+  return { ledger, session, chain, reviews, actions, stages };
 }
 
 describe('the provider over a DMK session (Speculos transport kit → chain-ledger Speculos server)', () => {
   it('requestAccounts with the Mina app closed: the device action opens it (confirm-open-app), then the address is approved', async () => {
-    const { chain, reviews, actions, session, ledger } = await overDmk({ appOpen: false });
+    const { chain, reviews, actions, session, ledger, stages } = await overDmk({ appOpen: false });
     expect(await chain.requestAccounts()).toEqual([ACCOUNT0]);
+    expect(stages).toEqual(['open-app', 'confirm-on-device', 'done']);
     expect(ledger.appOpen).toBe(true);
     expect(reviews.map((r) => r.kind)).toEqual(['open-app', 'address']);
     expect(actions.filter((a) => a.status === 'confirm').map((a) => a.prompt)[0]).toBe('Open the Mina app: confirm on your Ledger');
@@ -74,11 +77,12 @@ describe('the provider over a DMK session (Speculos transport kit → chain-ledg
   });
 
   it('a locked device: "Unlock your Ledger" is told, and the call goes on once it is unlocked', async () => {
-    const { chain, actions, ledger } = await overDmk({ locked: true });
+    const { chain, actions, ledger, stages } = await overDmk({ locked: true });
     const accounts = chain.requestAccounts();
     await expect.poll(() => actions.map((a) => a.prompt), { timeout: 10_000 }).toContain('Unlock your Ledger with your PIN');
     ledger.unlock();
     expect(await accounts).toEqual([ACCOUNT0]);
+    expect(stages[0]).toBe('unlock-device');
   });
 
   it('the device gone (the server closed): the provider emits disconnect (1001), and the next call fails with 1001', async () => {
