@@ -6,7 +6,7 @@
  * entries shared by every circuit, `srs-*` and `lagrange-basis-*`, plus the entries of this request's circuit),
  * serves o1js from that map, buffers what o1js writes, and flushes it to the backend afterwards.
  *
- * Rules (unit-tested in test/credentials/key-cache.test.ts, against the in-memory backend below):
+ * Rules (unit-tested in test/presentations/prover-key-cache.test.ts, against the in-memory backend below):
  * - only what o1js writes is stored, under o1js's own `persistentId`; a read hits only when the stored `uniqueId`
  *   and `dataType` equal the header's (o1js puts a hash of the circuit into the `uniqueId`: a changed circuit misses);
  * - every entry carries the SHA-256 of its bytes, checked when it is loaded: a tampered or truncated entry is deleted

@@ -50,7 +50,7 @@ vi.mock('../../src/presentations/runner.js', async (importOriginal) => {
   };
 });
 
-/** How a dying worker's failure reaches the caller (presentation-runner.ts wraps the channel's error so). */
+/** How a dying worker's failure reaches the caller (runner.ts wraps the channel's error so). */
 const trap = () =>
   new runner.PresentationWorkerError(
     'the presentation worker failed: Uncaught RuntimeError: operation does not support unaligned accesses',

@@ -1,5 +1,5 @@
 /**
- * Node keeps the presentation worker warm between presentations (src/credentials/presentation-runner.ts): a run that
+ * Node keeps the presentation worker warm between presentations (src/presentations/runner.ts): a run that
  * ended normally hands its worker back (o1js loaded, the SRS decoded, the spec's program compiled), and the next
  * presentation of the process takes it instead of starting a new one. Worker starts are counted, never timed. A run
  * that is aborted or fails still terminates its worker.
@@ -35,7 +35,7 @@ const isOwnerSignature = (kind: string) => kind === 'presentation' || kind === '
 
 describe.skipIf(process.env.O1JS_BACKEND === 'wasm')('the Node presentation worker, kept warm', () => {
   it('a presentation after one refused on the device reuses its worker (one worker started) and its compiled program, and verifies', async () => {
-    // One proof (#12): the first presentation ends at the device, the second is proved on the worker it left warm.
+    // One proof: the first presentation ends at the device, the second is proved on the worker it left warm.
     const refusing = await connected({ approve: (review) => !isOwnerSignature(review.kind) });
     await refusing.chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
     const before = presentationWorkers();

@@ -1,7 +1,7 @@
 /**
- * The presentation runner over a worker channel (presentation-runner.ts's runOver), with a scripted channel: what the
- * run posts, when it terminates the worker, and how it reports a worker's failure versus the presentation's own error.
- * The real workers are exercised by presentation-worker-reuse, presentation-retry and the browser e2e test.
+ * The presentation runner over a worker channel (src/presentations/runner.ts's runOver), with a scripted channel: what
+ * the run posts, when it terminates the worker, and how it reports a worker's failure versus the presentation's own
+ * error. The real workers are exercised by worker-reuse.test.ts, retry.test.ts and the browser e2e test.
  */
 import { describe, expect, it } from 'vitest';
 import { PresentationRunError, PresentationWorkerError, runOver, type WorkerChannel } from '../../src/presentations/runner.js';
@@ -31,7 +31,7 @@ function scriptedChannel(onFinalize: (fail: (error: Error) => void, reply: (r: W
 
 const INPUT: PrepareMessage = { type: 'no-context', request: '{}', credentials: [] };
 
-describe('runOver', () => {
+describe('a presentation run over a worker channel', () => {
   it('a worker that fails while proving is terminated at once (not asked to close), and the failure is not the presentation’s error', async () => {
     const { channel, posted, terminated } = scriptedChannel((fail) =>
       fail(new Error('the presentation worker failed: Uncaught RuntimeError: operation does not support unaligned accesses')),

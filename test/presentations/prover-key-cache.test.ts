@@ -1,5 +1,5 @@
 /**
- * The presentation key cache's rules (src/credentials/key-cache.ts), against the in-memory backend behind the same
+ * The prover-key cache's rules (src/presentations/prover-key-cache.ts), against the in-memory backend behind the same
  * interface as the IndexedDB one: what o1js writes is persisted with a digest; a read hits only on the same uniqueId
  * and dataType; a tampered or truncated entry is discarded on load, is a miss, and is replaced by o1js's next write;
  * the size cap evicts whole circuits, least recently used first. The IndexedDB backend itself runs in the browser
@@ -44,7 +44,7 @@ function clock() {
   return () => (t += 1_000);
 }
 
-describe('presentation key cache', () => {
+describe('the prover-key cache', () => {
   it('persists what o1js writes, with its SHA-256, and serves it to a later session (hits counted)', async () => {
     const backend = new MemoryKeyCacheBackend();
     const cache = new PersistentKeyCache(backend, { now: clock() });
