@@ -1,0 +1,107 @@
+/**
+ * The prepare and finalize stages of a presentation: its compile and its proof, on a worker where one can start
+ * (runner.ts), else in this thread (in-thread.ts), over the same session protocol either way. The device step runs
+ * between them, in the caller.
+ *
+ * A worker that fails while compiling or proving (it stopped, or o1js's wasm trapped in it: o1js#2870's family in
+ * browsers, "unaligned accesses", "memory access out of bounds") is not the request's fault: the step runs once more
+ * in a fresh worker (`retryInFreshWorker`); a second failure is 22001. An error of the presentation itself (one the
+ * worker reports) is the request's: 20003, not retried.
+ */
+import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
+import { REQUEST_FIELD, type PresentationContext } from './context.js';
+import { inThreadChannel } from './in-thread.js';
+import { DEFAULT_O1JS_CACHE_BYTES, pruneO1jsCache } from './o1js-cache.js';
+import { PresentationWorkerError, runOver, startPresentationRun, type PresentationRun } from './runner.js';
+import type { Prepared, PrepareMessage } from './session.js';
+
+type ProofContext = Pick<PresentationContext, 'signal' | 'o1jsCacheBytes'>;
+
+/** One presentation's compile and proof, on the run they happen on (replaced by a fresh one when its worker fails). */
+export class PresentationProof {
+  #run: PresentationRun;
+  #prepared: Prepared | undefined;
+
+  private constructor(
+    private readonly ctx: ProofContext,
+    private readonly input: PrepareMessage,
+    run: PresentationRun,
+  ) {
+    this.#run = run;
+  }
+
+  /** A proof of `input` (the request and the chosen credentials) on a worker, else in this thread. */
+  static async start(ctx: ProofContext, input: PrepareMessage): Promise<PresentationProof> {
+    return new PresentationProof(ctx, input, await startRun(ctx.signal));
+  }
+
+  /** Compiles and prepares: resolves with the fields the owner signs. */
+  async prepare(): Promise<Prepared> {
+    let prepared: Prepared;
+    try {
+      // Nothing is signed yet: a fresh worker prepares from scratch.
+      prepared = await this.#retryInFreshWorker('compiling', (run, retry) => run.prepare(retry ? { ...this.input, retry } : this.input));
+    } catch (error) {
+      throw this.#stageError(error, 'cannot prepare a presentation for this request');
+    }
+    await pruneO1jsCache(prepared.tagName, this.ctx.o1jsCacheBytes ?? DEFAULT_O1JS_CACHE_BYTES);
+    this.#prepared = prepared;
+    return prepared;
+  }
+
+  /** Proves with the owner's signature (base58): resolves with the Presentation JSON text. */
+  async finalize(signatureBase58: string): Promise<string> {
+    const prepared = this.#prepared;
+    if (prepared === undefined) throw new Error('finalize before prepare');
+    // The owner has signed already: a fresh worker proves that, prepared with the same client nonce and context.
+    const again = { clientNonce: prepared.clientNonce, context: prepared.messageFields[0]! };
+    try {
+      this.ctx.signal?.throwIfAborted(); // before proving
+      return await this.#retryInFreshWorker('proving', async (run, retry) => {
+        if (retry) await run.prepare({ ...this.input, retry, again });
+        return run.finalize(signatureBase58);
+      });
+    } catch (error) {
+      // mina-attestations matches a credential to a request loosely (e.g. a data shape it cannot check before
+      // proving); the proof is where a credential that does not satisfy the request finally fails.
+      throw this.#stageError(error, 'the chosen credentials do not satisfy the request');
+    }
+  }
+
+  /** Ends the run (idempotent): its worker kept warm where the platform reuses workers, else terminated. */
+  close(): void {
+    this.#run.close();
+  }
+
+  /**
+   * `attempt` on the current run; if its worker fails (not the presentation: a PresentationWorkerError), once more
+   * on a fresh run, the failed worker terminated first (a browser Worker outlives an uncaught error, and two o1js
+   * instances' memory is more than a tab may have). The reports of the fresh run's key cache are marked `retry`.
+   */
+  async #retryInFreshWorker<T>(step: 'compiling' | 'proving', attempt: (run: PresentationRun, retry: boolean) => Promise<T>): Promise<T> {
+    try {
+      return await attempt(this.#run, false);
+    } catch (error) {
+      if (this.ctx.signal?.aborted || !(error instanceof PresentationWorkerError)) throw error;
+      this.#run.close();
+      console.warn(`chain-ledger: the presentation worker failed while ${step} (${error.message}); ${step} once more in a fresh worker`);
+      this.#run = await startRun(this.ctx.signal);
+      return await attempt(this.#run, true);
+    }
+  }
+
+  /** A stage's failure as the caller sees it: the abort's reason, 22001 for a worker that failed twice, else 20003. */
+  #stageError(error: unknown, what: string): unknown {
+    if (this.ctx.signal?.aborted) return this.ctx.signal.reason;
+    if (error instanceof ProviderError) return error;
+    if (error instanceof PresentationWorkerError) {
+      return new ProviderError(ErrorCode.Internal, { reason: `the presentation worker failed twice: ${error.message}` });
+    }
+    return invalidParams(REQUEST_FIELD, `${what}: ${(error as Error).message}`);
+  }
+}
+
+/** A run on a worker, else (none can start) in this thread: in a browser the page is busy meanwhile. */
+async function startRun(signal: AbortSignal | undefined): Promise<PresentationRun> {
+  return (await startPresentationRun(signal)) ?? runOver(inThreadChannel(), signal);
+}

@@ -1,0 +1,125 @@
+/**
+ * The device stage of a presentation: the owner's signature over the prepared message fields, made on the Ledger and
+ * verified on the host before anything is proved. Testnet domain, which is what mina-attestations verifies on every
+ * network. With the extension's SIGN_PRESENTATION (1.1) the device shows the verifier and what is revealed and
+ * computes the context itself; else SIGN_FIELDS, blind.
+ */
+import { signatureToBase58 } from '../apdu/signature.js';
+import type { PresentationToSign } from '../apdu/extension.js';
+import { ErrorCode, ProviderError } from '../errors/provider-error.js';
+import type { AttestationsModules } from '../upstream/attestations.js';
+import type { PresentationContext } from './context.js';
+import type { ContextParts, Prepared } from './session.js';
+import type { ValidRequest } from './validate.js';
+
+type O1js = AttestationsModules['o1js'];
+
+/** Asks the device for the owner signature of `prepared`; resolves with it (base58) once it verifies. */
+export async function signOnDevice(ctx: PresentationContext, o1js: O1js, request: ValidRequest, prepared: Prepared): Promise<string> {
+  ctx.signal?.throwIfAborted(); // before the device step
+  const fields = prepared.messageFields.map((f: string) => BigInt(f));
+  const inClear = ctx.clearSigning ? toSign(ctx.accountIndex, request, fields, prepared.context, o1js) : undefined;
+  let raw: { field: string; scalar: string };
+  if (inClear) {
+    ctx.onConfirm?.('Check the verifier and what is shared on your Ledger, and approve');
+    const reply = await ctx.app.signPresentation(inClear, { signal: ctx.signal });
+    // The device computed the context from what it showed; it must be the one the proof will carry.
+    if (reply.context !== fields[0]) {
+      throw new ProviderError(ErrorCode.Internal, {
+        reason: 'the Ledger computed another presentation context than the host: it did not sign for this verifier',
+      });
+    }
+    raw = { field: reply.r.toString(), scalar: reply.s.toString() };
+  } else {
+    ctx.onConfirm?.('Blind-sign the presentation on your Ledger (it shows a digest of the fields) and approve');
+    raw = await ctx.app.signFields(ctx.accountIndex, fields, 'testnet', { signal: ctx.signal });
+  }
+  const signatureBase58 = signatureToBase58(raw);
+  const signature = o1js.Signature.fromBase58(signatureBase58);
+  const owner = o1js.PublicKey.fromBase58(ctx.address);
+  if (
+    !signature
+      .verify(
+        owner,
+        fields.map((f) => o1js.Field(f)),
+      )
+      .toBoolean()
+  ) {
+    throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned an owner signature that does not verify' });
+  }
+  return signatureBase58;
+}
+
+/**
+ * SIGN_PRESENTATION's request: the verifier (the page's origin for https, the zkApp for zk-app requests, none), the
+ * context parts the device hashes with the text it shows, the credentials' hashes and issuers, and a description of
+ * what the presentation reveals. Undefined where the device cannot compute the context (a zkApp on a custom network):
+ * the owner signature is then SIGN_FIELDS, blind.
+ */
+function toSign(
+  account: number,
+  { type, json, verifierIdentity }: ValidRequest,
+  fields: bigint[],
+  parts: ContextParts | undefined,
+  o1js: O1js,
+): PresentationToSign | undefined {
+  const credentials = [];
+  for (let i = 1; i + 1 < fields.length; i += 2) credentials.push({ hash: fields[i]!, issuer: fields[i + 1]! });
+  const reveals = describeOutput((json.spec as { outputClaim?: unknown } | undefined)?.outputClaim);
+  const base = { account, credentials, reveals, vkHash: 0n, claimsHash: 0n, serverNonce: 0n, clientNonce: 0n, action: '' };
+  if (type === 'no-context' || parts === undefined) return { ...base, verifier: { type: 'no-context' } };
+  const action = String((json.inputContext as { action?: unknown } | undefined)?.action ?? '');
+  const common = {
+    ...base,
+    vkHash: BigInt(parts.vkHash),
+    claimsHash: BigInt(parts.claimsHash),
+    serverNonce: BigInt(parts.serverNonce),
+    clientNonce: BigInt(parts.clientNonce),
+    action,
+  };
+  if (type === 'https') return { ...common, verifier: { type: 'https', origin: verifierIdentity ?? '' } };
+  const zkapp = parts.zkapp;
+  if (!zkapp || (zkapp.network !== 'mainnet' && zkapp.network !== 'devnet')) return undefined;
+  const pk = o1js.PublicKey.fromBase58(zkapp.publicKey);
+  return {
+    ...common,
+    verifier: {
+      type: 'zk-app',
+      network: zkapp.network,
+      publicKey: { x: pk.x.toBigInt(), isOdd: pk.isOdd.toBoolean() },
+      tokenId: BigInt(zkapp.tokenId),
+    },
+  };
+}
+
+/** What the request's output claim reveals, in words (mina-attestations' serialized operation nodes), ≤ 200 ASCII characters. */
+export function describeOutput(node: unknown): string {
+  const describe = (n: unknown, depth: number): string => {
+    const v = (n ?? {}) as { type?: string; key?: string; inner?: unknown; data?: Record<string, unknown>; credentialKey?: string };
+    if (depth > 4) return '...';
+    switch (v.type) {
+      case 'issuer':
+        return `the issuer of ${v.credentialKey ?? 'a credential'}`;
+      case 'owner':
+        return `the owner of ${v.credentialKey ?? 'a credential'}`;
+      case 'property':
+        return `${describe(v.inner, depth + 1)}.${v.key}`.replace(/^the root\./, '');
+      case 'root':
+        return 'the root';
+      case 'record':
+        return Object.entries(v.data ?? {})
+          .map(([key, inner]) => `${key}: ${describe(inner, depth + 1)}`)
+          .join(', ');
+      case 'constant':
+        return 'a constant';
+      case 'hash':
+        return 'a hash of the inputs';
+      case undefined:
+        return 'nothing';
+      default:
+        return v.type;
+    }
+  };
+  const text = describe(node, 0);
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text; // ASCII: the device's font has nothing else
+}

@@ -1,0 +1,96 @@
+/**
+ * Where no worker can start (no `Worker`, a bundle without the worker file, o1js's wasm backend in Node), a
+ * presentation runs the same stages over the same session protocol, served in this thread (src/presentations/
+ * in-thread.ts). The channel's own rules with a scripted session; then one real presentation with no worker at all,
+ * proved in this thread and checked by mina-attestations' verifier.
+ */
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { inThreadChannel } from '../../src/presentations/in-thread.js';
+import { requestPresentation } from '../../src/presentations/request-presentation.js';
+import * as runner from '../../src/presentations/runner.js';
+import type { SessionMessage, WorkerReply } from '../../src/presentations/session.js';
+import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
+import { presentationContext } from '../support/presentation-context.js';
+import { ORIGIN, tempDirs } from '../support/rig.js';
+import { addressOf } from '../support/vectors.js';
+
+/** How often a worker was asked for: none can start in this file. */
+const asked = vi.hoisted(() => ({ workers: 0 }));
+vi.mock('../../src/presentations/runner.js', async (importOriginal) => ({
+  ...(await importOriginal<typeof runner>()),
+  startPresentationRun: async () => {
+    asked.workers++;
+    return undefined;
+  },
+}));
+
+/** A session that answers as `answer` says (or waits for `release` when it returns undefined), recording what it was sent. */
+function scriptedSession(answer: (message: SessionMessage) => WorkerReply | undefined) {
+  const sent: SessionMessage[] = [];
+  let release: (reply: WorkerReply) => void = () => {};
+  const session = (message: SessionMessage) => {
+    sent.push(message);
+    const reply = answer(message);
+    return reply ? Promise.resolve(reply) : new Promise<WorkerReply>((resolve) => (release = resolve));
+  };
+  return { session, sent, release: (reply: WorkerReply) => release(reply) };
+}
+
+const INPUT = { type: 'no-context', request: '{}', credentials: [] } as const;
+const PREPARED: WorkerReply = { prepared: { messageFields: ['1', '2', '3'], clientNonce: '4' } };
+
+describe('the session served in this thread', () => {
+  it('replies are copies, as a worker’s are: what the caller does with one never reaches the session', async () => {
+    const { session } = scriptedSession(() => PREPARED);
+    const run = runner.runOver(inThreadChannel(session), undefined);
+    const prepared = await run.prepare(INPUT);
+    expect(prepared).toEqual((PREPARED as { prepared: unknown }).prepared);
+    prepared.messageFields[0] = '9';
+    expect((PREPARED as { prepared: { messageFields: string[] } }).prepared.messageFields[0]).toBe('1');
+  });
+
+  it('a wasm trap here is the step’s error, not a worker’s to retry elsewhere (a fresh run would use this thread’s o1js)', async () => {
+    const { session } = scriptedSession((m) =>
+      'prepare' in m ? PREPARED : { error: { stage: 'finalize', message: 'memory access out of bounds', trapped: true } },
+    );
+    const run = runner.runOver(inThreadChannel(session), undefined);
+    await run.prepare(INPUT);
+    const error = await run.finalize('sig').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(runner.PresentationRunError);
+    expect(error).not.toBeInstanceOf(runner.PresentationWorkerError);
+    expect(error).toMatchObject({ stage: 'finalize', message: 'memory access out of bounds' });
+  });
+
+  it('an aborted run rejects at once; the step in flight ends unseen and the session is closed after it', async () => {
+    const { session, sent, release } = scriptedSession((m) => ('close' in m ? { closed: true } : undefined));
+    const controller = new AbortController();
+    const run = runner.runOver(inThreadChannel(session), controller.signal);
+    const preparing = run.prepare(INPUT);
+    controller.abort(new Error('the page went away'));
+    await expect(preparing).rejects.toThrow('the page went away');
+    expect(sent.map((m) => Object.keys(m)[0])).toEqual(['prepare']); // the close waits for the step in flight
+    release(PREPARED);
+    await expect.poll(() => sent.map((m) => Object.keys(m)[0])).toEqual(['prepare', 'close']);
+    run.close();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent).toHaveLength(2);
+  });
+});
+
+const tempDir = tempDirs('in-thread');
+let issuer: Issuer;
+beforeAll(async () => {
+  issuer = await credentialIssuer();
+}, 60_000);
+
+describe('a presentation with no worker', () => {
+  it('is proved in this thread through the same stages: the device asked once, no worker started, and it verifies', async () => {
+    const { ctx, reviews } = await presentationContext(tempDir(), [issuer.issue(addressOf(0))]);
+    const { req, json } = issuer.presentationRequest();
+    const { presentation } = await requestPresentation(ctx, json);
+    expect(asked.workers).toBe(1);
+    expect(runner.presentationWorkers().started).toBe(0);
+    expect(reviews.map((r) => r.kind)).toEqual(['presentation']);
+    expect(await verifiedOutput(issuer.A, req, presentation, ORIGIN)).toBe(issuerHash(issuer.A, issuer.key));
+  }, 300_000);
+});

@@ -1,0 +1,39 @@
+/**
+ * What the presentation domain is called with, without a provider: a quiet software Ledger with the protocol
+ * extension (every review approved and recorded), account 0 of the vectors, a file credential store in a temporary
+ * directory under a fixed test secret.
+ */
+import { MinaLedgerApp } from '../../src/device/client.js';
+import { FileCredentialStore } from '../../src/credentials-node.js';
+import type { Review } from '../../src/emulator.js';
+import type { PresentationContext } from '../../src/presentations/request-presentation.js';
+import { ORIGIN, quietLedger } from './rig.js';
+import { addressOf } from './vectors.js';
+
+/**
+ * A presentation context for account 0 at `ORIGIN`, its store in `dir` holding `credentials` (JSON text);
+ * `reviews` lists what the device showed.
+ */
+export async function presentationContext(dir: string, credentials: string[], more: Partial<PresentationContext> = {}) {
+  const reviews: Review[] = [];
+  const ledger = quietLedger({ extensions: true, approve: (review) => (reviews.push(review), true) });
+  const address = addressOf(0);
+  const secret = new Uint8Array(32).fill(7); // a test store's secret: the provider derives it from the device
+  const store = new FileCredentialStore(dir);
+  for (const credential of credentials) await store.add(address, secret, credential);
+  const ctx: PresentationContext = {
+    app: new MinaLedgerApp(ledger),
+    address,
+    accountIndex: 0,
+    networkId: 0,
+    store,
+    storeSecret: async () => secret,
+    verifyMessage: () => {
+      throw new Error('a presentation asks for no INS 05 signature');
+    },
+    origin: ORIGIN,
+    clearSigning: true,
+    ...more,
+  };
+  return { ctx, reviews };
+}
