@@ -1,10 +1,11 @@
 /**
  * What a presentation asks of its caller (the provider's session, or a test): the connected account and its store,
- * the verifier's origin, the page's credential chooser and the device's abilities.
+ * the verifier's origin, the page's credential chooser and the device's abilities, and where each stage is reported.
  * Shared by the stages (request-presentation.ts reads as their sequence), so it lives below them.
  */
 import type { CredentialContext } from '../credentials/store-credential.js';
 import type { CredentialEntry } from '../credentials/store.js';
+import type { ReportProgress } from '../util/progress.js';
 
 /** What `selectCredentials` is asked: for each credential input of the request, the stored credentials that fit. */
 export interface CredentialChoice {
@@ -25,6 +26,12 @@ export interface PresentationContext extends CredentialContext {
    * the owner signature is SIGN_FIELDS, blind.
    */
   clearSigning?: boolean;
+  /**
+   * Told as each stage starts, in this order: `loading-prover` (only when o1js and mina-attestations are not loaded
+   * yet), `compiling`, `confirm-on-device` (with the prompt `onConfirm` gets), `proving`. A step run again in a fresh
+   * worker is told once more, with `retry: true`.
+   */
+  progress?: ReportProgress;
 }
 
 /** The parameter every refusal of a presentation request names. */

@@ -7,7 +7,7 @@
  * 1. a shim for the one wasm method o1js 2.15's web build disables (`caml_{fp,fq}_srs_get_lagrange_basis`), without
  *    which any writable cache makes `compile()` throw; it self-checks and, if o1js changed, the cache is not used
  *    (today's behaviour: every compile from nothing) and the reason is logged;
- * 2. key-cache.ts's `PersistentKeyCache` over IndexedDB (database `chain-ledger-o1js-keys-<o1js version>`, so an
+ * 2. prover-key-cache.ts's `PersistentKeyCache` over IndexedDB (database `chain-ledger-o1js-keys-<o1js version>`, so an
  *    o1js upgrade starts clean), two object stores: `meta` (small, listed) and `data` (the bytes);
  * 3. the hook `requestPresentation` runs prepare/finalize through: it sets `o1js.Cache.FileSystemDefault` (which
  *    mina-attestations' `program.compile()` reads) to the session's cache for the duration of each phase and restores
@@ -247,7 +247,7 @@ export function publishKeyCacheReport(detail: KeyCacheReport): void {
 
 let reporter: (report: KeyCacheReport) => void = publishKeyCacheReport;
 
-/** Where this context's reports go (presentation-worker.browser.ts: to the page). */
+/** Where this context's reports go (worker.browser.ts: to the page). */
 export function setKeyCacheReporter(to: (report: KeyCacheReport) => void): void {
   reporter = to;
 }

@@ -15,28 +15,25 @@ import { DEFAULT_O1JS_CACHE_BYTES, pruneO1jsCache } from './o1js-cache.js';
 import { PresentationWorkerError, runOver, startPresentationRun, type PresentationRun } from './runner.js';
 import type { Prepared, PrepareMessage } from './session.js';
 
-type ProofContext = Pick<PresentationContext, 'signal' | 'o1jsCacheBytes'>;
+type ProofContext = Pick<PresentationContext, 'signal' | 'o1jsCacheBytes' | 'progress'>;
 
-/** One presentation's compile and proof, on the run they happen on (replaced by a fresh one when its worker fails). */
+/**
+ * One presentation's compile and proof of `input` (the request and the chosen credentials), on the run they happen on:
+ * a worker, else this thread; replaced by a fresh one when its worker fails.
+ */
 export class PresentationProof {
-  #run: PresentationRun;
+  #run: PresentationRun | undefined;
   #prepared: Prepared | undefined;
 
-  private constructor(
+  constructor(
     private readonly ctx: ProofContext,
     private readonly input: PrepareMessage,
-    run: PresentationRun,
-  ) {
-    this.#run = run;
-  }
-
-  /** A proof of `input` (the request and the chosen credentials) on a worker, else in this thread. */
-  static async start(ctx: ProofContext, input: PrepareMessage): Promise<PresentationProof> {
-    return new PresentationProof(ctx, input, await startRun(ctx.signal));
-  }
+  ) {}
 
   /** Compiles and prepares: resolves with the fields the owner signs. */
   async prepare(): Promise<Prepared> {
+    this.ctx.progress?.('compiling'); // a worker's start is part of it (its o1js loads there)
+    this.#run = await startRun(this.ctx.signal);
     let prepared: Prepared;
     try {
       // Nothing is signed yet: a fresh worker prepares from scratch.
@@ -57,6 +54,7 @@ export class PresentationProof {
     const again = { clientNonce: prepared.clientNonce, context: prepared.messageFields[0]! };
     try {
       this.ctx.signal?.throwIfAborted(); // before proving
+      this.ctx.progress?.('proving');
       return await this.#retryInFreshWorker('proving', async (run, retry) => {
         if (retry) await run.prepare({ ...this.input, retry, again });
         return run.finalize(signatureBase58);
@@ -70,7 +68,7 @@ export class PresentationProof {
 
   /** Ends the run (idempotent): its worker kept warm where the platform reuses workers, else terminated. */
   close(): void {
-    this.#run.close();
+    this.#run?.close();
   }
 
   /**
@@ -80,11 +78,12 @@ export class PresentationProof {
    */
   async #retryInFreshWorker<T>(step: 'compiling' | 'proving', attempt: (run: PresentationRun, retry: boolean) => Promise<T>): Promise<T> {
     try {
-      return await attempt(this.#run, false);
+      return await attempt(this.#run!, false);
     } catch (error) {
       if (this.ctx.signal?.aborted || !(error instanceof PresentationWorkerError)) throw error;
-      this.#run.close();
+      this.#run!.close();
       console.warn(`chain-ledger: the presentation worker failed while ${step} (${error.message}); ${step} once more in a fresh worker`);
+      this.ctx.progress?.(step, { retry: true });
       this.#run = await startRun(this.ctx.signal);
       return await attempt(this.#run, true);
     }

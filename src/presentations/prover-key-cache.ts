@@ -17,7 +17,7 @@
  * The digest detects corruption (a truncated write, a damaged disk, an edited record), not a same-origin attacker who
  * can also rewrite the digest; a wrong prover key could at worst make a proof that fails verification.
  *
- * Platform-neutral (no DOM, no Node): the IndexedDB backend and the browser wiring are in browser-key-cache.ts.
+ * Platform-neutral (no DOM, no Node): the IndexedDB backend and the browser wiring are in indexeddb-key-cache.ts.
  */
 import { toHex } from '../apdu/bytes.js';
 
@@ -322,7 +322,7 @@ export class MemoryKeyCacheBackend implements KeyCacheBackend {
 /**
  * The hook `requestPresentation` runs its two o1js phases through (src/credentials/presentation.ts): `compile` around
  * `Presentation.prepare`, `prove` around `Presentation.finalize`, `close` when the presentation is over (also after a
- * rejection). The browser loader provides one backed by this cache (browser-key-cache.ts); Node keeps o1js's own file
+ * rejection). The browser loader provides one backed by this cache (indexeddb-key-cache.ts); Node keeps o1js's own file
  * cache and uses `NO_PRESENTATION_KEYS`.
  */
 export interface PresentationKeys {

@@ -1,11 +1,15 @@
 /**
  * chain_requestPresentation: prove, with mina-attestations, that stored credentials satisfy a verifier's request.
- * The proof runs on the host (in a worker where one can start); the owner's signature over the request's message
- * fields is made on the Ledger and checked on the host before proving. One stage per step, each in its own module:
+ * The proof runs on the host (in a worker where one can start, else in this thread); the owner's signature over the
+ * request's message fields is made on the Ledger and checked on the host before proving. One stage per step, each in
+ * its own module, each reported through `ctx.progress` as it starts:
  *
- *   validate the request → choose credentials → prepare (compile) → sign on the device → finalize (prove)
+ *   load the prover (`loading-prover`) → validate the request (validate.ts) → choose credentials (choose.ts)
+ *     → prepare (prove.ts, `compiling`) → sign on the device (sign-on-device.ts, `confirm-on-device`)
+ *     → finalize (prove.ts, `proving`) → { presentation }
  */
-import { loadAttestations } from '#upstream/attestations';
+import type { AttestationsModules } from '../upstream/attestations.js';
+import { attestationsLoaded, loadAttestations } from '#upstream/attestations';
 import { chooseCredentials } from './choose.js';
 import type { PresentationContext } from './context.js';
 import { PresentationProof } from './prove.js';
@@ -19,11 +23,11 @@ export async function requestPresentation(
   ctx: PresentationContext,
   requestJson: Record<string, unknown>,
 ): Promise<{ presentation: string }> {
-  const modules = await loadAttestations();
+  const modules = await loadProver(ctx);
   const request = validateRequest(ctx, modules, requestJson);
   const credentials = await chooseCredentials(ctx, modules, request);
   const { type, text, verifierIdentity } = request;
-  const proof = await PresentationProof.start(ctx, { type, request: text, credentials, verifierIdentity });
+  const proof = new PresentationProof(ctx, { type, request: text, credentials, verifierIdentity });
   try {
     const prepared = await proof.prepare();
     const signature = await signOnDevice(ctx, modules.o1js, request, prepared);
@@ -33,4 +37,10 @@ export async function requestPresentation(
   } finally {
     proof.close();
   }
+}
+
+/** o1js and mina-attestations, told as a stage when they must be imported (seconds, the first time in a page or process). */
+function loadProver(ctx: Pick<PresentationContext, 'progress'>): Promise<AttestationsModules> {
+  if (!attestationsLoaded()) ctx.progress?.('loading-prover');
+  return loadAttestations();
 }

@@ -3,19 +3,20 @@
  * the page's main thread stays free while o1js works, and an AbortSignal rejects at once (the worker is terminated,
  * its work dropped).
  *
- * - Node: a `worker_threads` worker (presentation-worker.ts), kept warm for the next presentation of the process when
+ * - Node: a `worker_threads` worker (worker.ts), kept warm for the next presentation of the process when
  *   a run ended normally (proved, or prepared and then refused on the device): o1js loaded and its SRS decoded there,
  *   the last specs' programs compiled, which a fresh worker pays again (seconds; docs/performance.md). One idle worker
  *   at most, unref'd (it never keeps the process alive) and terminated after IDLE_WORKER_MS; an aborted or failed run
  *   terminates its worker as before. Node's native backend has no o1js#2870 (that hang is in o1js's web worker
- *   bridge). With o1js's wasm backend there is no Node worker (it cannot start in one, see nodeWorker): in-process.
- * - Browsers: a dedicated module Worker (presentation-worker.browser.ts), found by bundlers through the standard
+ *   bridge). With o1js's wasm backend there is no Node worker (it cannot start in one, see nodeWorker): in-thread.
+ * - Browsers: a dedicated module Worker (worker.browser.ts), found by bundlers through the standard
  *   `new Worker(new URL(…, import.meta.url), { type: 'module' })` form. A fresh one per presentation: o1js 2.x can
  *   hang on a second proof in one instance (o1js#2870), and terminating the worker frees o1js's wasm memory.
  *
- * Both speak presentation-session.ts's protocol. Where no worker can be started (no `Worker`, a bundle that left the
+ * Both speak session.ts's protocol. Where no worker can be started (no `Worker`, a bundle that left the
  * worker file out, a worker script that fails to load), `startPresentationRun` resolves to undefined and the caller
- * runs the presentation in-process, as before (with a warning in browsers: the page is busy meanwhile).
+ * runs the same session in its own thread over `runOver` (in-thread.ts), with a warning in browsers: the page is busy
+ * meanwhile, which is why a worker is preferred.
  */
 import type { PrepareMessage, Prepared, SessionMessage, WorkerReply } from './session.js';
 
@@ -59,7 +60,7 @@ export interface WorkerChannel {
 
 /** How long a closing run waits for the worker to persist its key cache before it is terminated anyway. */
 const CLOSE_GRACE_MS = 10_000;
-/** How long a browser Worker may take to load its module graph before the page proves in-process instead. */
+/** How long a browser Worker may take to load its module graph before the page proves in its own thread instead. */
 const START_TIMEOUT_MS = 30_000;
 /** How long Node keeps an idle warm worker (≈ 0.25 GB more resident, measured with one spec) before terminating it. */
 export const IDLE_WORKER_MS = 120_000;
@@ -69,7 +70,7 @@ const isNode = () =>
   typeof process.versions?.node === 'string' &&
   typeof (globalThis as { document?: unknown }).document === 'undefined';
 
-/** A run for one presentation in a worker, or undefined when none can be started (the caller runs in-process). */
+/** A run for one presentation in a worker, or undefined when none can be started (the caller runs it in-thread). */
 export async function startPresentationRun(signal?: AbortSignal): Promise<PresentationRun | undefined> {
   signal?.throwIfAborted();
   const channel = isNode() ? await nodeWorker() : await browserWorker(signal);
@@ -221,8 +222,8 @@ function keepIdle(entry: NodeWorkerEntry): void {
 async function nodeWorker(): Promise<WorkerChannel | undefined> {
   // o1js's wasm backend cannot start in a Node worker thread: its bindings take any thread that is not the main one
   // for one of their own rayon workers (kimchi_wasm.cjs reads `workerData.memory`; node-backend.js starts a rayon
-  // worker loop there). So with wasm (O1JS_BACKEND=wasm, or no native backend installed) the presentation runs
-  // in-process, as before this worker existed. The worker's loader chooses as this thread's did (same environment).
+  // worker loop there). So with wasm (O1JS_BACKEND=wasm, or no native backend installed) the presentation runs in
+  // this thread (in-thread.ts). The worker's loader chooses as this thread's did (same environment).
   const { loadO1js } = await import('../upstream/o1js.js');
   if ((await loadO1js()).getBackendPreference() !== 'native') return undefined;
   const entry = takeIdle() ?? (await startNodeWorker());
@@ -247,7 +248,7 @@ async function startNodeWorker(): Promise<NodeWorkerEntry | undefined> {
   // A variable, not a literal: bundlers must not treat the Node worker as a browser asset.
   const file = fromSource ? './worker.source.mjs' : './worker.js';
   const url = new URL(file, import.meta.url);
-  // A bundle that left the worker file behind runs the presentation in-process rather than fail.
+  // A bundle that left the worker file behind runs the presentation in this thread rather than fail.
   const [{ existsSync }, { fileURLToPath }] = await Promise.all([import('node:fs'), import('node:url')]);
   if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) return undefined;
   const entry: NodeWorkerEntry = { worker: new Worker(url), onReply: ignore, onFailure: ignore, exited: false };
@@ -266,7 +267,7 @@ async function startNodeWorker(): Promise<NodeWorkerEntry | undefined> {
 
 /**
  * The browser's presentation Worker, once it has said it is ready (its module graph loaded), or undefined when it
- * cannot start: the page then proves in-process, as before this worker existed, and says why.
+ * cannot start: the page then proves in its own thread (in-thread.ts), and says why.
  */
 async function browserWorker(signal: AbortSignal | undefined): Promise<WorkerChannel | undefined> {
   if (typeof Worker === 'undefined') return undefined;

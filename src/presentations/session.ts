@@ -1,6 +1,6 @@
 /**
- * One presentation's o1js work, as a worker runs it (presentation-worker.ts in Node, presentation-worker.browser.ts in
- * browsers; the same protocol, so presentation-runner.ts drives both alike). The device step (the owner signature)
+ * One presentation's o1js work, as a worker runs it (worker.ts in Node, worker.browser.ts in
+ * browsers; the same protocol, so runner.ts drives both alike). The device step (the owner signature)
  * stays with the caller, between the two messages:
  *
  *   caller → { prepare: { type, request, credentials, verifierIdentity } }   worker → { prepared: { messageFields, tagName } }
@@ -10,10 +10,10 @@
  * Any failure → { error: { stage, message } }. Nothing here touches the device or the credential store: the worker
  * receives the chosen credentials' JSON and the request, and returns fields and the presentation.
  *
- * In a browser the key cache (browser-key-cache.ts, reached through `openPresentationKeys`) wraps both o1js phases;
+ * In a browser the key cache (indexeddb-key-cache.ts, reached through `openPresentationKeys`) wraps both o1js phases;
  * `close` persists what o1js wrote since the compile, so the caller asks for it before it terminates the worker.
  *
- * One session may serve several presentations in turn (Node reuses a warm worker, presentation-runner.ts): each
+ * One session may serve several presentations in turn (Node reuses a warm worker, runner.ts): each
  * `prepare` starts a new presentation, and `finalize` or `close` ends it. With `reuseCompiled` (Node only), the
  * compiled presentation program of a spec is kept for the next presentation of the same spec (see `reusingCompiled`).
  */

@@ -21,7 +21,7 @@ export async function signOnDevice(ctx: PresentationContext, o1js: O1js, request
   const inClear = ctx.clearSigning ? toSign(ctx.accountIndex, request, fields, prepared.context, o1js) : undefined;
   let raw: { field: string; scalar: string };
   if (inClear) {
-    ctx.onConfirm?.('Check the verifier and what is shared on your Ledger, and approve');
+    confirmOnDevice(ctx, 'Check the verifier and what is shared on your Ledger, and approve');
     const reply = await ctx.app.signPresentation(inClear, { signal: ctx.signal });
     // The device computed the context from what it showed; it must be the one the proof will carry.
     if (reply.context !== fields[0]) {
@@ -31,7 +31,7 @@ export async function signOnDevice(ctx: PresentationContext, o1js: O1js, request
     }
     raw = { field: reply.r.toString(), scalar: reply.s.toString() };
   } else {
-    ctx.onConfirm?.('Blind-sign the presentation on your Ledger (it shows a digest of the fields) and approve');
+    confirmOnDevice(ctx, 'Blind-sign the presentation on your Ledger (it shows a digest of the fields) and approve');
     raw = await ctx.app.signFields(ctx.accountIndex, fields, 'testnet', { signal: ctx.signal });
   }
   const signatureBase58 = signatureToBase58(raw);
@@ -48,6 +48,12 @@ export async function signOnDevice(ctx: PresentationContext, o1js: O1js, request
     throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned an owner signature that does not verify' });
   }
   return signatureBase58;
+}
+
+/** The device is about to show its review: told to the provider's `onConfirm` and as the stage, with the same prompt. */
+function confirmOnDevice(ctx: Pick<PresentationContext, 'onConfirm' | 'progress'>, prompt: string): void {
+  ctx.onConfirm?.(prompt);
+  ctx.progress?.('confirm-on-device', { prompt });
 }
 
 /**

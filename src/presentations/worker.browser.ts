@@ -1,10 +1,10 @@
 /**
  * The compile and the proof of an in-browser presentation, in a dedicated module Worker, so that the page stays
  * responsive while o1js works (its calling thread busy-waits on o1js's own workers: on the page's main thread that
- * froze the tab for minutes). Started by presentation-runner.ts, one Worker per presentation (o1js 2.x can hang on a
+ * froze the tab for minutes). Started by runner.ts, one Worker per presentation (o1js 2.x can hang on a
  * second proof in one instance with a populated cache, o1js#2870; a fresh Worker also frees o1js's wasm memory).
  *
- * The work is presentation-session.ts's, as in Node's worker thread; o1js's kimchi calls run on this thread
+ * The work is session.ts's, as in Node's worker thread; o1js's kimchi calls run on this thread
  * (o1js-worker-bindings.ts), not forwarded to a worker of o1js's that this thread would busy-wait for. The key cache (IndexedDB works in workers) is
  * used from here; its reports are posted to the page, which logs them and dispatches them as the page's
  * `chain-ledger:key-cache` event, as when o1js ran in the page.
@@ -36,5 +36,5 @@ let queue: Promise<unknown> = bindings;
 scope.addEventListener('message', (event) => {
   queue = queue.then(async () => scope.postMessage(await session(event.data)));
 });
-// The module graph loaded: the page may send the first message (it proves in-process if this never comes).
+// The module graph loaded: the page may send the first message (it proves in its own thread if this never comes).
 scope.postMessage({ ready: true });

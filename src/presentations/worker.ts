@@ -1,9 +1,9 @@
 /**
  * The compile and the proof of presentations, off the main thread (Node `worker_threads`): started by
- * presentation-runner.ts, which terminates it when a presentation is aborted or fails, and otherwise keeps it warm for
+ * runner.ts, which terminates it when a presentation is aborted or fails, and otherwise keeps it warm for
  * the next presentation of the process (o1js loaded, its SRS decoded, the last specs' compiled programs kept:
- * `reuseCompiled`). The protocol and the work are presentation-session.ts's (the browser's Worker,
- * presentation-worker.browser.ts, runs the same, one Worker per presentation).
+ * `reuseCompiled`). The protocol and the work are session.ts's (the browser's Worker,
+ * worker.browser.ts, runs the same, one Worker per presentation).
  */
 import { parentPort } from 'node:worker_threads';
 import { presentationSession, type SessionMessage } from './session.js';

@@ -12,6 +12,12 @@ import { importPeer } from './optional-peers.js';
 export type { AttestationsModules } from './attestations.js';
 
 let loading: Promise<AttestationsModules> | undefined;
+let loaded = false;
+
+/** Whether o1js and mina-attestations are loaded already (else a caller about to wait for their import can say so). */
+export function attestationsLoaded(): boolean {
+  return loaded;
+}
 
 export function loadAttestations(): Promise<AttestationsModules> {
   loading ??= (async () => {
@@ -32,13 +38,15 @@ export function loadAttestations(): Promise<AttestationsModules> {
         }>,
       ]),
     );
-    return {
+    const modules = {
       o1js,
       attestations,
       validation,
       credentialMatchesSpec: internal.credentialMatchesSpec,
       hashClaims: claimsHasher(o1js, nested.NestedProvable),
     };
+    loaded = true;
+    return modules;
   })();
   loading.catch(() => (loading = undefined));
   return loading;

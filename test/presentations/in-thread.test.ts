@@ -6,9 +6,8 @@
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { inThreadChannel } from '../../src/presentations/in-thread.js';
-import { requestPresentation } from '../../src/presentations/request-presentation.js';
 import * as runner from '../../src/presentations/runner.js';
-import type { SessionMessage, WorkerReply } from '../../src/presentations/session.js';
+import type { PrepareMessage, SessionMessage, WorkerReply } from '../../src/presentations/session.js';
 import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
 import { presentationContext } from '../support/presentation-context.js';
 import { ORIGIN, tempDirs } from '../support/rig.js';
@@ -36,7 +35,7 @@ function scriptedSession(answer: (message: SessionMessage) => WorkerReply | unde
   return { session, sent, release: (reply: WorkerReply) => release(reply) };
 }
 
-const INPUT = { type: 'no-context', request: '{}', credentials: [] } as const;
+const INPUT: PrepareMessage = { type: 'no-context', request: '{}', credentials: [] };
 const PREPARED: WorkerReply = { prepared: { messageFields: ['1', '2', '3'], clientNonce: '4' } };
 
 describe('the session served in this thread', () => {
@@ -84,13 +83,29 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('a presentation with no worker', () => {
-  it('is proved in this thread through the same stages: the device asked once, no worker started, and it verifies', async () => {
-    const { ctx, reviews } = await presentationContext(tempDir(), [issuer.issue(addressOf(0))]);
+  it('is proved in this thread through the same stages, reported in order: the device asked once, no worker started; it verifies', async () => {
+    // A module graph of its own, where o1js and mina-attestations are not loaded yet (the issuer's graph loaded them).
+    vi.resetModules();
+    const domain = await import('../../src/presentations/request-presentation.js');
+    const workers = await import('../../src/presentations/runner.js');
+    const { ctx, reported, prompts, reviews } = await presentationContext(tempDir(), [issuer.issue(addressOf(0))]);
     const { req, json } = issuer.presentationRequest();
-    const { presentation } = await requestPresentation(ctx, json);
+    const { presentation } = await domain.requestPresentation(ctx, json);
+    expect(reported).toEqual([
+      { stage: 'loading-prover' },
+      { stage: 'compiling' },
+      { stage: 'confirm-on-device', prompt: 'Check the verifier and what is shared on your Ledger, and approve' },
+      { stage: 'proving' },
+    ]);
+    expect(prompts).toEqual([reported[2]!.prompt]); // the provider's onConfirm is told the same prompt
     expect(asked.workers).toBe(1);
-    expect(runner.presentationWorkers().started).toBe(0);
+    expect(workers.presentationWorkers().started).toBe(0);
     expect(reviews.map((r) => r.kind)).toEqual(['presentation']);
     expect(await verifiedOutput(issuer.A, req, presentation, ORIGIN)).toBe(issuerHash(issuer.A, issuer.key));
+
+    // Loaded now: a later presentation does not report the import (this one is refused at validation).
+    reported.length = 0;
+    await expect(domain.requestPresentation(ctx, { type: 'https' })).rejects.toMatchObject({ code: 20003 });
+    expect(reported).toEqual([]);
   }, 300_000);
 });

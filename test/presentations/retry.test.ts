@@ -10,10 +10,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FileCredentialStore } from '../../src/credentials-node.js';
+import { requestPresentation } from '../../src/presentations/request-presentation.js';
 import * as runner from '../../src/presentations/runner.js';
 import type { PrepareMessage } from '../../src/presentations/session.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
+import { presentationContext } from '../support/presentation-context.js';
 import { addressOf } from '../support/vectors.js';
 import { ORIGIN, connectedWith, tempDirs } from '../support/rig.js';
 
@@ -119,6 +121,28 @@ describe('a presentation whose worker dies', () => {
       expect(await ask()).toMatchObject(twice);
       expect(plan.started).toBe(2);
       expect(reviews.filter((r) => r.kind === 'presentation')).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+    }
+  }, 300_000);
+
+  it('each step run again reports its stage once more, marked retry, in order; the device is asked once', async () => {
+    // Compiling fails once; proving fails twice (22001), so no proof is made: the stages are what is asserted.
+    failing({ prepare: [0], finalize: [1, 2] });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const { ctx, reported, reviews } = await presentationContext(tempDir(), [issuer.issue(addressOf(0))]);
+      const error = await requestPresentation(ctx, issuer.presentationRequest().json).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 22001, data: { reason: expect.stringMatching(/^the presentation worker failed twice: /) } });
+      expect(reported).toEqual([
+        { stage: 'compiling' },
+        { stage: 'compiling', retry: true },
+        { stage: 'confirm-on-device', prompt: 'Check the verifier and what is shared on your Ledger, and approve' },
+        { stage: 'proving' },
+        { stage: 'proving', retry: true },
+      ]);
+      expect(plan.started).toBe(3);
+      expect(reviews.map((r) => r.kind)).toEqual(['presentation']);
     } finally {
       warn.mockRestore();
     }

@@ -32,6 +32,11 @@ afterAll(() => closeIdlePresentationWorker());
 const connected = connectedWith({ extensions: true }, () => ({ credentialStore: new FileCredentialStore(dir) }));
 /** The device step of a presentation: a clear review (SIGN_PRESENTATION) or a blind one (SIGN_FIELDS). */
 const isOwnerSignature = (kind: string) => kind === 'presentation' || kind === 'sign-fields';
+/**
+ * How long a worker may take to answer a close or to exit: a fresh one first loads tsx and o1js, which took over the
+ * poll's default second on a loaded 2-core machine. A bound, not a speed requirement.
+ */
+const SETTLED = { timeout: 30_000 };
 
 describe.skipIf(process.env.O1JS_BACKEND === 'wasm')('the Node presentation worker, kept warm', () => {
   it('a presentation after one refused on the device reuses its worker (one worker started) and its compiled program, and verifies', async () => {
@@ -45,7 +50,7 @@ describe.skipIf(process.env.O1JS_BACKEND === 'wasm')('the Node presentation work
     expect(await failure(refusing.chain.requestPresentation({ presentation: { presentationRequest: first.json } }))).toMatchObject({
       code: 1002,
     });
-    await expect.poll(() => presentationWorkers().idle).toBe(true);
+    await expect.poll(() => presentationWorkers().idle, SETTLED).toBe(true);
     expect(presentationWorkers()).toEqual({ started: before.started + 1, live: 1, idle: true });
 
     const { chain } = await connected();
@@ -60,7 +65,7 @@ describe.skipIf(process.env.O1JS_BACKEND === 'wasm')('the Node presentation work
   it('an aborted presentation terminates the warm worker it took; a failed run is not reused either', async () => {
     // A warm worker to start from (the previous test left one; alone, a run that closes at once makes one).
     if (!presentationWorkers().idle) (await startPresentationRun())!.close();
-    await expect.poll(() => presentationWorkers().idle).toBe(true);
+    await expect.poll(() => presentationWorkers().idle, SETTLED).toBe(true);
     const before = presentationWorkers();
 
     // Aborted while the device waits for the owner (between the compile and the proof).
@@ -76,7 +81,7 @@ describe.skipIf(process.env.O1JS_BACKEND === 'wasm')('the Node presentation work
     await expect(
       chain.requestPresentation({ presentation: { presentationRequest: json } }, { signal: controller.signal }),
     ).rejects.toThrow();
-    await expect.poll(() => presentationWorkers().live).toBe(before.live - 1); // the warm worker it took is gone
+    await expect.poll(() => presentationWorkers().live, SETTLED).toBe(before.live - 1); // the warm worker it took is gone
     expect(presentationWorkers()).toMatchObject({ started: before.started, idle: false });
 
     // The next run starts a new worker; one whose prepare fails terminates it instead of keeping it.
@@ -84,7 +89,7 @@ describe.skipIf(process.env.O1JS_BACKEND === 'wasm')('the Node presentation work
     expect(presentationWorkers()).toMatchObject({ started: before.started + 1, live: before.live, idle: false });
     await expect(run.prepare({ type: 'https', request: '{}', credentials: [] })).rejects.toBeInstanceOf(PresentationRunError);
     run.close();
-    await expect.poll(() => presentationWorkers().live).toBe(before.live - 1);
+    await expect.poll(() => presentationWorkers().live, SETTLED).toBe(before.live - 1);
     expect(presentationWorkers().idle).toBe(false);
   }, 300_000);
 });

@@ -1,21 +1,29 @@
 /**
  * What the presentation domain is called with, without a provider: a quiet software Ledger with the protocol
  * extension (every review approved and recorded), account 0 of the vectors, a file credential store in a temporary
- * directory under a fixed test secret.
+ * directory under a fixed test secret, and the stages the presentation reports (`progress`) and the prompts it gives
+ * (`onConfirm`) recorded in order.
  */
 import { MinaLedgerApp } from '../../src/device/client.js';
 import { FileCredentialStore } from '../../src/credentials-node.js';
 import type { Review } from '../../src/emulator.js';
 import type { PresentationContext } from '../../src/presentations/request-presentation.js';
+import type { ProgressStage } from '../../src/util/progress.js';
 import { ORIGIN, quietLedger } from './rig.js';
 import { addressOf } from './vectors.js';
 
+/** One stage as reported: its name, and its prompt or retry mark when it has one. */
+export type Reported = { stage: ProgressStage; prompt?: string; retry?: boolean };
+
 /**
  * A presentation context for account 0 at `ORIGIN`, its store in `dir` holding `credentials` (JSON text);
- * `reviews` lists what the device showed.
+ * `reported` lists the stages in the order they were reported, `prompts` what `onConfirm` was told, `reviews` what the
+ * device showed.
  */
 export async function presentationContext(dir: string, credentials: string[], more: Partial<PresentationContext> = {}) {
   const reviews: Review[] = [];
+  const reported: Reported[] = [];
+  const prompts: string[] = [];
   const ledger = quietLedger({ extensions: true, approve: (review) => (reviews.push(review), true) });
   const address = addressOf(0);
   const secret = new Uint8Array(32).fill(7); // a test store's secret: the provider derives it from the device
@@ -33,7 +41,9 @@ export async function presentationContext(dir: string, credentials: string[], mo
     },
     origin: ORIGIN,
     clearSigning: true,
+    onConfirm: (prompt) => prompts.push(prompt),
+    progress: (stage, extra) => reported.push({ stage, ...extra }),
     ...more,
   };
-  return { ctx, reviews };
+  return { ctx, reported, prompts, reviews };
 }
