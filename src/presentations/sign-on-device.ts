@@ -19,35 +19,34 @@ export async function signOnDevice(ctx: PresentationContext, o1js: O1js, request
   ctx.signal?.throwIfAborted(); // before the device step
   const fields = prepared.messageFields.map((f: string) => BigInt(f));
   const inClear = ctx.clearSigning ? toSign(ctx.accountIndex, request, fields, prepared.context, o1js) : undefined;
-  let raw: { field: string; scalar: string };
-  if (inClear) {
-    confirmOnDevice(ctx, 'Check the verifier and what is shared on your Ledger, and approve');
-    const reply = await ctx.app.signPresentation(inClear, { signal: ctx.signal });
-    // The device computed the context from what it showed; it must be the one the proof will carry.
-    if (reply.context !== fields[0]) {
-      throw new ProviderError(ErrorCode.Internal, {
-        reason: 'the Ledger computed another presentation context than the host: it did not sign for this verifier',
-      });
-    }
-    raw = { field: reply.r.toString(), scalar: reply.s.toString() };
-  } else {
-    confirmOnDevice(ctx, 'Blind-sign the presentation on your Ledger (it shows a digest of the fields) and approve');
-    raw = await ctx.app.signFields(ctx.accountIndex, fields, 'testnet', { signal: ctx.signal });
-  }
+  const raw = inClear ? await signInClear(ctx, inClear, fields[0]) : await signBlind(ctx, fields);
   const signatureBase58 = signatureToBase58(raw);
   const signature = o1js.Signature.fromBase58(signatureBase58);
   const owner = o1js.PublicKey.fromBase58(ctx.address);
-  if (
-    !signature
-      .verify(
-        owner,
-        fields.map((f) => o1js.Field(f)),
-      )
-      .toBoolean()
-  ) {
+  const message = fields.map((f) => o1js.Field(f));
+  if (!signature.verify(owner, message).toBoolean()) {
     throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned an owner signature that does not verify' });
   }
   return signatureBase58;
+}
+
+/** SIGN_PRESENTATION: the device shows the verifier and computes the context, which must be the host's (`context`). */
+async function signInClear(ctx: PresentationContext, presentation: PresentationToSign, context: bigint | undefined) {
+  confirmOnDevice(ctx, 'Check the verifier and what is shared on your Ledger, and approve');
+  const reply = await ctx.app.signPresentation(presentation, { signal: ctx.signal });
+  // The device computed the context from what it showed; it must be the one the proof will carry.
+  if (reply.context !== context) {
+    throw new ProviderError(ErrorCode.Internal, {
+      reason: 'the Ledger computed another presentation context than the host: it did not sign for this verifier',
+    });
+  }
+  return { field: reply.r.toString(), scalar: reply.s.toString() };
+}
+
+/** SIGN_FIELDS: blind (the device shows a digest of the fields), behind the app's Blind signing setting. */
+function signBlind(ctx: PresentationContext, fields: bigint[]) {
+  confirmOnDevice(ctx, 'Blind-sign the presentation on your Ledger (it shows a digest of the fields) and approve');
+  return ctx.app.signFields(ctx.accountIndex, fields, 'testnet', { signal: ctx.signal });
 }
 
 /** The device is about to show its review: told to the provider's `onConfirm` and as the stage, with the same prompt. */
