@@ -263,7 +263,7 @@ async function presentationReports(
  * the compile, before the proof: the presentation must be proved in a fresh Worker all the same.
  */
 async function failPresentationWorker(page: Page): Promise<void> {
-  const worker = page.workers().find((w) => /presentation-worker/.test(w.url()));
+  const worker = page.workers().find((w) => /\/worker\.browser[-.]/.test(w.url()));
   expect(worker, `the presentation Worker among ${page.workers().map((w) => w.url())}`).toBeDefined();
   await worker!.evaluate(() => {
     setTimeout(() => {
