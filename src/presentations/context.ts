@@ -27,9 +27,10 @@ export interface PresentationContext extends CredentialContext {
    */
   clearSigning?: boolean;
   /**
-   * Told as each stage starts, in this order: `loading-prover` (only when o1js and mina-attestations are not loaded
-   * yet), `compiling`, `confirm-on-device` (with the prompt `onConfirm` gets), `proving`. A step run again in a fresh
-   * worker is told once more, with `retry: true`.
+   * Told as each stage on the host starts: `loading-prover` (only when o1js and mina-attestations are not loaded
+   * yet), `compiling`, `proving`; a step run again in a fresh worker is told once more, with `retry: true`. The
+   * device step between them is `onConfirm`'s, with its prompt (the provider's session tells it as the stage
+   * `confirm-on-device` too, so it is not reported twice).
    */
   progress?: ReportProgress;
 }

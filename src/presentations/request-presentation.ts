@@ -2,7 +2,7 @@
  * chain_requestPresentation: prove, with mina-attestations, that stored credentials satisfy a verifier's request.
  * The proof runs on the host (in a worker where one can start, else in this thread); the owner's signature over the
  * request's message fields is made on the Ledger and checked on the host before proving. One stage per step, each in
- * its own module, each reported through `ctx.progress` as it starts:
+ * its own module, each told as it starts (`ctx.progress`, and `ctx.onConfirm` for the device step):
  *
  *   load the prover (`loading-prover`) → validate the request (validate.ts) → choose credentials (choose.ts)
  *     → prepare (prove.ts, `compiling`) → sign on the device (sign-on-device.ts, `confirm-on-device`)

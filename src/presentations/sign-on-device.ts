@@ -32,7 +32,7 @@ export async function signOnDevice(ctx: PresentationContext, o1js: O1js, request
 
 /** SIGN_PRESENTATION: the device shows the verifier and computes the context, which must be the host's (`context`). */
 async function signInClear(ctx: PresentationContext, presentation: PresentationToSign, context: bigint | undefined) {
-  confirmOnDevice(ctx, 'Check the verifier and what is shared on your Ledger, and approve');
+  ctx.onConfirm?.('Check the verifier and what is shared on your Ledger, and approve');
   const reply = await ctx.app.signPresentation(presentation, { signal: ctx.signal });
   // The device computed the context from what it showed; it must be the one the proof will carry.
   if (reply.context !== context) {
@@ -45,14 +45,8 @@ async function signInClear(ctx: PresentationContext, presentation: PresentationT
 
 /** SIGN_FIELDS: blind (the device shows a digest of the fields), behind the app's Blind signing setting. */
 function signBlind(ctx: PresentationContext, fields: bigint[]) {
-  confirmOnDevice(ctx, 'Blind-sign the presentation on your Ledger (it shows a digest of the fields) and approve');
+  ctx.onConfirm?.('Blind-sign the presentation on your Ledger (it shows a digest of the fields) and approve');
   return ctx.app.signFields(ctx.accountIndex, fields, 'testnet', { signal: ctx.signal });
-}
-
-/** The device is about to show its review: told to the provider's `onConfirm` and as the stage, with the same prompt. */
-function confirmOnDevice(ctx: Pick<PresentationContext, 'onConfirm' | 'progress'>, prompt: string): void {
-  ctx.onConfirm?.(prompt);
-  ctx.progress?.('confirm-on-device', { prompt });
 }
 
 /**

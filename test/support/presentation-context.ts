@@ -1,8 +1,8 @@
 /**
  * What the presentation domain is called with, without a provider: a quiet software Ledger with the protocol
  * extension (every review approved and recorded), account 0 of the vectors, a file credential store in a temporary
- * directory under a fixed test secret, and the stages the presentation reports (`progress`) and the prompts it gives
- * (`onConfirm`) recorded in order.
+ * directory under a fixed test secret, and the stages the presentation reports recorded in order: what it tells
+ * `progress`, and each `onConfirm` prompt as the stage `confirm-on-device` (as the provider's session reports it).
  */
 import { MinaLedgerApp } from '../../src/device/client.js';
 import { FileCredentialStore } from '../../src/credentials-node.js';
@@ -17,13 +17,11 @@ export type Reported = { stage: ProgressStage; prompt?: string; retry?: boolean 
 
 /**
  * A presentation context for account 0 at `ORIGIN`, its store in `dir` holding `credentials` (JSON text);
- * `reported` lists the stages in the order they were reported, `prompts` what `onConfirm` was told, `reviews` what the
- * device showed.
+ * `reported` lists the stages in the order they were reported, `reviews` what the device showed.
  */
 export async function presentationContext(dir: string, credentials: string[], more: Partial<PresentationContext> = {}) {
   const reviews: Review[] = [];
   const reported: Reported[] = [];
-  const prompts: string[] = [];
   const ledger = quietLedger({ extensions: true, approve: (review) => (reviews.push(review), true) });
   const address = addressOf(0);
   const secret = new Uint8Array(32).fill(7); // a test store's secret: the provider derives it from the device
@@ -41,9 +39,9 @@ export async function presentationContext(dir: string, credentials: string[], mo
     },
     origin: ORIGIN,
     clearSigning: true,
-    onConfirm: (prompt) => prompts.push(prompt),
+    onConfirm: (prompt) => reported.push({ stage: 'confirm-on-device', prompt }),
     progress: (stage, extra) => reported.push({ stage, ...extra }),
     ...more,
   };
-  return { ctx, reported, prompts, reviews };
+  return { ctx, reported, reviews };
 }
