@@ -8,6 +8,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { ByteReader, bytesToUintBE, concatBytes, encodeText, toHex, uintToBytesBE, uintToBytesLE } from './bytes.js';
 import { checkAccount, checkFieldElement, replyError, type ApduRequest } from './codec.js';
 import { MAX_APDU_DATA, PALLAS_P, PALLAS_Q } from './constants.js';
+import { displayTextProblem } from './display-text.js';
 import { LedgerInputError, LedgerReplyError } from './errors.js';
 
 export const INS_GET_CAPABILITIES = 0xa0;
@@ -124,9 +125,11 @@ export function encodeSignFields(account: number, fields: bigint[], domain: Sign
 /** The longest text of a SIGN_PRESENTATION or CREATE_NULLIFIER request (one length byte). */
 export const MAX_TEXT_BYTES = 255;
 
-/** u8 length ‖ UTF-8 bytes. */
+/** u8 length ‖ UTF-8 bytes, of a text the device can show as it is signed (display-text.ts). */
 function text(value: unknown, field: string): Uint8Array {
   if (typeof value !== 'string') throw new LedgerInputError(field, 'must be a string');
+  const problem = displayTextProblem(value);
+  if (problem) throw new LedgerInputError(field, problem);
   const bytes = encodeText(value, MAX_TEXT_BYTES);
   if (bytes === undefined) throw new LedgerInputError(field, `must be at most ${MAX_TEXT_BYTES} bytes of UTF-8`);
   return bytes;

@@ -17,6 +17,7 @@ import { ByteReader, bytesToUintBE, bytesToUintLE, concatBytes, keyOf, uintToByt
 import { checkAccount, replyError, type ApduRequest } from './codec.js';
 import { PALLAS_P, PALLAS_Q } from './constants.js';
 import { LedgerInputError, LedgerReplyError } from './errors.js';
+import { decodeDisplayText } from './display-text.js';
 import { chunk } from './extension.js';
 import { decodeZkappBody, encodeZkappBody, maxBodyBytes, ZkappBodyError, type ZkappEra } from './zkapp-body.js';
 
@@ -52,6 +53,15 @@ export interface ZkappStream {
   updates: { callDepth: number; body: unknown }[];
 }
 
+/**
+ * The memo's text from its binary form (0x01 ‖ length ‖ 32 bytes): UTF-8 without control characters, as the text
+ * rule wants it (display-text.ts); undefined otherwise, or for a memo not of that form.
+ */
+export function memoText(memo: Uint8Array): string | undefined {
+  if (memo.length !== MEMO_BYTES || memo[0] !== 0x01 || memo[1]! > 32) return undefined;
+  return decodeDisplayText(memo.subarray(2, 2 + memo[1]!));
+}
+
 /** The stream's payload bytes (not yet chunked). */
 export function encodeZkappStream(stream: ZkappStream): Uint8Array {
   checkAccount(stream.account);
@@ -63,6 +73,9 @@ export function encodeZkappStream(stream: ZkappStream): Uint8Array {
     throw new LedgerInputError('accountUpdates', `at most ${MAX_ZKAPP_UPDATES} account updates in one request`);
   }
   if (stream.memo.length !== MEMO_BYTES) throw new LedgerInputError('memo', `must be ${MEMO_BYTES} bytes`);
+  if (memoText(stream.memo) === undefined) {
+    throw new LedgerInputError('memo', 'must be UTF-8 text without control characters: a device could not show it as signed');
+  }
   const { publicKey, fee, nonce, validUntil } = stream.feePayer;
   const parts = [
     uintToBytesBE(stream.account, 4),
@@ -120,6 +133,7 @@ export function decodeZkappStream(payload: Uint8Array): ZkappStream {
   const validUntil = hasValidUntil === 1 ? BigInt(reader.u32be()) : undefined;
   const memo = Uint8Array.from(reader.bytes(MEMO_BYTES));
   if (memo[0] !== 0x01 || memo[1]! > 32 || memo.subarray(2 + memo[1]!).some((b) => b !== 0)) throw new ZkappBodyError('memo');
+  if (memoText(memo) === undefined) throw new ZkappBodyError('memo: not UTF-8, or a control character');
   const updates: ZkappStream['updates'] = [];
   for (let i = 0; i < count; i++) {
     const callDepth = reader.u8();

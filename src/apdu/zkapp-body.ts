@@ -16,10 +16,12 @@
  * Encodings: field 32 bytes little-endian (< p, as INS 06 and the other extension instructions); public key x (32
  * LE) ‖ isOdd u8; bool u8 (0 or 1); u32 4 bytes and u64 8 bytes big-endian (as INS 03); sign u8 (0 positive, 1
  * negative); permission u8 (bit 0 constant, bit 1 signatureNecessary, bit 2 signatureSufficient, only the five
- * combinations the protocol names); option u8 isSome (0 or 1) then the value when 1; text u8 length ‖ UTF-8 bytes.
+ * combinations the protocol names); option u8 isSome (0 or 1) then the value when 1; text u8 length ‖ UTF-8 bytes,
+ * without control characters (display-text.ts).
  */
 import { type ByteReader, bytesToUintBE, concatBytes, encodeText, uintToBytesBE, uintToBytesLE } from './bytes.js';
 import { PALLAS_P } from './constants.js';
+import { displayTextProblem } from './display-text.js';
 
 /** A leaf type of the layout. */
 export type Leaf =
@@ -243,6 +245,8 @@ function encodeLeaf(l: Leaf, v: Value, path: string): Uint8Array {
     case 'symbol': {
       const text = l === 'uri' ? (v as { data?: unknown })?.data : (v as { symbol?: unknown })?.symbol;
       if (typeof text !== 'string') return fail(path, 'not text');
+      const problem = displayTextProblem(text, { ascii: l === 'symbol' });
+      if (problem) return fail(path, problem);
       return encodeText(text, l === 'uri' ? MAX_URI_BYTES : MAX_SYMBOL_BYTES) ?? fail(path, 'too long');
     }
     case 'hashOnly':
@@ -309,6 +313,9 @@ function decodeLeaf(l: Leaf, r: ByteReader, path: string): Value {
       const text = r.text(l === 'symbol' ? MAX_SYMBOL_BYTES : MAX_URI_BYTES, (why) =>
         bodyError(path, why === 'too long' ? 'token symbol over 6 bytes' : 'not UTF-8'),
       );
+      // The text rule (display-text.ts): a NUL or another control character could not be shown as signed.
+      const problem = displayTextProblem(text, { ascii: l === 'symbol' });
+      if (problem) fail(path, problem);
       return l === 'uri' ? { data: text } : { symbol: text };
     }
     case 'hashOnly':

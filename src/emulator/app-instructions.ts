@@ -70,10 +70,11 @@ export async function signMessage(device: Device, data: Uint8Array): Promise<Uin
   const messageBytes = Uint8Array.from(reader.rest());
   const message = latin1(messageBytes);
   const signedText = signedMessageText(device.version, message);
-  // 1.4.2 and 1.4.3 also displayed the prefix; later versions show the message only.
-  const shown = atLeast(device.version, '1.4.5') ? messageBytes : signedText;
-  await device.review(messageReview(shown, networkId));
+  // The bytes of the signed text (`message` is their Latin-1 reading, so each character is one byte).
   const signedBytes = Uint8Array.from(signedText, (c) => c.charCodeAt(0));
+  // 1.4.2 and 1.4.3 also displayed the prefix; later versions show the message only. The app draws bytes.
+  const shown = atLeast(device.version, '1.4.5') ? messageBytes : signedBytes;
+  await device.review(messageReview(shown, networkId));
   if (signedBytes.length > SIGNED_TEXT_MAX_BYTES || !signedBytes.every(isPrintableMessageByte)) fail(SW_INVALID_DATA);
   const key = device.key(account);
   const signature = rawSignature(signLegacyMessage(signedText, key.privateKeyBase58, networkId as NetworkId));

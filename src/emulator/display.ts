@@ -12,6 +12,7 @@
  *   cannot draw (control bytes, DEL, every byte ≥ 0x80: a memo "héllo ☃" shows "hllo "), a leading space and a text
  *   from an `_` on as events of their own on the same row.
  */
+import { utf8 } from '../apdu/bytes.js';
 import { textWidth } from './font.js';
 import { PIXELS_PER_LINE, textEvents, type ScreenDrawing, type ScreenLayout } from './screen-drawing.js';
 import type { IconName } from './font.js';
@@ -75,9 +76,13 @@ export function fixedScreen(layout: ScreenLayout, icon: IconName | undefined, ..
   return drawnScreen({ layout, ...(icon ? { icon } : {}), texts });
 }
 
-/** A titled value on as many screens as it needs (the paging layout); the title gets " (i/n)" when there are several. */
+/**
+ * A titled value on as many screens as it needs (the paging layout); the title gets " (i/n)" when there are several.
+ * The value is drawn as bytes: a text as its UTF-8 bytes (never a character's low byte, which would draw a look-alike:
+ * U+0173 as "s"). Texts of the extension reach here escaped to printable ASCII (src/apdu/display-text.ts).
+ */
 export function valueScreens(title: string, value: Uint8Array | string): DrawnScreen[] {
-  const bytes = typeof value === 'string' ? Uint8Array.from(value, (c) => c.charCodeAt(0) & 0xff) : value;
+  const bytes = typeof value === 'string' ? utf8.encode(value) : value;
   const lines = layoutLines(bytes);
   const pages: Uint8Array[][] = [];
   for (let i = 0; i < lines.length; i += LINES_PER_SCREEN) pages.push(lines.slice(i, i + LINES_PER_SCREEN));

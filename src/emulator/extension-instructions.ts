@@ -4,6 +4,7 @@
  * of them (0x6D00); `extensions: '1.0'` answers only 0xA0-0xA2.
  */
 import { ByteReader, concatBytes, uintToBytesBE, utf8 } from '../apdu/bytes.js';
+import { displayTextProblem } from '../apdu/display-text.js';
 import type { NetworkId } from '../apdu/codec.js';
 import { SW_INS_NOT_SUPPORTED, SW_INVALID_DATA, SW_REJECTED } from '../apdu/constants.js';
 import {
@@ -26,7 +27,7 @@ import {
   P2_MORE,
   fieldsDigest,
 } from '../apdu/extension.js';
-import { INS_SIGN_ZKAPP, MAX_SIGN_ZKAPP_PAYLOAD, encodeZkappSignaturesReply } from '../apdu/sign-zkapp.js';
+import { INS_SIGN_ZKAPP, MAX_SIGN_ZKAPP_PAYLOAD, encodeZkappSignaturesReply, memoText } from '../apdu/sign-zkapp.js';
 import { ZkappBodyError } from '../apdu/zkapp-body.js';
 import { minaSignerInternals } from '#upstream/mina-signer-internals';
 import { rawSignature, readAddress, type Device } from './app-instructions.js';
@@ -163,6 +164,7 @@ async function nullifier(device: ExtensionDevice, payload: Uint8Array): Promise<
   if (reader.remaining > 0) {
     if (device.extensions === '1.0') fail(SW_INVALID_DATA);
     origin = reader.text(); // a short text, one that is not UTF-8 or bytes after it: 0x6802
+    if (displayTextProblem(origin)) fail(SW_INVALID_DATA); // shown: a control character could not be shown as signed
   }
   reader.end();
   await device.review(nullifierReview(fields, origin));
@@ -188,7 +190,7 @@ async function signZkapp(device: ExtensionDevice, payload: Uint8Array): Promise<
       fee: stream.feePayer.fee,
       nonce: stream.feePayer.nonce,
       validUntil: stream.feePayer.validUntil,
-      memo: stream.memo.subarray(2, 2 + stream.memo[1]!),
+      memo: memoText(stream.memo)!, // decodeZkappStream refused a memo that is not such text
       updates,
       signs: zkapp.signs,
     }),

@@ -6,6 +6,7 @@
  * checks, testnet domain). The host cannot make it sign for another verifier than the one on screen.
  */
 import { ByteReader, keyOf } from '../apdu/bytes.js';
+import { displayTextProblem } from '../apdu/display-text.js';
 import { MAX_PRESENTATION_CREDENTIALS, PRESENTATION_TYPES, ZKAPP_NETWORKS, type PresentationVerifier } from '../apdu/extension.js';
 import { ZkappBodyError } from '../apdu/zkapp-body.js';
 import { loadO1js } from '../upstream/o1js.js';
@@ -28,6 +29,12 @@ const malformed = (why: string): never => {
 export async function parsePresentationRequest(payload: Uint8Array): Promise<DevicePresentation> {
   const r = new ByteReader(payload, (message) => new ZkappBodyError(`SIGN_PRESENTATION: ${message}`));
   // A field ≥ p or text that is not UTF-8 fails as an overrun: "SIGN_PRESENTATION: field element ≥ p" / "…: text that is not UTF-8".
+  // Every text is shown: a control character in it would not be shown as signed (the text rule, display-text.ts).
+  const text = (what: string) => {
+    const value = r.text();
+    const problem = displayTextProblem(value);
+    return problem ? malformed(`${what} ${problem}`) : value;
+  };
   const account = r.u32be();
   const typeByte = r.u8();
   const type = keyOf(PRESENTATION_TYPES, typeByte);
@@ -35,8 +42,8 @@ export async function parsePresentationRequest(payload: Uint8Array): Promise<Dev
   let parts: { vkHash: bigint; claimsHash: bigint; serverNonce: bigint; clientNonce: bigint; action: string } | undefined;
   let verifier: PresentationVerifier = { type: 'no-context' };
   if (type !== 'no-context') {
-    parts = { vkHash: r.fieldLE(), claimsHash: r.fieldLE(), serverNonce: r.fieldLE(), clientNonce: r.fieldLE(), action: r.text() };
-    if (type === 'https') verifier = { type, origin: r.text() };
+    parts = { vkHash: r.fieldLE(), claimsHash: r.fieldLE(), serverNonce: r.fieldLE(), clientNonce: r.fieldLE(), action: text('action') };
+    if (type === 'https') verifier = { type, origin: text('origin') };
     else {
       const networkByte = r.u8();
       const network = keyOf(ZKAPP_NETWORKS, networkByte);
@@ -50,7 +57,7 @@ export async function parsePresentationRequest(payload: Uint8Array): Promise<Dev
   const count = r.u8();
   if (count < 1 || count > MAX_PRESENTATION_CREDENTIALS) malformed(`${count} credentials`);
   const credentials = Array.from({ length: count }, () => [r.fieldLE(), r.fieldLE()] as const).flat();
-  const reveals = r.text();
+  const reveals = text('reveals');
   r.end();
 
   const o1js = await loadO1js();

@@ -9,6 +9,7 @@ import { INS_GET_ADDRESS, INS_SIGN_FIELD_ELEMENT, INS_SIGN_MESSAGE, INS_SIGN_TX,
 import { INS_CREATE_NULLIFIER, INS_SIGN_FIELDS, INS_SIGN_PRESENTATION } from '../apdu/extension.js';
 import { INS_SIGN_ZKAPP } from '../apdu/sign-zkapp.js';
 import { toHex, uintToBytesBE } from '../apdu/bytes.js';
+import { escapeForDisplay } from '../apdu/display-text.js';
 import { atLeast } from '../apdu/version.js';
 import { cString, fixedScreen, valueScreens, type DrawnScreen } from './display.js';
 import type { IconName } from './font.js';
@@ -233,7 +234,7 @@ export function signFieldsBlindDisabledNotice(): Review {
  */
 export function nullifierReview(fields: bigint[], origin?: string): Review {
   const screens: Screen[] = [pb('eye', 'Create nullifier')];
-  if (origin !== undefined) screens.push(...value('Requested by', origin));
+  if (origin !== undefined) screens.push(...value('Requested by', escapeForDisplay(origin)));
   if (fields.length === 0) screens.push(bn('Message', '(no fields)'));
   fields.forEach((f, i) => {
     screens.push(...value(`Field ${i + 1}/${fields.length}`, f.toString()));
@@ -249,8 +250,13 @@ export interface ZkappUpdateView {
   token: string;
   balanceChange: bigint;
   incrementNonce: boolean;
-  appState: number[];
+  /** The app-state slots set, and the value each is set to. */
+  appState: { slot: number; value: bigint }[];
+  /** The other changes in words (verification key, permissions, delegate, URI, token symbol, timing, voting). */
   changes: string[];
+  /** Whether the update emits events, dispatches actions (the device sees only their hash, not their data). */
+  events: boolean;
+  actions: boolean;
   authorization: string;
 }
 
@@ -261,17 +267,23 @@ export interface ZkappView {
   fee: bigint;
   nonce: bigint;
   validUntil: bigint | undefined;
-  memo: Uint8Array;
+  /** The memo's text (UTF-8 without control characters: the device refused anything else). */
+  memo: string;
   updates: ZkappUpdateView[];
   /** The account updates this account signs, by index, and the fee payer. */
   signs: { feePayer: boolean; full: number[]; partial: number[] };
 }
 
-/** The account updates a review lists one by one; the others are summed up in one line. */
+/** Whether an account update changes anything: a balance, app state, a setting, the nonce, events or actions. */
+export const changesSomething = (u: ZkappUpdateView): boolean =>
+  u.balanceChange !== 0n || u.incrementNonce || u.appState.length > 0 || u.changes.length > 0 || u.events || u.actions;
+
+/**
+ * The account updates a review lists one by one: every one that changes anything, is of this account or is signed by
+ * it. The others change nothing (they can only check preconditions) and are counted in one line.
+ */
 export function updatesShown(view: ZkappView): ZkappUpdateView[] {
-  return view.updates.filter(
-    (u) => u.mine || u.balanceChange !== 0n || u.changes.length > 0 || u.authorization.startsWith('your signature'),
-  );
+  return view.updates.filter((u) => u.mine || u.authorization.startsWith('your signature') || changesSomething(u));
 }
 
 /** An amount with its sign: MINA in MINA (9 decimals), other tokens in their smallest unit. */
@@ -286,10 +298,12 @@ export function formatChange(amount: bigint, token: string): string {
 const list = (indices: number[]) => indices.map((i) => i + 1).join(', ');
 
 /**
- * Extension SIGN_ZKAPP: the command in clear. The network; the fee payer, fee, nonce, validity and memo; each account
- * update that matters (the account, its token, the balance change with its sign, a nonce increment, app-state fields
- * set, the sensitive changes in words, and who authorizes it); one line for the rest; then what this account's
- * signature authorizes (full or partial commitment).
+ * Extension SIGN_ZKAPP: the command in clear. The network; the fee payer, fee, nonce, validity and memo (escaped by the
+ * text rule); each account update that changes anything or is this account's (the account, its token, the balance
+ * change with its sign, a nonce increment, each app-state slot set and its value, the other changes in words, events
+ * and actions emitted, and who authorizes it); one line counting the updates that change nothing; then what this
+ * account's signature authorizes (full or partial commitment) and what it covers: a full commitment the whole command,
+ * a partial one every account update (not the fee payer or memo).
  */
 export function zkappReview(view: ZkappView): Review {
   const screens: Screen[] = [pnn('eye', 'Review zkApp', 'transaction'), bn('Network', view.network)];
@@ -297,7 +311,7 @@ export function zkappReview(view: ZkappView): Review {
   screens.push(...value('Fee', formatChange(view.fee, 'MINA').slice(1)));
   screens.push(...value('Nonce', String(view.nonce)));
   if (view.validUntil !== undefined) screens.push(...value('Valid until', `slot ${view.validUntil}`));
-  if (cString(view.memo).length > 0) screens.push(...value('Memo', view.memo));
+  if (view.memo !== '') screens.push(...value('Memo', escapeForDisplay(view.memo)));
   const shown = updatesShown(view);
   const total = view.updates.length;
   for (const u of shown) {
@@ -306,13 +320,20 @@ export function zkappReview(view: ZkappView): Review {
     screens.push(...value('Token', u.token));
     if (u.balanceChange !== 0n) screens.push(...value('Balance', formatChange(u.balanceChange, u.token)));
     if (u.incrementNonce) screens.push(nn('Increments', 'the nonce'));
-    if (u.appState.length > 0) screens.push(...value('Sets app state', u.appState.join(', ')));
+    for (const { slot, value: v } of u.appState) screens.push(...value(`Sets state ${slot}`, v.toString()));
     for (const change of u.changes) screens.push(...value('Warning', change));
+    if (u.events) screens.push(nn('Emits events', '(data not shown)'));
+    if (u.actions) screens.push(nn('Emits actions', '(data not shown)'));
     screens.push(...value('Authorized by', u.authorization));
   }
   const rest = total - shown.length;
   if (rest > 0) {
-    screens.push(...value('Also', `${rest} more update${rest === 1 ? '' : 's'} that change no balance and need no signature from you`));
+    screens.push(
+      ...value(
+        'Also',
+        `${rest} more update${rest === 1 ? ' that changes' : 's that change'} nothing (no balance, state, setting, nonce, event or action)`,
+      ),
+    );
   }
   const full = [
     ...(view.signs.feePayer ? ['the fee payer'] : []),
@@ -323,6 +344,20 @@ export function zkappReview(view: ZkappView): Review {
     ...(view.signs.partial.length > 0 ? [`updates ${list(view.signs.partial)} (partial commitment)`] : []),
   ];
   screens.push(...value('You sign', parts.join('; ')));
+  const updates =
+    total === 0
+      ? 'no account update'
+      : total === 1
+        ? 'the account update'
+        : total === 2
+          ? 'both account updates'
+          : `all ${total} account updates`;
+  screens.push(
+    ...value(
+      'Your signature covers',
+      full.length > 0 ? `the whole command: fee payer, memo and ${updates}` : `${updates} (not the fee payer or memo)`,
+    ),
+  );
   return { ins: INS_SIGN_ZKAPP, kind: 'zkapp', approvable: true, screens: [...screens, ...choices()], afterApproval: signing() };
 }
 
@@ -343,15 +378,15 @@ export interface PresentationView {
 export function presentationReview(view: PresentationView): Review {
   const screens: Screen[] = [pnn('eye', 'Share', 'credentials')];
   const v = view.verifier;
-  if (v.type === 'https') screens.push(...value('Verifier', v.origin));
+  if (v.type === 'https') screens.push(...value('Verifier', escapeForDisplay(v.origin)));
   else if (v.type === 'zk-app') {
     screens.push(...value('zkApp', v.address), ...value('zkApp network', v.network));
     if (v.tokenId !== 'MINA') screens.push(...value('zkApp token', v.tokenId));
   } else {
     screens.push(pbb('warning', 'WARNING', 'No verifier'), nn('Anyone can reuse', 'this presentation'));
   }
-  if (view.action !== '') screens.push(...value('Action', view.action));
+  if (view.action !== '') screens.push(...value('Action', escapeForDisplay(view.action)));
   screens.push(...value('Credentials', String(view.credentials)));
-  screens.push(...value('Reveals (per host)', view.reveals));
+  screens.push(...value('Reveals (per host)', escapeForDisplay(view.reveals)));
   return { ins: INS_SIGN_PRESENTATION, kind: 'presentation', approvable: true, screens: [...screens, ...choices()] };
 }

@@ -6,6 +6,7 @@
  * never hashes of bodies (only the hashes of data a device cannot show: events, actions, a verification key).
  */
 import { toHex, uintToBytesBE } from '../apdu/bytes.js';
+import { escapeForDisplay } from '../apdu/display-text.js';
 import { PALLAS_P } from '../apdu/constants.js';
 import { decodeZkappStream, type ZkappCommitmentKind, type ZkappStream } from '../apdu/sign-zkapp.js';
 import { bodyLayout, PERMISSIONS, permissionBits, ZkappBodyError, type Node } from '../apdu/zkapp-body.js';
@@ -151,14 +152,19 @@ export async function commitmentPermutations(z: DeviceZkapp): Promise<number> {
 // ---------------------------------------------------------------------------------------------------------------
 // What the device shows
 
-/** The account updates, described: addresses in base58, tokens named, the sensitive changes in words. */
+/**
+ * The account updates, described: addresses in base58, tokens named, app-state values, the other changes in words
+ * (texts escaped by the text rule, src/apdu/display-text.ts), whether events or actions are emitted (the device sees
+ * only their hash), and who authorizes each.
+ */
 export async function describeUpdates(z: DeviceZkapp): Promise<ZkappUpdateView[]> {
   const internals = await minaSignerInternals(z.stream.era);
   const address = (pk: { x: bigint; isOdd: boolean }) => internals.PublicKey.toBase58(pk);
   const defaultToken = internals.TokenId.empty();
+  const empty = internals.AccountUpdate.empty().body as { events: { hash: bigint }; actions: { hash: bigint } };
   return z.command.accountUpdates.map(({ body }, index) => {
     const pk = body.publicKey as { x: bigint; isOdd: boolean };
-    const update = body.update as Record<string, { isSome: boolean; value: unknown }> & { appState: { isSome: boolean }[] };
+    const update = body.update as Record<string, { isSome: boolean; value: unknown }> & { appState: { isSome: boolean; value: bigint }[] };
     const { magnitude, sgn } = body.balanceChange as { magnitude: bigint; sgn: bigint };
     const kind = body.authorizationKind as { isSigned: boolean; isProved: boolean };
     const signedByMe = z.signs.full.includes(index) || z.signs.partial.includes(index);
@@ -170,8 +176,11 @@ export async function describeUpdates(z: DeviceZkapp): Promise<ZkappUpdateView[]
     if (update.permissions!.isSome) changes.push(`changes permissions: ${describePermissions(update.permissions!.value as Obj)}`);
     if (update.delegate!.isSome)
       changes.push(`changes the delegate to ${address(update.delegate!.value as { x: bigint; isOdd: boolean })}`);
-    if (update.zkappUri!.isSome) changes.push(`sets the zkApp URI to ${(update.zkappUri!.value as { data: string }).data}`);
-    if (update.tokenSymbol!.isSome) changes.push(`sets the token symbol to ${(update.tokenSymbol!.value as { symbol: string }).symbol}`);
+    if (update.zkappUri!.isSome)
+      changes.push(`sets the zkApp URI to ${escapeForDisplay((update.zkappUri!.value as { data: string }).data)}`);
+    if (update.tokenSymbol!.isSome) {
+      changes.push(`sets the token symbol to ${escapeForDisplay((update.tokenSymbol!.value as { symbol: string }).symbol)}`);
+    }
     if (update.timing!.isSome) changes.push('changes the timing (vesting) of the account');
     if (update.votingFor!.isSome) changes.push(`changes what the account votes for (${hex((update.votingFor!.value as bigint) ?? 0n)})`);
     const tokenId = body.tokenId as bigint;
@@ -182,8 +191,10 @@ export async function describeUpdates(z: DeviceZkapp): Promise<ZkappUpdateView[]
       token: tokenId === defaultToken ? 'MINA' : internals.TokenId.toJSON(tokenId),
       balanceChange: sgn === PALLAS_P - 1n ? -magnitude : magnitude,
       incrementNonce: body.incrementNonce as boolean,
-      appState: update.appState.flatMap((s, i) => (s.isSome ? [i] : [])),
+      appState: update.appState.flatMap((s, slot) => (s.isSome ? [{ slot, value: s.value }] : [])),
       changes,
+      events: (body.events as { hash: bigint }).hash !== empty.events.hash,
+      actions: (body.actions as { hash: bigint }).hash !== empty.actions.hash,
       authorization: signedByMe
         ? z.signs.full.includes(index)
           ? 'your signature (full commitment)'

@@ -140,6 +140,27 @@ const REACHES_LOW = new Set(
   }),
 );
 
+describe('text is drawn as its UTF-8 bytes', () => {
+  it("a text value is drawn from its UTF-8 bytes, never from a character's low byte (U+0173 is not drawn as 's')", () => {
+    // ų is C5 B3 in UTF-8: a blank of 5 px and nothing (bytes the font lacks). Its low byte, 0x73, is "s".
+    const [screen] = valueScreens('URI', 'https://tru\u0173ted.example');
+    expect(screen!.lines.slice(1).join('')).not.toContain('trusted');
+    expect(screen!.drawing.texts.slice(1).join('')).toBe(String.fromCharCode(...new TextEncoder().encode('https://tru\u0173ted.example')));
+    // For every string, the bytes drawn are its UTF-8 bytes.
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (text) => {
+        const bytes = new TextEncoder().encode(text);
+        const expected = String.fromCharCode(...layoutLines(bytes).flatMap((line) => [...line]));
+        const drawn = valueScreens('T', text)
+          .flatMap((s) => s.drawing.texts.slice(1))
+          .join('');
+        expect(drawn).toBe(expected);
+      }),
+      { numRuns: RUNS / 10 },
+    );
+  });
+});
+
 describe('the text events Speculos reports for a line', () => {
   it('a leading space and a text from an `_` on are pieces of their own; a descender keeps the `_` in its piece', () => {
     expect(pieces('ab_cd')).toEqual(['ab', '_cd']);

@@ -65,6 +65,8 @@ const cases: Array<[string, () => Promise<Review[]>]> = [
   ['a1-sign-fields', () => reviewsOf(transcript('extension-sign-fields.apdu'), { extensions: true, blindSigning: true })],
   ['a2-create-nullifier', () => reviewsOf(transcript('extension-create-nullifier.apdu'), { extensions: true })],
   ['a3-sign-zkapp', () => reviewsOf(transcript('extension-sign-zkapp-transfer.apdu'), { extensions: true })],
+  ['a3-sign-zkapp-escaped-text', () => reviewsOf(transcript('extension-sign-zkapp-escaped-text.apdu'), { extensions: true })],
+  ['a3-sign-zkapp-state-write', () => reviewsOf(transcript('extension-sign-zkapp-state-write.apdu'), { extensions: true })],
   ['a4-sign-presentation', () => reviewsOf(transcript('extension-sign-presentation-https.apdu'), { extensions: true })],
 ];
 

@@ -17,6 +17,8 @@ import { minaSignerInternals, type Era } from '../../src/upstream/mina-signer-in
 import { openTranscript } from '../../src/transport/node.js';
 import { zkappStreamOf } from '../../src/zkapp/clear-signing.js';
 import type { ZkappCommandJson } from '../../src/zkapp/command.js';
+import type { Review } from '../../src/emulator.js';
+import { shownValue } from '../../src/emulator/review.js';
 import { quietLedger } from '../support/rig.js';
 import { addressOf } from '../support/vectors.js';
 
@@ -34,34 +36,81 @@ async function deviceReproduces(transcript: string): Promise<void> {
 }
 
 describe('SIGN_ZKAPP vectors', () => {
-  it.each(['transfer', 'token-transfer', 'deploy', 'ten-updates', 'foreign-fee-payer'])('%s', async (name) => {
-    const { era, network, command } = JSON.parse(fixture(`extension-sign-zkapp-${name}.json`)) as {
-      era: Era;
-      network: 'devnet' | 'mainnet';
-      command: ZkappCommandJson;
-    };
+  it.each(['transfer', 'token-transfer', 'deploy', 'ten-updates', 'foreign-fee-payer', 'escaped-text', 'state-write'])(
+    '%s',
+    async (name) => {
+      const { era, network, command } = JSON.parse(fixture(`extension-sign-zkapp-${name}.json`)) as {
+        era: Era;
+        network: 'devnet' | 'mainnet';
+        command: ZkappCommandJson;
+      };
+      const transcript = fixture(`extension-sign-zkapp-${name}.apdu`);
+      const internals = await minaSignerInternals(era);
+      const t = await openTranscript(transcript);
+      const reply = await new MinaLedgerApp(t).signZkapp(zkappStreamOf(command, internals, era, network, 0));
+      t.ensureDone();
+      // The commitments the device computed are mina-signer's for this era and network…
+      const expected = internals.transactionCommitments(internals.ZkappCommand.fromJSON(command), network);
+      expect({ commitment: reply.commitment, fullCommitment: reply.fullCommitment }).toEqual(expected);
+      // …and each signature verifies over the commitment it names, for account 0, with mina-signer.
+      const publicKey = internals.PublicKey.toGroup(internals.PublicKey.fromBase58(ACCOUNT0));
+      for (const s of reply.signatures) {
+        const value = s.kind === 'fullCommitment' ? expected.fullCommitment : expected.commitment;
+        expect(internals.verifyFieldElement({ r: s.r, s: s.s }, value, publicKey, network)).toBe(true);
+      }
+      // One signature per distinct value account 0 owes, read off the command (the fee payer; its signed updates).
+      const ours = command.accountUpdates.filter((au) => au.body.publicKey === ACCOUNT0 && au.body.authorizationKind.isSigned);
+      const owed = [
+        ...(command.feePayer.body.publicKey === ACCOUNT0 || ours.some((au) => au.body.useFullCommitment) ? ['fullCommitment'] : []),
+        ...(ours.some((au) => !au.body.useFullCommitment) ? ['commitment'] : []),
+      ];
+      expect(reply.signatures.map((s) => s.kind)).toEqual(owed);
+      await deviceReproduces(transcript);
+    },
+  );
+});
+
+describe('text the device shows: the vectors of docs/apdu-extensions.md, "Text"', () => {
+  it('escaped-text: a URI and a memo beyond ASCII are shown escaped, never as look-alike letters', async () => {
+    const { command } = JSON.parse(fixture('extension-sign-zkapp-escaped-text.json')) as { command: ZkappCommandJson };
+    const reviews: Review[] = [];
+    const device = quietLedger({ extensions: true, approve: (r) => (reviews.push(r), true) });
+    const internals = await minaSignerInternals('berkeley');
+    await new MinaLedgerApp(device).signZkapp(zkappStreamOf(command, internals, 'berkeley', 'devnet', 0));
+    const review = reviews[0]!;
+    expect(shownValue(review, 'Memo')).toBe('caf\\u00e9 \\u2603 r\\u00e9sum\\u00e9');
+    const warnings = review.screens.filter((s) => s.title.startsWith('Warning')).map((s) => s.text ?? '');
+    expect(warnings.join('')).toContain('sets the zkApp URI to https://tru\\u0173ted.example');
+    expect(warnings.join('')).toContain('sets the token symbol to MINA');
+  });
+
+  it.each(['nul-uri', 'nul-memo'])('%s: the device refuses the command (0x6802) and the client never sends it', async (name) => {
+    const { command } = JSON.parse(fixture(`extension-sign-zkapp-${name}.json`)) as { command: ZkappCommandJson };
     const transcript = fixture(`extension-sign-zkapp-${name}.apdu`);
-    const internals = await minaSignerInternals(era);
-    const t = await openTranscript(transcript);
-    const reply = await new MinaLedgerApp(t).signZkapp(zkappStreamOf(command, internals, era, network, 0));
-    t.ensureDone();
-    // The commitments the device computed are mina-signer's for this era and network…
-    const expected = internals.transactionCommitments(internals.ZkappCommand.fromJSON(command), network);
-    expect({ commitment: reply.commitment, fullCommitment: reply.fullCommitment }).toEqual(expected);
-    // …and each signature verifies over the commitment it names, for account 0, with mina-signer.
-    const publicKey = internals.PublicKey.toGroup(internals.PublicKey.fromBase58(ACCOUNT0));
-    for (const s of reply.signatures) {
-      const value = s.kind === 'fullCommitment' ? expected.fullCommitment : expected.commitment;
-      expect(internals.verifyFieldElement({ r: s.r, s: s.s }, value, publicKey, network)).toBe(true);
-    }
-    // One signature per distinct value account 0 owes, read off the command (the fee payer; its signed updates).
-    const ours = command.accountUpdates.filter((au) => au.body.publicKey === ACCOUNT0 && au.body.authorizationKind.isSigned);
-    const owed = [
-      ...(command.feePayer.body.publicKey === ACCOUNT0 || ours.some((au) => au.body.useFullCommitment) ? ['fullCommitment'] : []),
-      ...(ours.some((au) => !au.body.useFullCommitment) ? ['commitment'] : []),
-    ];
-    expect(reply.signatures.map((s) => s.kind)).toEqual(owed);
+    expect(transcript.trim().split('\n').at(-1)).toBe('<= 6802');
     await deviceReproduces(transcript);
+    const internals = await minaSignerInternals('berkeley');
+    const sent: number[] = [];
+    const counting = { send: async (_cla: number, ins: number) => (sent.push(ins), Uint8Array.of(0x90, 0x00)) };
+    await expect(new MinaLedgerApp(counting).signZkapp(zkappStreamOf(command, internals, 'berkeley', 'devnet', 0))).rejects.toMatchObject({
+      name: 'LedgerInputError',
+      message: expect.stringMatching(/control character/),
+    });
+    expect(sent).toEqual([]);
+  });
+
+  it('nul-action: the device refuses a presentation whose action holds a NUL (0x6802) and the client never sends it', async () => {
+    const json = JSON.parse(fixture('extension-sign-presentation-nul-action.json')) as Record<string, unknown>;
+    const transcript = fixture('extension-sign-presentation-nul-action.apdu');
+    expect(transcript.trim().split('\n').at(-1)).toBe('<= 6802');
+    await deviceReproduces(transcript);
+    const sent: number[] = [];
+    const counting = { send: async (_cla: number, ins: number) => (sent.push(ins), Uint8Array.of(0x90, 0x00)) };
+    await expect(new MinaLedgerApp(counting).signPresentation(revive(json))).rejects.toMatchObject({
+      name: 'LedgerInputError',
+      field: 'action',
+    });
+    expect(sent).toEqual([]);
   });
 });
 

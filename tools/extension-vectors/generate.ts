@@ -11,9 +11,9 @@
 import { writeFileSync } from 'node:fs';
 import { AccountUpdate, Field, Mina, Permissions, PublicKey, TokenId, UInt64, VerificationKey } from 'o1js';
 import { MinaLedgerApp } from '../../src/apdu.js';
-import { toHex } from '../../src/apdu/bytes.js';
-import { encodeZkappStream } from '../../src/apdu/sign-zkapp.js';
-import type { PresentationToSign } from '../../src/apdu/extension.js';
+import { toHex, utf8 } from '../../src/apdu/bytes.js';
+import { INS_SIGN_ZKAPP, encodeZkappStream, type ZkappStream } from '../../src/apdu/sign-zkapp.js';
+import { INS_SIGN_PRESENTATION, chunk, encodeSignPresentation, type PresentationToSign } from '../../src/apdu/extension.js';
 import { loadAttestations } from '../../src/upstream/attestations.js';
 import { minaSignerInternals, type Era } from '../../src/upstream/mina-signer-internals.js';
 import { SoftwareLedger, TEST_MNEMONIC } from '../../src/emulator.js';
@@ -51,9 +51,29 @@ const sender = PublicKey.fromBase58(addressOf(0));
 const other = PublicKey.fromBase58(addressOf(1));
 const tokenOwner = PublicKey.fromBase58(addressOf(2));
 
-async function build(body: () => void): Promise<ZkappCommandJson> {
-  const tx = await Mina.transaction({ sender, fee: 100_000_000, memo: 'chain-ledger vector' }, async () => body());
+async function build(body: () => void, memo = 'chain-ledger vector'): Promise<ZkappCommandJson> {
+  const tx = await Mina.transaction({ sender, fee: 100_000_000, memo }, async () => body());
   return JSON.parse(tx.toJSON());
+}
+
+/**
+ * The payload of a request the client refuses to send (a text with a NUL: docs/apdu-extensions.md, "Text"), as a
+ * host that skipped the rule would send it: encoded with `placeholder` (the same length, without the NUL), then the
+ * placeholder's bytes replaced by the text's.
+ */
+function withText(payload: Uint8Array, placeholder: string, text: string): Uint8Array {
+  const [from, to] = [utf8.encode(placeholder), utf8.encode(text)];
+  if (from.length !== to.length) throw new Error('the placeholder must have the length of the text');
+  const at = payload.findIndex((_, i) => from.every((b, j) => payload[i + j] === b));
+  if (at < 0) throw new Error(`placeholder ${placeholder} not in the payload`);
+  const out = Uint8Array.from(payload);
+  out.set(to, at);
+  return out;
+}
+
+/** Sends a chunked payload as raw APDUs (what the client would send), recording each exchange. */
+async function sendRaw(transport: ApduTransport, ins: number, payload: Uint8Array): Promise<void> {
+  for (const r of chunk(ins, payload)) await transport.send(0xe0, r.ins, r.p1, r.p2, r.data);
 }
 
 const foreign = manyUpdates(berkeleyCommand(), 2, 1);
@@ -100,6 +120,73 @@ const commands: Record<string, { command: ZkappCommandJson; era: Era; network: '
     era: 'berkeley',
     network: 'devnet',
   },
+  'escaped-text': {
+    what: 'o1js: account 0 sets a zkApp URI with a non-ASCII letter (shown escaped: https://tru\\u0173ted.example) and the token symbol MINA; a non-ASCII memo (shown caf\\u00e9 \\u2603 r\\u00e9sum\\u00e9), devnet, Berkeley',
+    command: await build(() => {
+      const update = AccountUpdate.createSigned(sender);
+      update.account.zkappUri.set('https://tru\u0173ted.example');
+      update.account.tokenSymbol.set('MINA');
+    }, 'caf\u00e9 \u2603 r\u00e9sum\u00e9'),
+    era: 'berkeley',
+    network: 'devnet',
+  },
+  'state-write': {
+    what: 'the transfer, plus account 7 (another zkApp) setting app state 0 := 42 and 1 := account 9\'s x with no authorization of its own, and account 8 emitting an event: every update listed, devnet, Berkeley',
+    command: stateWrite(),
+    era: 'berkeley',
+    network: 'devnet',
+  },
+};
+
+/**
+ * The second security review's T3-C: the user signs the full commitment, which authorizes an update of another account
+ * that writes that zkApp's app state (owner := someone) and has no authorization of its own; and an update emitting an
+ * event. The device must list both.
+ */
+function stateWrite(): ZkappCommandJson {
+  const keys = device();
+  const command = berkeleyCommand();
+  const write = structuredClone(command.accountUpdates[2]!);
+  Object.assign(write.body, {
+    publicKey: keys.addressOf(7),
+    balanceChange: { magnitude: '0', sgn: 'Positive' },
+    callDepth: 0,
+    authorizationKind: { ...write.body.authorizationKind, isSigned: false, isProved: false },
+  });
+  write.body.update.appState = ['42', PublicKey.fromBase58(keys.addressOf(9)).x.toString(), null, null, null, null, null, null];
+  const emitter = structuredClone(write);
+  emitter.body.publicKey = keys.addressOf(8);
+  emitter.body.update.appState = Array(8).fill(null);
+  emitter.body.events = [['1', '2']];
+  command.accountUpdates.push(write, emitter);
+  return command;
+}
+
+/** Commands the client refuses (a NUL in a text the device shows), sent raw: the device answers 0x6802. */
+const refused: Record<string, { command: ZkappCommandJson; what: string; placeholder: string; text: string; edit(s: ZkappStream): void }> = {
+  'nul-uri': {
+    what: 'o1js: account 0 sets the zkApp URI "https://trusted.example\\u0000.attacker.example/" (a NUL would end it on screen), devnet, Berkeley: refused, 0x6802',
+    command: await build(() => {
+      AccountUpdate.createSigned(sender).account.zkappUri.set('https://trusted.example\u0000.attacker.example/');
+    }),
+    placeholder: 'https://trusted.example#.attacker.example/',
+    text: 'https://trusted.example\u0000.attacker.example/',
+    edit: (stream) => {
+      ((stream.updates[0]!.body as { update: { zkappUri: { value: { data: string } } } }).update.zkappUri.value.data =
+        'https://trusted.example#.attacker.example/');
+    },
+  },
+  'nul-memo': {
+    what: 'o1js: 1 MINA from account 0 to account 1 with the memo "gift\\u0000 + signs away the account" cut short by a NUL, devnet, Berkeley: refused, 0x6802',
+    command: await build(() => {
+      AccountUpdate.createSigned(sender).send({ to: other, amount: UInt64.from(1_000_000_000) });
+    }, 'gift\u0000 + signs away the account'),
+    placeholder: 'gift# + signs away the account',
+    text: 'gift\u0000 + signs away the account',
+    edit: (stream) => {
+      stream.memo = withText(stream.memo, 'gift\u0000', 'gift#');
+    },
+  },
 };
 
 const summary: string[] = [];
@@ -111,6 +198,17 @@ for (const [name, v] of Object.entries(commands)) {
   writeFileSync(new URL(`extension-sign-zkapp-${name}.apdu`, FIXTURES), `${lines.join('\n')}\n`);
   writeFileSync(new URL(`extension-sign-zkapp-${name}.json`, FIXTURES), `${JSON.stringify({ what: v.what, era: v.era, network: v.network, command: v.command }, null, 2)}\n`);
   summary.push(`${name}: ${encodeZkappStream(stream).length} bytes in ${lines.length / 2} APDUs`);
+}
+for (const [name, v] of Object.entries(refused)) {
+  const internals = await minaSignerInternals('berkeley');
+  const stream = zkappStreamOf(v.command, internals, 'berkeley', 'devnet', 0);
+  v.edit(stream);
+  const { transport, lines } = recorder(device());
+  await sendRaw(transport, INS_SIGN_ZKAPP, withText(encodeZkappStream(stream), v.placeholder, v.text));
+  writeFileSync(new URL(`extension-sign-zkapp-${name}.apdu`, FIXTURES), `${lines.join('\n')}\n`);
+  const json = { what: v.what, era: 'berkeley', network: 'devnet', refused: true, command: v.command };
+  writeFileSync(new URL(`extension-sign-zkapp-${name}.json`, FIXTURES), `${JSON.stringify(json, null, 2)}\n`);
+  summary.push(`${name}: refused with ${lines.at(-1)}`);
 }
 
 // ---- presentation requests ----
@@ -149,6 +247,19 @@ for (const [name, p] of Object.entries(presentations)) {
   const json = JSON.stringify({ what, ...request }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
   writeFileSync(new URL(`extension-sign-presentation-${name}.json`, FIXTURES), `${json}\n`);
   summary.push(`presentation ${name}: ${lines.length / 2} APDUs`);
+}
+// Refused: an action with a NUL ("login" on screen, the whole text in the context).
+{
+  const { transport, lines } = recorder(device());
+  const action = 'login\u0000 and consent to selling my data';
+  const request = { ...base, action, verifier: { type: 'https', origin: 'https://shop.example' } } as const;
+  const payload = new Uint8Array(encodeSignPresentation({ ...request, action: action.replace('\u0000', '#') }).flatMap((r) => [...r.data]));
+  await sendRaw(transport, INS_SIGN_PRESENTATION, withText(payload, 'login#', 'login\u0000'));
+  writeFileSync(new URL('extension-sign-presentation-nul-action.apdu', FIXTURES), `${lines.join('\n')}\n`);
+  const what = 'https request whose action holds a NUL ("login" would be shown, the whole text signed into the context): refused, 0x6802';
+  const json = JSON.stringify({ what, refused: true, ...request }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
+  writeFileSync(new URL('extension-sign-presentation-nul-action.json', FIXTURES), `${json}\n`);
+  summary.push(`presentation nul-action: refused with ${lines.at(-1)}`);
 }
 console.log(summary.join('\n'));
 process.exit(0);
