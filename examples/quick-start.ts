@@ -1,9 +1,11 @@
 /**
  * `npm start`: chain-ledger end to end on the embedded default — the software Ledger (test mnemonic, NOT hardware)
  * and an in-process local chain (o1js LocalBlockchain). Part 1 drives the device directly (APDU client); part 2 is
- * what a dapp does through `window.chain`: connect, then a zkApp transaction built with o1js, blind-signed on the
- * Ledger and applied by the local chain, then the same kind of command signed only, then a nullifier; part 3 issues
- * a credential to the account, stores it and presents it to a verifier.
+ * what a dapp does through `window.chain`: connect, then a zkApp transaction built with o1js, signed on the Ledger and
+ * applied by the local chain, then the same kind of command signed only, then a nullifier; part 3 issues a credential
+ * to the account, stores it and presents it to a verifier. Before each zkApp command reaches the device, the host
+ * shows its review (`confirmZkapp`: fee payer, fee, each update and what it changes, what the signature covers) and a
+ * spend cap applies, as a wallet must where the device signs blind (the released app shows only a hash).
  * Each step prints what the device shows, what came back, and how long it took; every signature is checked before
  * it is printed. Exits non-zero with the error's code or status word on failure.
  *
@@ -23,7 +25,7 @@ import { join } from 'node:path';
 import ClientBerkeley from 'mina-signer-berkeley';
 import { loadAttestations } from '../src/upstream/attestations.js';
 import { FileCredentialStore } from '../src/credentials-node.js';
-import { createLedgerProvider, credentialManager } from '../src/index.js';
+import { createLedgerProvider, credentialManager, zkappSummaryLines, type ZkappSummary } from '../src/index.js';
 import type { ApduTransport } from '../src/transport.js';
 
 const NETWORK_ID = 0; // testnet/devnet
@@ -34,6 +36,20 @@ function printReview(review: Review): void {
   // One row per device screen: its lines as drawn, separated by " | " (long values paged as the device pages them).
   for (const screen of review.screens) console.log(`   │ ${screen.lines.join(' | ')}`);
   console.log('   └─ (approved by the software Ledger)');
+}
+
+/** The most MINA a zkApp command may take from the account here, fee included: a wallet's spend cap. */
+const SPEND_CAP_MINA = 5;
+
+/**
+ * The host's review of a zkApp command, before the device is asked: what a wallet shows its user, above all where
+ * the device signs blind. Printed and approved by the walk-through; a wallet asks its user here (false refuses).
+ */
+function hostReview(summary: ZkappSummary & { origin: string }): boolean {
+  console.log(`   ┌─ on the host, before the Ledger is asked (${summary.origin}, spend cap ${SPEND_CAP_MINA} MINA) ${'─'.repeat(8)}`);
+  for (const line of zkappSummaryLines(summary)) console.log(`   │ ${line}`);
+  console.log('   └─ (approved by the walk-through; a wallet asks its user here)');
+  return true;
 }
 
 /** What ran, and what the device could not do because it lacks the extension: the summary at the end. */
@@ -175,6 +191,8 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
     origin: 'http://localhost',
     credentialStore: new FileCredentialStore(credentialDir),
     onDeviceAction: ({ status, prompt }) => status === 'confirm' && console.log(`   ⏳ ${prompt}`),
+    confirmZkapp: hostReview,
+    spendCap: SPEND_CAP_MINA,
   });
   const [address] = await step('chain.requestAccounts()', () => chain.requestAccounts());
   console.log(`   connected ${address}`);
@@ -224,8 +242,15 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
       blindSigning: true,
       warn: () => {},
     });
-    const blind = createLedgerProvider({ transport: released, network: 'devnet', origin: 'http://localhost' });
-    const blindSigned = await step('The same command on the released Mina app (no extension): INS 06 shows only a hash', async () => {
+    const blind = createLedgerProvider({
+      transport: released,
+      network: 'devnet',
+      origin: 'http://localhost',
+      confirmZkapp: hostReview,
+      spendCap: SPEND_CAP_MINA,
+    });
+    const title = 'The same command on the released Mina app (no extension): the host shows it, then INS 06 shows only a hash';
+    const blindSigned = await step(title, async () => {
       await blind.requestAccounts();
       return blind.sendTransaction({ transaction: second.toJSON(), onlySign: true, feePayer: { memo: 'signed, not sent' } });
     });

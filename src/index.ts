@@ -51,6 +51,12 @@ export {
 } from './provider/discovery.js';
 export type { JsonMessageEntry, SignedMessage } from './messages/sign-message.js';
 export type { SignedFields } from './messages/sign-fields.js';
-/** What `confirmZkapp` sees of a zkApp command (docs/provider.md). */
-export type { SensitiveChange, ZkappSummary } from './zkapp/summary.js';
+/** What `confirmZkapp` sees of a zkApp command, and the same as text a host can show (docs/provider.md). */
+export {
+  zkappSummaryLines,
+  type SensitiveChange,
+  type ZkappAuthorization,
+  type ZkappSummary,
+  type ZkappUpdateSummary,
+} from './zkapp/summary.js';
 export { wrapProvider, FallbackProvider, type ChainProvider, type WrapProviderOptions } from './provider/wrap.js';

@@ -23,6 +23,16 @@ export interface SignedFields {
   signature: string;
 }
 
+/** What signing fields reads beyond a message's context: whether one field may be signed blind (INS 06). */
+export interface SignFieldsContext extends MessageContext {
+  /** The integrator's opt-in to blind signing nothing on the host reviews (a one-field signature authorizes zkApps). */
+  allowUnreviewedBlindSigning?: boolean;
+}
+
+/** Why a one-field `signFields` is refused by default. */
+export const ONE_FIELD_IS_BLIND =
+  'one field is signed with INS 06, blind, and a signature over one field is exactly what authorizes a zkApp command (its commitment): refused unless the integrator accepts unreviewed blind signing (allowUnreviewedBlindSigning: true); two or more fields (SIGN_FIELDS of the chain-ledger extension) never verify as a transaction authorization';
+
 /** What `verifyFields` checks: a base58 signature of `data` by `publicKey` (mina-signer's shape). */
 export interface FieldsToVerify {
   publicKey: string;
@@ -32,11 +42,13 @@ export interface FieldsToVerify {
 
 /**
  * Signs fields on the Ledger. One field: INS 06 with network id 0 (the testnet domain mina-signer's `signFields`
- * uses on every network); several: extension SIGN_FIELDS, testnet domain. 20006 with the reason when the app lacks
- * the instruction or the message has more fields than the device signs at once (64, or fewer if it says so).
+ * uses on every network), only with `allowUnreviewedBlindSigning` (its signature is a zkApp command's authorization,
+ * and no host can review what one field means); several: extension SIGN_FIELDS, testnet domain. 20006 with the
+ * reason when the app lacks the instruction, the message has more fields than the device signs at once (64, or fewer
+ * if it says so), or one field is asked without the opt-in.
  */
 export async function signFieldsOnLedger(
-  ctx: MessageContext,
+  ctx: SignFieldsContext,
   message: { fields: bigint[]; given: (string | number)[] },
 ): Promise<SignedFields> {
   const { app, accountIndex, address, capabilities, signal } = ctx;
@@ -52,6 +64,10 @@ export async function signFieldsOnLedger(
       throw new ProviderError(ErrorCode.MethodNotSupported, {
         reason: `Mina app ${capabilities.appVersion.version} cannot sign a field element: update it to 1.6.0 or newer (INS 06)`,
       });
+    }
+    // One field is what INS 06 signs for a zkApp command: its signature authorizes any command with that commitment.
+    if (ctx.allowUnreviewedBlindSigning !== true) {
+      throw new ProviderError(ErrorCode.MethodNotSupported, { reason: ONE_FIELD_IS_BLIND });
     }
     ctx.onConfirm?.('Blind-sign the field element on your Ledger (it shows the value as 64 hex digits)');
     signature = await app.signFieldElement(accountIndex, fields[0]!, 0, { signal });

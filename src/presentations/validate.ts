@@ -1,7 +1,9 @@
 /**
  * The first stage of a presentation: the verifier's request, checked with mina-attestations' own schema, bounded
- * (request-bounds.ts) before the store, a compile or the device is reached, and read as a `PresentationRequest`.
+ * (request-bounds.ts) and its action checked by the device's text rule (src/apdu/display-text.ts) before the store,
+ * a compile or the device is reached, and read as a `PresentationRequest`.
  */
+import { displayTextProblem } from '../apdu/display-text.js';
 import { invalidParams } from '../errors/provider-error.js';
 import type { AttestationsModules } from '../upstream/attestations.js';
 import { safeParseWithoutStacks } from '../upstream/parse-without-stacks.js';
@@ -34,6 +36,10 @@ export function validateRequest(
   if (!checked.success) throw schemaError(REQUEST_FIELD, checked.error.issues);
   // The circuit is bounded before anything else happens (no store access, no compile, no device).
   checkPresentationSpec(json.spec, `${REQUEST_FIELD}.spec`);
+  // The action is shown on the device and signed into the context: a control character would hide part of it.
+  const action = (json.inputContext as { action?: unknown } | null | undefined)?.action;
+  const actionProblem = typeof action === 'string' ? displayTextProblem(action) : undefined;
+  if (actionProblem) throw invalidParams(`${REQUEST_FIELD}.inputContext.action`, actionProblem);
   const type = checked.data.type;
   const text = JSON.stringify(json);
   let request: PresentationRequest;

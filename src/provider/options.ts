@@ -81,6 +81,13 @@ export interface LedgerProviderOptions {
    * refuse (→ 1002). The one place a wallet can show this when the device signs blind (the released app shows a hash).
    */
   confirmZkapp?: (summary: ZkappSummary & { origin: string }) => boolean | Promise<boolean>;
+  /**
+   * Let the device sign blind (INS 06: it shows a hash, not what is signed) with nothing on the host to review it
+   * first. Default false: on a device without the extension's SIGN_ZKAPP, a zkApp command is refused (20006) unless
+   * `confirmZkapp` shows it, and a one-field `signFields` (whose signature is exactly a zkApp command's authorization)
+   * is refused (20006). Only for a host that shows what is signed in some other way, or accepts that it does not.
+   */
+  allowUnreviewedBlindSigning?: boolean;
   /** For `network: 'local'`: the in-process chain to use (default: a new o1js LocalBlockchain on first use). */
   localChain?: LocalChain;
   /**
@@ -184,6 +191,7 @@ export const providerOptionsSchema = z.looseObject({
   confirmSwitchChain: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   onProgress: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   allowUnconfirmedSwitchChain: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
+  allowUnreviewedBlindSigning: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
   graphqlUrl: graphqlUrl.optional(),
   graphqlHeaders: optional(
     (value) =>

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { PALLAS_P } from '../apdu/constants.js';
 import { decodeAddress } from '../apdu/address.js';
 import { utf8 } from '../apdu/bytes.js';
+import { displayTextProblem } from '../apdu/display-text.js';
 import { invalidParams } from '../errors/provider-error.js';
 import { MAX_SIGN_FIELDS } from '../messages/sign-fields.js';
 
@@ -74,20 +75,30 @@ const jsonObject = (what: keyof typeof LIMITS) => {
         ctx.addIssue({ code: 'custom', message });
         return z.NEVER;
       };
-      if (typeof value === 'string' && value.length > chars) return issue(`at most ${chars} characters of JSON`);
-      let parsed: unknown = value;
-      if (typeof value === 'string') {
+      let text = value;
+      if (typeof value !== 'string') {
+        // An object is read once more, as JSON text, after its walk is bounded: the text is then the only thing
+        // read, so a getter of the page's cannot answer one way to the checks and another way later (the result is
+        // a plain copy; JSON text keeps an own "__proto__" key an own key).
+        const problem = jsonProblem(value, depth, values);
+        if (problem) return issue(problem);
         try {
-          parsed = JSON.parse(value);
+          text = JSON.stringify(value);
         } catch {
           return issue(`${what} must be a JSON object or JSON text of one`);
         }
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-          return issue(`${what} must be a JSON object or JSON text of one`);
       }
+      if (typeof text !== 'string' || text.length > chars) return issue(`at most ${chars} characters of JSON`);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return issue(`${what} must be a JSON object or JSON text of one`);
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        return issue(`${what} must be a JSON object or JSON text of one`);
       const problem = jsonProblem(parsed, depth, values);
       if (problem) return issue(problem);
-      if (typeof value !== 'string' && JSON.stringify(value).length > chars) return issue(`at most ${chars} characters of JSON`);
       return parsed as Record<string, unknown>;
     }),
   );
@@ -115,7 +126,17 @@ const nonce = z.union([
     .pipe(z.number().max(0xffffffff)),
 ]);
 
-const memo = z.string().refine((m) => utf8.encode(m).length <= 32, 'must be at most 32 UTF-8 bytes');
+/**
+ * A memo: at most 32 bytes of UTF-8, without control characters (a NUL would end it on the Ledger's screen, which
+ * draws it as a C string, and the others draw nothing: the text rule, src/apdu/display-text.ts).
+ */
+const memo = z
+  .string()
+  .refine((m) => utf8.encode(m).length <= 32, 'must be at most 32 UTF-8 bytes')
+  .superRefine((m, ctx) => {
+    const problem = displayTextProblem(m);
+    if (problem) ctx.addIssue({ code: 'custom', message: `must be text the Ledger can show: it ${problem}` });
+  });
 
 /**
  * What dapps send for an optional value they leave empty: Auro's documentation passes `fee: ''`, its test dapp

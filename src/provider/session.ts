@@ -71,6 +71,8 @@ export interface CallSession {
   spendCap?: bigint;
   /** The integrator's look at a zkApp command, with the origin added. */
   confirmZkapp?: (summary: ZkappSummary) => boolean | Promise<boolean>;
+  /** The integrator's opt-in to blind signing that nothing on the host reviews (zkApp commands, one-field signFields). */
+  allowUnreviewedBlindSigning: boolean;
   /** On `network: 'local'`: the in-process chain. */
   localChain?: () => Promise<LocalChain>;
   selectCredentials?: SelectCredentials;
@@ -127,6 +129,7 @@ export class CallSessions {
       feeCap: this.#checked.feeCap,
       spendCap: this.#checked.spendCap,
       confirmZkapp: confirmZkapp && ((summary) => confirmZkapp({ ...summary, origin })),
+      allowUnreviewedBlindSigning: this.#options.allowUnreviewedBlindSigning === true,
       localChain: network === 'local' ? () => this.localChain(network) : undefined,
       selectCredentials,
       o1jsCacheBytes,

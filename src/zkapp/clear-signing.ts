@@ -6,9 +6,9 @@
  */
 import type { ZkappCommitmentKind, ZkappSignatures, ZkappStream } from '../apdu/sign-zkapp.js';
 import type { Era, MinaSignerInternals, SignerNetwork } from '../upstream/mina-signer-modules.js';
-import type { ZkappCommandJson } from './command.js';
+import type { ParsedZkappCommand, ZkappCommandJson } from './command.js';
 
-/** The SIGN_ZKAPP stream of a command whose fee payer, fee, nonce and memo are final. */
+/** The SIGN_ZKAPP stream of a command (its JSON) whose fee payer, fee, nonce and memo are final. */
 export function zkappStreamOf(
   command: ZkappCommandJson,
   internals: MinaSignerInternals,
@@ -16,11 +16,17 @@ export function zkappStreamOf(
   network: SignerNetwork,
   account: number,
 ): ZkappStream {
-  const parsed = internals.ZkappCommand.fromJSON(command) as {
-    feePayer: { body: { publicKey: { x: bigint; isOdd: boolean }; fee: bigint; nonce: bigint; validUntil?: bigint } };
-    accountUpdates: { body: { callDepth: number } & Record<string, unknown> }[];
-    memo: string;
-  };
+  return zkappStream(internals.ZkappCommand.fromJSON(command) as ParsedZkappCommand, internals, era, network, account);
+}
+
+/** The SIGN_ZKAPP stream of a command mina-signer has parsed (`checkWithLibrary`, `withFeePayer`): nothing parsed again. */
+export function zkappStream(
+  parsed: ParsedZkappCommand,
+  internals: MinaSignerInternals,
+  era: Era,
+  network: SignerNetwork,
+  account: number,
+): ZkappStream {
   const { publicKey, fee, nonce, validUntil } = parsed.feePayer.body;
   const memoBytes = internals.Memo.toBytes(internals.Memo.fromBase58(parsed.memo));
   return {

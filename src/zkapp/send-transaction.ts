@@ -3,12 +3,14 @@
  * device has the extension's SIGN_ZKAPP (it shows the command and computes the commitments itself), else blind with
  * INS 06 (it shows a hash), after the integrator's `confirmZkapp` hook has seen the host's summary.
  *
- *  1. shape checks → protocol era from the command's shape (8 / 32 app-state fields) → the era's library parses it;
+ *  1. one plain copy of the argument → shape checks and bounds (updates, URI, token symbol, events, actions, texts)
+ *     → protocol era from the command's shape (8 / 32 app-state fields) → the era's library parses it, once;
  *  2. fee payer: the wallet pays when the command's fee payer is the empty key or the connected account (fee, memo
  *     and nonce filled in as documented); otherwise the command's fee payer is kept and only our account updates
  *     are signed;
  *  3. commitments with the era's mina-signer (never hand-rolled), for the provider's network;
- *  4. the summary (./summary.ts) against `spendCap` and the integrator's hook; then SIGN_ZKAPP (one request, the
+ *  4. the summary (./summary.ts) against `spendCap`; on a device that signs blind, the integrator's hook (without
+ *     it, and without `allowUnreviewedBlindSigning`, 20006); then SIGN_ZKAPP (one request, the
  *     device's commitments must equal the host's) or one INS 06 signature per distinct value (fee payer and
  *     full-commitment updates share one), each verified on the host before it is inserted;
  *  5. `onlySign` → `{ signedData }`; otherwise the local chain or the node's GraphQL `sendZkapp` → `{ hash }`.
@@ -19,6 +21,7 @@ import { signatureToBase58 } from '../apdu/signature.js';
 import type { Era, SignerNetwork } from '../upstream/mina-signer-modules.js';
 import { minaSignerInternals } from '#upstream/mina-signer-internals';
 import { ErrorCode, ProviderError, invalidParams, requireApproval } from '../errors/provider-error.js';
+import { memoText } from '../apdu/sign-zkapp.js';
 import {
   EMPTY_PUBLIC_KEY,
   checkShape,
@@ -26,12 +29,13 @@ import {
   commitmentsOf,
   detectEra,
   signingSlots,
+  withFeePayer,
   type ZkappCommandJson,
 } from './command.js';
 import { fetchAccountNonce, sendZkapp } from './graphql.js';
 import type { LocalChain } from './local-chain.js';
 import type { NonceTracker } from './nonces.js';
-import { clearSigningMismatch, zkappStreamOf } from './clear-signing.js';
+import { clearSigningMismatch, zkappStream } from './clear-signing.js';
 import { summarizeZkapp, type ZkappSummary } from './summary.js';
 import type { ZkappCommitmentKind } from '../apdu/sign-zkapp.js';
 import type { Capabilities } from '../device/capabilities.js';
@@ -70,6 +74,11 @@ export interface SendTransactionContext {
   spendCap?: bigint;
   /** The integrator's look at the summary before the device is asked: false (or a throw) rejects with 1002. */
   confirmZkapp?: (summary: ZkappSummary) => boolean | Promise<boolean>;
+  /**
+   * Sign blind (INS 06) with no `confirmZkapp` review. Without it, and without SIGN_ZKAPP, a command is refused (20006)
+   * before the device is asked: the user would see a hash and nothing else.
+   */
+  allowUnreviewedBlindSigning?: boolean;
   /** Called before each device request with what the user is asked to check on the device. */
   onConfirm?: (prompt: string) => void;
   /** Told when the broadcast starts. */
@@ -78,10 +87,16 @@ export interface SendTransactionContext {
 
 export type SendTransactionResult = { signedData: string } | { hash: string; paymentId?: string };
 
+/** Why a command is refused on a device that signs blind, when nothing on the host reviews it either. */
+export const UNREVIEWED_BLIND_SIGNING =
+  'this Ledger signs zkApp commands blind (it shows a hash, not what the command does) and this wallet shows no review of its own: the integrator must show the command first (the confirmZkapp option) or accept unreviewed blind signing (allowUnreviewedBlindSigning: true); a Ledger with the chain-ledger extension 1.1 shows the command itself';
+
 export async function sendTransaction(ctx: SendTransactionContext, params: SendTransactionParams): Promise<SendTransactionResult> {
   // The provider checked INS 06 (app 1.6.0) before the call; SIGN_ZKAPP (extension 1.1) signs in clear.
   const clearSigning = ctx.capabilities.extension?.signZkapp === true;
-  const command = structuredClone(checkShape(params.transaction));
+  // One copy of the page's argument, taken before any check: every check and every use reads the same plain data (a
+  // getter of the page's cannot answer one way to the checks and another way to the signing).
+  const command = checkShape(structuredClone(params.transaction));
   const fallbackEra: Era = ctx.era ?? (ctx.network === 'local' ? 'berkeley' : 'mesa');
   const era = detectEra(command, fallbackEra);
   if (ctx.era && era !== ctx.era) {
@@ -98,7 +113,8 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   const walletPays = feePayer.publicKey === EMPTY_PUBLIC_KEY || feePayer.publicKey === ctx.address;
   // The placeholder is no curve point, so the library would refuse it: the wallet's key goes in first.
   if (walletPays) feePayer.publicKey = ctx.address;
-  checkWithLibrary(command, internals);
+  // Parsed (and its URIs, events and actions hashed) once; after the fee payer is filled in, only that is parsed again.
+  let parsed = checkWithLibrary(command, internals);
   if (walletPays) {
     const fee = chooseFee(params, command, ctx.feeCap);
     const nonce = params.nonce ?? (await inferNonce(ctx)) ?? Number(feePayer.nonce);
@@ -106,6 +122,7 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
     feePayer.nonce = String(nonce);
     // Keep the dapp's memo unless a non-empty feePayer.memo replaces it (mina-signer's helper would drop it).
     if (params.feePayer?.memo !== undefined) command.memo = internals.Memo.toBase58(internals.Memo.fromString(params.feePayer.memo));
+    parsed = withFeePayer(parsed, command, internals);
   } else if (!params.onlySign) {
     throw invalidParams('onlySign', 'another account pays the fee: the Ledger can only sign its account updates (use onlySign: true)');
   }
@@ -115,12 +132,13 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
     throw invalidParams('onlySign', 'this provider has no graphqlUrl to broadcast with: configure one, or pass onlySign: true');
   }
 
-  const commitments = commitmentsOf(command, internals, network);
+  const commitments = commitmentsOf(parsed, internals, network);
   const slots = signingSlots(command, ctx.address, commitments);
   if (slots.length === 0) throw invalidParams('transaction', 'the Ledger account is not a signer for this zkApp command');
 
   // What the command does to the account, before any device request: the spend cap, then the integrator's hook.
-  const summary = summarizeZkapp(command, ctx.address, ctx.network, clearSigning);
+  const memo = memoText(Uint8Array.from(internals.Memo.toBytes(internals.Memo.fromBase58(command.memo)))) ?? '';
+  const summary = summarizeZkapp(command, ctx.address, ctx.network, clearSigning, memo);
   if (ctx.spendCap !== undefined && BigInt(summary.spend) > ctx.spendCap) {
     throw invalidParams(
       'transaction',
@@ -128,6 +146,10 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
     );
   }
   const { confirmZkapp } = ctx;
+  // Blind signing is never silent by default: a hash on the device needs a review on the host, or the integrator's opt-in.
+  if (!clearSigning && !confirmZkapp && ctx.allowUnreviewedBlindSigning !== true) {
+    throw new ProviderError(ErrorCode.MethodNotSupported, { reason: UNREVIEWED_BLIND_SIGNING });
+  }
   if (confirmZkapp) await requireApproval(() => confirmZkapp(summary), 'refused by the wallet before the Ledger was asked');
   ctx.signal?.throwIfAborted();
 
@@ -138,7 +160,7 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   const raw = new Map<bigint, { field: string; scalar: string }>();
   if (clearSigning) {
     ctx.onConfirm?.('Review the zkApp transaction on your Ledger: it shows what the command does');
-    const reply = await ctx.app.signZkapp(zkappStreamOf(command, internals, era, network, ctx.accountIndex), { signal: ctx.signal });
+    const reply = await ctx.app.signZkapp(zkappStream(parsed, internals, era, network, ctx.accountIndex), { signal: ctx.signal });
     const mismatch = clearSigningMismatch(reply, commitments, distinct.map(kindOf));
     if (mismatch) throw new ProviderError(ErrorCode.Internal, { reason: mismatch });
     for (const { kind, r, s } of reply.signatures) {

@@ -1,8 +1,9 @@
 /**
  * The walk-through (`npm start`, examples/quick-start.ts) against a device that has only what the released Mina app
  * has: `--device speculos:PORT` on `startSpeculosServer` with a software Ledger whose extension is off (the default).
- * Everything the app supports runs and verifies; the nullifier and presentation steps say what the device lacks and
- * the walk-through goes on; the summary lists both; the exit code is 0.
+ * Everything the app supports runs and verifies; a zkApp command is shown by the host before the device signs it
+ * blind; the nullifier and presentation steps say what the device lacks and the walk-through goes on; the summary
+ * lists both; the exit code is 0.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ describe('npm start -- --device speculos:PORT on the released app (no extension)
   });
   afterAll(() => server?.close());
 
-  it('runs what the app supports, says what needs the extension, and exits 0', async () => {
+  it('runs what the app supports, shows each zkApp command on the host before the blind prompt, says what needs the extension, and exits 0', async () => {
     const { code, stdout, stderr } = await spawnBounded(
       join(REPO, 'node_modules/.bin/tsx'),
       [SOURCE_CONDITION_FLAG, 'examples/quick-start.ts', '--device', `speculos:${server.port}`],
@@ -40,6 +41,15 @@ describe('npm start -- --device speculos:PORT on the released app (no extension)
       /needs the chain-ledger extension, which this device lacks \(2\):\n {5}– chain\.createNullifier\(\)\n {5}– chain\.requestPresentation\(\)/,
     );
     expect(summary).toContain('✔ Blind-sign a zkApp commitment (INS 06');
+    // Before the released app signs a zkApp command blind, the host shows what it does, under a spend cap.
+    const review = stdout.slice(stdout.indexOf('▶ chain.sendTransaction(): a zkApp command'));
+    expect(review).toMatch(/on the host, before the Ledger is asked \(http:\/\/localhost, spend cap 5 MINA\)/);
+    expect(review).toContain('│ Fee: 0.1 MINA');
+    expect(review).toMatch(/│ Update 3 of 3: B62\w+, token MINA\n {3}│ {3}balance \+2\.5 MINA/);
+    expect(review).toMatch(/│ You sign the fee payer and updates 1, 2 \(full commitment\): your signature covers the whole command/);
+    expect(review).toContain('│ MINA leaving your account: 3.6 MINA (fee included)');
+    expect(review).toContain('│ The Ledger will show only a hash of this command (blind signing)');
+    expect(review.indexOf('on the host, before the Ledger is asked')).toBeLessThan(review.indexOf('Blind-sign the zkApp full commitment'));
     // The device really did the work: it answered the extension probe with 0x6D00 and signed over HTTP.
     expect(device.exchanges.some((e) => e.request.startsWith('e0a0') && e.reply === '6d00')).toBe(true);
     expect(device.exchanges.filter((e) => e.request.startsWith('e006') && e.reply.endsWith('9000')).length).toBeGreaterThanOrEqual(3);

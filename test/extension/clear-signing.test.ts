@@ -32,7 +32,7 @@ const ACCOUNT0 = addressOf(0);
 const ATTACKER = PrivateKey.random().toPublicKey();
 /** A device with extension 1.1 (clear signing) and Blind signing off: nothing here may need it. */
 const clear = connectedWith({ extensions: true, blindSigning: false });
-/** The released app (INS 06, blind): the host's summary is all there is to show. */
+/** The released app (INS 06, blind): the host's summary is all there is to show (the tests give the hook or the opt-in). */
 const blind = connectedWith({ extensions: false, blindSigning: true });
 
 let chain: LocalChain;
@@ -129,7 +129,7 @@ describe('SIGN_ZKAPP through the provider: reviewed in clear, signed on values t
     expect(internals.verifyZkappCommandSignature(both, ACCOUNT0, 'devnet', addressOf(1))).toBe(true);
   });
 
-  it('updates that change no balance and need no signature from this account are summed up in one line', async () => {
+  it('updates that change nothing are counted in one line, which says what they do not change and nothing about signatures', async () => {
     const command = await build((sender) => {
       AccountUpdate.createSigned(sender).send({ to: ATTACKER, amount: UInt64.from(1) });
       for (let i = 0; i < 7; i++) AccountUpdate.create(PrivateKey.random().toPublicKey());
@@ -137,7 +137,7 @@ describe('SIGN_ZKAPP through the provider: reviewed in clear, signed on values t
     const { chain: provider, reviews } = await clear();
     await provider.sendTransaction({ transaction: command, onlySign: true });
     const review = reviews.at(-1)!;
-    expect(shownValue(review, 'Also')).toBe('7 more updates that change no balance and need no signature from you');
+    expect(shownValue(review, 'Also')).toBe('7 more updates that change nothing (no balance, state, setting, nonce, event or action)');
     expect(review.screens.filter((s) => /^Update \d+ of 9$/.test(s.title)).map((s) => s.title)).toEqual(['Update 1 of 9', 'Update 2 of 9']);
   });
 });
@@ -234,7 +234,7 @@ describe('when the device signs blind (the released app): the host summary, the 
   });
 
   it('prompts say "partial commitment" when that is what the device signs blind', async () => {
-    const { chain: provider, actions } = await blind();
+    const { chain: provider, actions } = await blind({}, { confirmZkapp: () => true });
     await provider.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), 4, 2), onlySign: true });
     const prompts = actions.filter((a) => a.method === 'sendTransaction' && a.status === 'confirm').map((a) => a.prompt);
     expect(prompts).toEqual([

@@ -30,9 +30,13 @@ const ACCOUNT0 = addressOf(0);
 const testnet = new Client({ network: 'testnet' });
 const mainnet = new Client({ network: 'mainnet' });
 
-// These dapps switch networks: the integrator opts in to switches without a confirmation hook.
+// These dapps switch networks and sign one field blind: the integrator opts in to switches without a confirmation
+// hook and to blind signing without a host review.
 const setup = (device: SoftwareLedgerOptions = {}, options: Partial<LedgerProviderOptions> = {}) =>
-  providerRig({ extensions: true, blindSigning: true, ...device }, { allowUnconfirmedSwitchChain: true, ...options });
+  providerRig(
+    { extensions: true, blindSigning: true, ...device },
+    { allowUnconfirmedSwitchChain: true, allowUnreviewedBlindSigning: true, ...options },
+  );
 
 describe('requestNetwork right after connecting (Lumina DEX SDK, ZkNoid, Auro test dapp)', () => {
   it.each([

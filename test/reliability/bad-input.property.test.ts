@@ -254,7 +254,14 @@ const stats: Record<string, { runs: number; results: number; refused: number }> 
 beforeAll(async () => {
   dataHome = mkdtempSync(join(tmpdir(), 'chain-ledger-reliability-'));
   process.env.XDG_DATA_HOME = dataHome; // the default file store, in a temporary directory
-  chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, allowUnconfirmedSwitchChain: true });
+  // The integrator's opt-ins: switches without a hook, and blind signing (the released app) without a host review.
+  chain = createLedgerProvider({
+    transport: ledger,
+    network: 'devnet',
+    origin: ORIGIN,
+    allowUnconfirmedSwitchChain: true,
+    allowUnreviewedBlindSigning: true,
+  });
   expect(await chain.requestAccounts()).toEqual([ADDRESS]);
   [o1js, attestations, internals.berkeley, internals.mesa] = await Promise.all([
     loadO1js(),
@@ -640,8 +647,22 @@ const GOOD_FEES: [unknown, string][] = [
   [1e-7, '100'],
   ['0.2', '200000000'],
 ];
-const BAD_MEMOS: unknown[] = ['a'.repeat(33), 'é'.repeat(17), '😀'.repeat(9), 5, true, [], {}, 'x'.repeat(HUGE)];
-const GOOD_MEMOS: string[] = ['', 'hi', 'a'.repeat(32), 'é'.repeat(16), '😀'.repeat(8), '\ud800', 'tab\there', 'nul\u0000'];
+// A memo with a control character (a NUL would cut it on the Ledger's screen) or a lone surrogate (no UTF-8 form)
+// cannot be shown as signed: refused (provider.md, "Arguments").
+const BAD_MEMOS: unknown[] = [
+  'a'.repeat(33),
+  'é'.repeat(17),
+  '😀'.repeat(9),
+  5,
+  true,
+  [],
+  {},
+  'x'.repeat(HUGE),
+  '\ud800',
+  'tab\there',
+  'nul\u0000',
+];
+const GOOD_MEMOS: string[] = ['', 'hi', 'a'.repeat(32), 'é'.repeat(16), '😀'.repeat(8), 'caf\u00e9 \u2603'];
 const BAD_FEE_PAYERS: unknown[] = [5, 'x', true, [], [{}], 'fee'];
 /** What a memo becomes once encoded (a lone surrogate is not UTF-8). */
 const wellFormed = (memo: string) => new TextDecoder().decode(new TextEncoder().encode(memo));

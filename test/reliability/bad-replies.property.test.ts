@@ -160,7 +160,8 @@ describe('provider: corrupted INS 05 / INS 06 / 0xA2 replies never yield an unve
 
   beforeAll(async () => {
     o1js = await loadO1js();
-    chain = createLedgerProvider({ transport, network: 'devnet', origin: 'https://dapp.example' });
+    // Blind signing without a host review: the integrator's opt-in (what is tested is the check of each reply).
+    chain = createLedgerProvider({ transport, network: 'devnet', origin: 'https://dapp.example', allowUnreviewedBlindSigning: true });
     expect(await chain.requestAccounts()).toEqual([ADDRESS]);
   }, 60_000);
 

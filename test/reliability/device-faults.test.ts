@@ -195,7 +195,13 @@ async function rig(network: 'devnet' | 'local', device: SoftwareLedgerOptions = 
   const dir = tempDir();
   const { ledger, chain, reviews, actions } = await connectedProvider(
     { extensions: '1.0', blindSigning: true, ...device },
-    { network, localChain: network === 'local' ? localChain : undefined, credentialStore: new FileCredentialStore(dir) },
+    // Extension 1.0 signs zkApp commands blind: the integrator's opt-in (the faults are what is tested, not the review).
+    {
+      network,
+      localChain: network === 'local' ? localChain : undefined,
+      credentialStore: new FileCredentialStore(dir),
+      allowUnreviewedBlindSigning: true,
+    },
   );
   return { ledger, chain, reviews, actions, dir };
 }

@@ -548,7 +548,7 @@ describe('2. host work is bounded before any prompt', () => {
   it('a zkApp command with more account updates than a node accepts (11) → 20003 before any hashing or device request', async () => {
     const { berkeleyCommand, manyUpdates } = await import('../support/zkapp.js');
     const ledger = quietLedger({ blindSigning: true });
-    const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN });
+    const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, allowUnreviewedBlindSigning: true });
     await chain.requestAccounts();
     const before = ledger.exchanges.length;
     expect(await failure(chain.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), 12), onlySign: true }))).toMatchObject({

@@ -20,6 +20,8 @@ import { quietLedger } from '../support/rig.js';
 const ORIGIN = 'http://localhost:5173';
 const ACCOUNT0 = addressOf(0);
 const BASE58_HASH = /^5J[1-9A-HJ-NP-Za-km-z]{40,60}$/;
+/** The released app signs zkApp commands blind; these tests are about broadcasting, not review: the integrator's opt-in. */
+const BLIND = { allowUnreviewedBlindSigning: true } as const;
 
 function device() {
   return quietLedger({ blindSigning: true });
@@ -42,7 +44,7 @@ describe('network "local": an o1js LocalBlockchain applies what the Ledger signe
   }
 
   it('accepts two commands in a row (nonces 0 and 1), moving the funds', async () => {
-    const provider = createLedgerProvider({ transport: device(), network: 'local', origin: ORIGIN, localChain: chain });
+    const provider = createLedgerProvider({ transport: device(), network: 'local', origin: ORIGIN, localChain: chain, ...BLIND });
     await provider.requestAccounts();
     const nonceBefore = (await chain.nonceOf(ACCOUNT0))!;
     const first = PrivateKey.random().toPublicKey();
@@ -58,7 +60,7 @@ describe('network "local": an o1js LocalBlockchain applies what the Ledger signe
 
   it('rejects a tampered fee-payer signature, a tampered update signature, and a mainnet signature', async () => {
     const ledger = device();
-    const provider = createLedgerProvider({ transport: ledger, network: 'local', origin: ORIGIN, localChain: chain });
+    const provider = createLedgerProvider({ transport: ledger, network: 'local', origin: ORIGIN, localChain: chain, ...BLIND });
     await provider.requestAccounts();
     const to = PrivateKey.random().toPublicKey();
     const signed = JSON.parse(
@@ -78,7 +80,7 @@ describe('network "local": an o1js LocalBlockchain applies what the Ledger signe
     badUpdate.accountUpdates[i].authorization.signature = wrong;
     await expect(chain.send(badUpdate)).rejects.toThrow(/Invalid signature on account_update/);
 
-    const mainnet = createLedgerProvider({ transport: device(), network: 'mainnet', origin: ORIGIN });
+    const mainnet = createLedgerProvider({ transport: device(), network: 'mainnet', origin: ORIGIN, ...BLIND });
     await mainnet.requestAccounts();
     const mainnetSigned = JSON.parse(
       ((await mainnet.sendTransaction({ transaction: await payment(to, 1_000_000_000), onlySign: true })) as { signedData: string })
@@ -105,7 +107,7 @@ describe('a Mina node over GraphQL', () => {
         };
       },
     });
-    const provider = createLedgerProvider({ transport: device(), network: 'devnet', origin: ORIGIN, graphqlUrl: node.url });
+    const provider = createLedgerProvider({ transport: device(), network: 'devnet', origin: ORIGIN, graphqlUrl: node.url, ...BLIND });
     await provider.requestAccounts();
     const a = await provider.sendTransaction({ transaction: berkeleyCommand() });
     const b = await provider.sendTransaction({ transaction: berkeleyCommand() });
@@ -127,7 +129,7 @@ describe('a Mina node over GraphQL', () => {
       accountNonce: () => ({ data: { account: null } }),
       sendZkapp: () => ({ errors: [{ message: 'Insufficient replace fee' }] }),
     });
-    const provider = createLedgerProvider({ transport: device(), network: 'devnet', origin: ORIGIN, graphqlUrl: node.url });
+    const provider = createLedgerProvider({ transport: device(), network: 'devnet', origin: ORIGIN, graphqlUrl: node.url, ...BLIND });
     await provider.requestAccounts();
     expect(await failure(provider.sendTransaction({ transaction: berkeleyCommand() }))).toMatchObject({
       code: 21001,
@@ -136,7 +138,7 @@ describe('a Mina node over GraphQL', () => {
     });
     const url = node.url;
     await node.close();
-    const offline = createLedgerProvider({ transport: device(), network: 'devnet', origin: ORIGIN, graphqlUrl: url });
+    const offline = createLedgerProvider({ transport: device(), network: 'devnet', origin: ORIGIN, graphqlUrl: url, ...BLIND });
     await offline.requestAccounts();
     expect(await failure(offline.sendTransaction({ transaction: berkeleyCommand() }))).toMatchObject({
       code: 21001,
@@ -148,7 +150,7 @@ describe('a Mina node over GraphQL', () => {
 describe('recorded APDU transcript of one full sendTransaction', () => {
   it('replays byte for byte and yields a command that verifies', async () => {
     const transport = await openTranscript(readFileSync(new URL('../fixtures/send-transaction.apdu', import.meta.url), 'utf8'));
-    const provider = createLedgerProvider({ transport, network: 'devnet', origin: ORIGIN });
+    const provider = createLedgerProvider({ transport, network: 'devnet', origin: ORIGIN, ...BLIND });
     await provider.requestAccounts();
     const result = (await provider.sendTransaction({ transaction: berkeleyCommand(), onlySign: true })) as { signedData: string };
     transport.ensureDone();

@@ -31,7 +31,14 @@ beforeAll(async () => {
   await chain.fund(ACCOUNT0, 100_000_000_000n);
   await chain.fund(bystander.toBase58(), 1_000_000_000n);
   const ledger = quietLedger({ blindSigning: true });
-  provider = createLedgerProvider({ transport: ledger, network: 'local', origin: ORIGIN, localChain: chain });
+  // The released app signs blind; these tests are about fees, not review: the integrator's opt-in.
+  provider = createLedgerProvider({
+    transport: ledger,
+    network: 'local',
+    origin: ORIGIN,
+    localChain: chain,
+    allowUnreviewedBlindSigning: true,
+  });
   await provider.requestAccounts();
 }, 180_000);
 

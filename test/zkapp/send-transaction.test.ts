@@ -12,8 +12,12 @@ import { connectedWith } from '../support/rig.js';
 
 const ACCOUNT0 = addressOf(0);
 
-/** A connected provider (blind signing on); `requests('e006')` counts its SIGN_FIELD_ELEMENT requests so far. */
-const connected = connectedWith({ blindSigning: true });
+/**
+ * A connected provider (blind signing on, and the integrator's opt-in to sign blind without a host review: these
+ * tests are about signing, tests/zkapp/host-review.test.ts about the review); `requests('e006')` counts its
+ * SIGN_FIELD_ELEMENT requests so far.
+ */
+const connected = connectedWith({ blindSigning: true }, { allowUnreviewedBlindSigning: true });
 
 const signedDataOf = (result: unknown) => (result as { signedData: string }).signedData;
 
