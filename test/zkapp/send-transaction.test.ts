@@ -14,7 +14,7 @@ const ACCOUNT0 = addressOf(0);
 
 /**
  * A connected provider (blind signing on, and the integrator's opt-in to sign blind without a host review: these
- * tests are about signing, tests/zkapp/host-review.test.ts about the review); `requests('e006')` counts its
+ * tests are about signing, test/zkapp/host-review.test.ts about the review); `requests('e006')` counts its
  * SIGN_FIELD_ELEMENT requests so far.
  */
 const connected = connectedWith({ blindSigning: true }, { allowUnreviewedBlindSigning: true });
