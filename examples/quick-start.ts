@@ -232,34 +232,7 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
     verifier.verifyZkappCommand({ data, publicKey: address!, signature: data.zkappCommand.feePayer.authorization }),
     'mina-signer 3.1.0 (Berkeley) verifyZkappCommand',
   );
-  if (software && chain.capabilities?.extension?.signZkapp) {
-    // Beside the clear review above: the same command on the released Mina app, which can only sign it blind.
-    const released = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
-      approve: (r) => {
-        printReview(r);
-        return true;
-      },
-      blindSigning: true,
-      warn: () => {},
-    });
-    const blind = createLedgerProvider({
-      transport: released,
-      network: 'devnet',
-      origin: 'http://localhost',
-      confirmZkapp: hostReview,
-      spendCap: SPEND_CAP_MINA,
-    });
-    const title = 'The same command on the released Mina app (no extension): the host shows it, then INS 06 shows only a hash';
-    const blindSigned = await step(title, async () => {
-      await blind.requestAccounts();
-      return blind.sendTransaction({ transaction: second.toJSON(), onlySign: true, feePayer: { memo: 'signed, not sent' } });
-    });
-    const blindData = JSON.parse('signedData' in blindSigned ? blindSigned.signedData : '{}');
-    check(
-      verifier.verifyZkappCommand({ data: blindData, publicKey: address!, signature: blindData.zkappCommand.feePayer.authorization }),
-      'the blind signature verifies too: the same command, the same commitment (only the screens differ)',
-    );
-  }
+  if (software && chain.capabilities?.extension?.signZkapp) await onTheReleasedApp(second.toJSON(), address!);
 
   if (chain.capabilities?.extension?.createNullifier) {
     const message = ['2026', '11', '22'];
@@ -282,6 +255,39 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
 
   await credentials(chain, address!);
   await rm(credentialDir, { recursive: true, force: true });
+}
+
+/** Beside the clear review: the same command on the released Mina app, which can only sign it blind. */
+async function onTheReleasedApp(transaction: string, address: string): Promise<void> {
+  const released = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
+    approve: (r) => {
+      printReview(r);
+      return true;
+    },
+    blindSigning: true,
+    warn: () => {},
+  });
+  const blind = createLedgerProvider({
+    transport: released,
+    network: 'devnet',
+    origin: 'http://localhost',
+    confirmZkapp: hostReview,
+    spendCap: SPEND_CAP_MINA,
+  });
+  const title = 'The same command on the released Mina app (no extension): the host shows it, then INS 06 shows only a hash';
+  const blindSigned = await step(title, async () => {
+    await blind.requestAccounts();
+    return blind.sendTransaction({ transaction, onlySign: true, feePayer: { memo: 'signed, not sent' } });
+  });
+  const blindData = JSON.parse('signedData' in blindSigned ? blindSigned.signedData : '{}');
+  check(
+    new ClientBerkeley({ network: 'devnet' }).verifyZkappCommand({
+      data: blindData,
+      publicKey: address,
+      signature: blindData.zkappCommand.feePayer.authorization,
+    }),
+    'the blind signature verifies too: the same command, the same commitment (only the screens differ)',
+  );
 }
 
 /** Part 3: a credential issued to the Ledger account, stored encrypted, and presented to a verifier. */

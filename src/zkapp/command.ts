@@ -171,15 +171,18 @@ export function checkWithLibrary(command: ZkappCommandJson, internals: MinaSigne
 }
 
 /** A base58 memo whose text a device can show as signed: UTF-8 without control characters (display-text.ts). */
-export function checkMemo(memo: string, internals: MinaSignerInternals, field = 'transaction.memo'): void {
+function checkMemo(memo: string, internals: MinaSignerInternals): void {
   let bytes: Uint8Array;
   try {
     bytes = Uint8Array.from(internals.Memo.toBytes(internals.Memo.fromBase58(memo)));
   } catch {
-    throw invalidParams(field, 'not a base58 Mina memo');
+    throw invalidParams('transaction.memo', 'not a base58 Mina memo');
   }
   if (memoText(bytes) === undefined) {
-    throw invalidParams(field, 'must be UTF-8 text without control characters: a NUL would cut it on the Ledger, others draw nothing');
+    throw invalidParams(
+      'transaction.memo',
+      'must be UTF-8 text without control characters: a NUL would cut it on the Ledger, others draw nothing',
+    );
   }
 }
 

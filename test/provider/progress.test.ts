@@ -44,7 +44,8 @@ describe('confirm-on-device', () => {
   });
 
   it('blind signing asks once per distinct commitment, and each prompt is told both ways', async () => {
-    const r = recorded({ extensions: false, blindSigning: true });
+    // The host reviews the command (confirmZkapp): the released app signs blind only then.
+    const r = recorded({ extensions: false, blindSigning: true }, { confirmZkapp: () => true });
     await r.chain.requestAccounts();
     r.clear();
     await r.chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true, nonce: 3 });
