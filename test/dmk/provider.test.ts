@@ -111,7 +111,8 @@ describe('the provider over a DMK session (Speculos transport kit → chain-ledg
   });
 
   it('sendTransaction blind (the released app, Blind signing on): INS 06, and the signed command verifies', async () => {
-    const { chain, session } = await overDmk({ blindSigning: true });
+    // The released app signs blind only after the host's review (confirmZkapp), which this integrator gives.
+    const { chain, session } = await overDmk({ blindSigning: true }, { confirmZkapp: () => true });
     await chain.requestAccounts();
     const { signedData } = (await chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true })) as { signedData: string };
     expect(verifySigned('berkeley', 'devnet', signedData, ACCOUNT0)).toBe(true);
