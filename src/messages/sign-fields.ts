@@ -4,8 +4,8 @@
  * `signFields` signs with mina-signer's scheme (kimchi Schnorr over Poseidon of the fields, testnet domain on every
  * network, as mina-signer and o1js `Signature.verify` do): one field with INS 06 (app ≥ 1.6.0, blind signing, the
  * device shows the value; only with the integrator's `allowUnreviewedBlindSigning`, since that signature authorizes
- * any zkApp command with that commitment), several with the extension's SIGN_FIELDS. Every device signature is verified here with
- * mina-signer `verifyFields` before it is returned.
+ * any zkApp command with that commitment), several with the extension's SIGN_FIELDS. Every device signature is
+ * verified here with mina-signer `verifyFields` before it is returned.
  */
 import type { MessageContext } from './sign-message.js';
 import { signatureToBase58 } from '../apdu/signature.js';
