@@ -44,6 +44,12 @@ describe("the documentation's TypeScript", () => {
     writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module', dependencies: { 'chain-ledger': '*' } }));
     mkdirSync(join(project, 'node_modules'));
     symlinkSync(REPO, join(project, 'node_modules', 'chain-ledger'), 'dir');
+    // The other packages a snippet imports (a transport, Ledger's DMK, rxjs) as the repository installed them.
+    const others = new Set(snippets.flatMap((s) => [...s.code.matchAll(/from '((?:@[\w.-]+\/)?[\w.-]+)[^']*'/g)].map((m) => m[1]!)));
+    for (const name of [...others].filter((n) => n !== 'chain-ledger')) {
+      if (name.startsWith('@')) mkdirSync(join(project, 'node_modules', name.split('/')[0]!), { recursive: true });
+      symlinkSync(join(REPO, 'node_modules', name), join(project, 'node_modules', name), 'dir');
+    }
     const files = snippets.map((snippet, i) => {
       const file = `snippet-${i}.ts`;
       // `export {}` makes each block a module of its own (top-level await, no shared names), as in an application.
