@@ -17,6 +17,8 @@ export { MinaLedgerApp, type GetAddressOptions } from './device/client.js';
 export type { ApduTransport, SendOptions } from './transport/types.js';
 // What its methods take and return.
 export { MESSAGE_MAX_BYTES, type NetworkId, type PaymentOrDelegation } from './apdu/codec.js';
+export { MAX_TEXT_MESSAGE_BYTES } from './apdu/message-text.js';
+export type { TextToSign } from './apdu/sign-text.js';
 export { MAX_FIELDS, fieldsDigest, type DeviceNullifier, type ExtensionCapabilities, type SignatureDomain } from './apdu/extension.js';
 export { decodeAddress, isAddress, type DecodedAddress } from './apdu/address.js';
 // Errors: matched by `name` (or `statusCode`), never with instanceof.

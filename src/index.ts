@@ -10,7 +10,9 @@ export type { Capabilities } from './device/capabilities.js';
 export type { DeviceAction, LedgerProviderOptions, Network, ProgressEvent } from './provider/options.js';
 export type { ProgressStage } from './util/progress.js';
 export type { ProviderEventMap } from './provider/events.js';
+export { NETWORKS, type AddedChain, type ChainNetwork, type SigningNetwork } from './provider/networks.js';
 export type {
+  AddChainArgs,
   CallOptions,
   ChainRpcSchema,
   CreateNullifierArgs,
@@ -18,6 +20,7 @@ export type {
   RequestContext,
   RequestPresentationArgs,
   RequestResult,
+  RevokePermissionsArgs,
   RpcParams,
   RpcResult,
   SendPaymentArgs,

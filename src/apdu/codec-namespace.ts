@@ -28,7 +28,9 @@ export {
   INS_CREATE_NULLIFIER,
   INS_GET_CAPABILITIES,
   INS_SIGN_FIELDS,
+  INS_SIGN_TEXT,
 } from './extension.js';
+export { encodeSignText } from './sign-text.js';
 export {
   CLA,
   INS_GET_ADDRESS,

@@ -1,6 +1,7 @@
 /**
- * The chain-ledger protocol extension of the Mina app (spec: docs/apdu-extensions.md): multi-field signing and
- * nullifiers, which no Mina app version has. Same CLA 0xE0; instructions 0xA0–0xA2, far from the app's 0x01–0x06 and
+ * The chain-ledger protocol extension of the Mina app (spec: docs/apdu-extensions.md): multi-field signing,
+ * nullifiers, zkApp commands and presentations in clear, and long messages, which no Mina app version has. Same CLA
+ * 0xE0; instructions 0xA0–0xA5, far from the app's 0x01–0x06 and
  * its obvious next ones, and outside ISO 7816's invalid INS ranges (0x6X, 0x9X). An app without the extension
  * answers 0x6D00 to GET_CAPABILITIES: that is how the host detects it, with no user interaction.
  */
@@ -16,6 +17,8 @@ export const INS_SIGN_FIELDS = 0xa1;
 export const INS_CREATE_NULLIFIER = 0xa2;
 // 0xA3 SIGN_ZKAPP: sign-zkapp.ts.
 export const INS_SIGN_PRESENTATION = 0xa4;
+/** SIGN_TEXT (version 1.2): messages of up to 1024 bytes, signed as mina-signer's `signMessage` (codec: sign-text.ts). */
+export const INS_SIGN_TEXT = 0xa5;
 
 /** Chunking: P1 says whether this is the first chunk, P2 whether more follow (hw-app-str's convention). */
 export const P1_FIRST = 0x00;
@@ -40,7 +43,9 @@ export const CAP_CREATE_NULLIFIER = 0x02;
 export const CAP_SIGN_ZKAPP = 0x04;
 /** Version 1.1: presentations in clear (SIGN_PRESENTATION, INS 0xA4). */
 export const CAP_SIGN_PRESENTATION = 0x08;
-const KNOWN_CAPABILITIES = CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER | CAP_SIGN_ZKAPP | CAP_SIGN_PRESENTATION;
+/** Version 1.2: messages of up to 1024 bytes of UTF-8 (SIGN_TEXT, INS 0xA5). */
+export const CAP_SIGN_TEXT = 0x10;
+const KNOWN_CAPABILITIES = CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER | CAP_SIGN_ZKAPP | CAP_SIGN_PRESENTATION | CAP_SIGN_TEXT;
 
 export interface ExtensionCapabilities {
   /** Extension protocol version, "major.minor". */
@@ -51,6 +56,8 @@ export interface ExtensionCapabilities {
   signZkapp: boolean;
   /** SIGN_PRESENTATION: the device shows the verifier and computes the presentation context (version ≥ 1.1). */
   signPresentation: boolean;
+  /** SIGN_TEXT: messages of up to 1024 bytes of UTF-8, signed without a prefix (version ≥ 1.2). */
+  signText: boolean;
   /** CREATE_NULLIFIER takes the requesting origin, and shows it (version ≥ 1.1). */
   nullifierOrigin: boolean;
   maxFields: number;
@@ -87,6 +94,7 @@ export function decodeCapabilities(reply: Uint8Array): ExtensionCapabilities {
     createNullifier: (bits & CAP_CREATE_NULLIFIER) !== 0,
     signZkapp: (bits & CAP_SIGN_ZKAPP) !== 0,
     signPresentation: (bits & CAP_SIGN_PRESENTATION) !== 0,
+    signText: (bits & CAP_SIGN_TEXT) !== 0,
     nullifierOrigin: minor >= 1 && (bits & CAP_CREATE_NULLIFIER) !== 0,
     maxFields,
   };

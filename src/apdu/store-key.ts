@@ -5,6 +5,7 @@
  */
 import { utf8 } from './bytes.js';
 import { INS_SIGN_MESSAGE } from './constants.js';
+import { INS_SIGN_TEXT } from './extension.js';
 import { signedMessageText, type AppVersion } from './version.js';
 
 /**
@@ -23,13 +24,23 @@ const RESERVED_BYTES = utf8.encode(RESERVED_TEXT);
  * 1.4.5+ app) contains the reserved text, in any letter case.
  */
 export function isReservedMessage(version: AppVersion | string, message: string): boolean {
-  const signed = signedMessageText(version, message).toLowerCase();
-  return signed.includes(RESERVED_TEXT) || message.toLowerCase().includes(RESERVED_TEXT);
+  return containsReservedText(signedMessageText(version, message)) || containsReservedText(message);
 }
 
-/** True if `apdu` (CLA INS P1 P2 Lc data) is an INS 05 request whose message holds the reserved text: its reply is the key. */
+/**
+ * True if `text` holds the reserved text, in any letter case. The extension's SIGN_TEXT signs a text itself with the
+ * same scheme as INS 05, so "Message : chain-ledger credential store key v1" there would be the store key too.
+ */
+export function containsReservedText(text: string): boolean {
+  return text.toLowerCase().includes(RESERVED_TEXT);
+}
+
+/**
+ * True if `apdu` (CLA INS P1 P2 Lc data) is an INS 05 or SIGN_TEXT request whose data holds the reserved text: its
+ * reply is the key (or, for SIGN_TEXT, which the host never sends with that text, would be).
+ */
 export function isStoreKeyRequest(apdu: Uint8Array): boolean {
-  if (apdu.length < 5 || apdu[1] !== INS_SIGN_MESSAGE) return false;
+  if (apdu.length < 5 || (apdu[1] !== INS_SIGN_MESSAGE && apdu[1] !== INS_SIGN_TEXT)) return false;
   return indexOf(apdu.subarray(5), RESERVED_BYTES) >= 0;
 }
 

@@ -47,6 +47,7 @@ import {
   type PresentationToSign,
   type SignatureDomain,
 } from '../apdu/extension.js';
+import { encodeSignText, type TextToSign } from '../apdu/sign-text.js';
 import { decodeZkappSignaturesReply, encodeSignZkapp, type ZkappSignatures, type ZkappStream } from '../apdu/sign-zkapp.js';
 import type { MinaSignature } from '../apdu/signature.js';
 import { FEATURES, signedMessageText, supports, type AppVersion, type Feature } from '../apdu/version.js';
@@ -302,6 +303,24 @@ export class MinaLedgerApp {
   async signPresentation(presentation: PresentationToSign, options: SendOptions = {}): Promise<{ context: bigint; r: bigint; s: bigint }> {
     const requests = encodeSignPresentation(presentation);
     return decodePresentationReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
+  }
+
+  /**
+   * Extension SIGN_TEXT (version 1.2): a message of 1–1024 bytes of UTF-8, shown on the device in pages (escaped
+   * where the font cannot draw it) with the origin asking, and signed as mina-signer's `signMessage` signs it: the
+   * text itself, no "Message : " prefix. The caller verifies the signature (src/messages does).
+   *
+   * @example
+   * ```ts
+   * const { field, scalar } = await app.signText({ account: 0, networkId: 1, origin: 'https://dapp.example', message: text });
+   * ```
+   * @throws `LedgerInputError` (a message or origin outside the rule, naming it; nothing is sent),
+   *   `LedgerUnsupportedInstructionError` (no extension, or one before 1.2), `LedgerInvalidDataError`,
+   *   `LedgerUserRejectedError`.
+   */
+  async signText(text: TextToSign, options: SendOptions = {}): Promise<MinaSignature> {
+    const requests = encodeSignText(text);
+    return decodeSignatureReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
   }
 
   /** The app version, read once per client (INS 01). */

@@ -1,7 +1,7 @@
 /**
  * The chain-ledger protocol extension in the software Ledger (docs/apdu-extensions.md): GET_CAPABILITIES (0xA0) and
- * the chunked SIGN_FIELDS, CREATE_NULLIFIER, SIGN_ZKAPP and SIGN_PRESENTATION (0xA1-0xA4). The released app has none
- * of them (0x6D00); `extensions: '1.0'` answers only 0xA0-0xA2.
+ * the chunked SIGN_FIELDS, CREATE_NULLIFIER, SIGN_ZKAPP, SIGN_PRESENTATION and SIGN_TEXT (0xA1-0xA5). The released
+ * app has none of them (0x6D00); `extensions: '1.0'` answers only 0xA0-0xA2, `'1.1'` only 0xA0-0xA4.
  */
 import { ByteReader, concatBytes, uintToBytesBE, utf8 } from '../apdu/bytes.js';
 import { displayTextProblem } from '../apdu/display-text.js';
@@ -11,6 +11,7 @@ import {
   CAP_CREATE_NULLIFIER,
   CAP_SIGN_FIELDS,
   CAP_SIGN_PRESENTATION,
+  CAP_SIGN_TEXT,
   CAP_SIGN_ZKAPP,
   DOMAIN_MAINNET,
   DOMAIN_TESTNET,
@@ -18,6 +19,7 @@ import {
   INS_GET_CAPABILITIES,
   INS_SIGN_FIELDS,
   INS_SIGN_PRESENTATION,
+  INS_SIGN_TEXT,
   MAX_FIELDS,
   MAX_TEXT_BYTES,
   MIN_SIGN_FIELDS,
@@ -27,6 +29,7 @@ import {
   P2_MORE,
   fieldsDigest,
 } from '../apdu/extension.js';
+import { MAX_SIGN_TEXT_PAYLOAD } from '../apdu/sign-text.js';
 import { INS_SIGN_ZKAPP, MAX_SIGN_ZKAPP_PAYLOAD, encodeZkappSignaturesReply, memoText } from '../apdu/sign-zkapp.js';
 import { ZkappBodyError } from '../apdu/zkapp-body.js';
 import { minaSignerInternals } from '#upstream/mina-signer-internals';
@@ -35,15 +38,21 @@ import { fail, invalidData } from './device-errors.js';
 import { parsePresentationRequest } from './presentation-device.js';
 import { nullifierReview, presentationReview, signFieldsBlindDisabledNotice, signFieldsReview, zkappReview } from './review.js';
 import { createNullifier, signFieldElement, signFields as signFieldsWithKey } from './signer.js';
+import { signText } from './text-device.js';
 import { describeUpdates, parseZkappRequest, valuesToSign } from './zkapp-device.js';
 
 /** The extension version a device speaks, or false (the released app). */
-export type ExtensionVersion = false | '1.0' | '1.1';
+export type ExtensionVersion = false | '1.0' | '1.1' | '1.2';
 
-/** GET_CAPABILITIES per extension version: 1.1 adds SIGN_ZKAPP, SIGN_PRESENTATION and the nullifier's origin. */
+const V1_1 = CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER | CAP_SIGN_ZKAPP | CAP_SIGN_PRESENTATION;
+/**
+ * GET_CAPABILITIES per extension version, and the instructions each has: 1.1 adds SIGN_ZKAPP, SIGN_PRESENTATION and
+ * the nullifier's origin; 1.2 adds SIGN_TEXT.
+ */
 const EXTENSION_VERSIONS = {
-  '1.0': { version: [1, 0], capabilities: CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER },
-  '1.1': { version: [1, 1], capabilities: CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER | CAP_SIGN_ZKAPP | CAP_SIGN_PRESENTATION },
+  '1.0': { version: [1, 0], capabilities: CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER, lastInstruction: 0xa2 },
+  '1.1': { version: [1, 1], capabilities: V1_1, lastInstruction: 0xa4 },
+  '1.2': { version: [1, 2], capabilities: V1_1 | CAP_SIGN_TEXT, lastInstruction: 0xa5 },
 } as const;
 /** The largest payload of each chunked instruction (docs/apdu-extensions.md). */
 const MAX_EXTENSION_PAYLOAD: Record<number, number> = {
@@ -51,6 +60,7 @@ const MAX_EXTENSION_PAYLOAD: Record<number, number> = {
   [INS_CREATE_NULLIFIER]: 5 + 32 * MAX_FIELDS + 1 + MAX_TEXT_BYTES,
   [INS_SIGN_ZKAPP]: MAX_SIGN_ZKAPP_PAYLOAD,
   [INS_SIGN_PRESENTATION]: 4096,
+  [INS_SIGN_TEXT]: MAX_SIGN_TEXT_PAYLOAD,
 };
 
 /** The instructions of the extension, whichever version. */
@@ -60,6 +70,7 @@ export const EXTENSION_INSTRUCTIONS = new Set([
   INS_CREATE_NULLIFIER,
   INS_SIGN_ZKAPP,
   INS_SIGN_PRESENTATION,
+  INS_SIGN_TEXT,
 ]);
 
 /** What the extension needs of the device, beyond the app's instructions. */
@@ -97,7 +108,7 @@ export class ChunkReceiver {
   }
 }
 
-/** One instruction of the extension (0xA0-0xA4): 0x6D00 on a device without it, or of a version without it. */
+/** One instruction of the extension (0xA0-0xA5): 0x6D00 on a device without it, or of a version without it. */
 export async function extensionInstruction(
   device: ExtensionDevice,
   chunks: ChunkReceiver,
@@ -113,11 +124,12 @@ export async function extensionInstruction(
     } = EXTENSION_VERSIONS[version];
     return Uint8Array.of(major, minor, capabilities, MAX_FIELDS);
   }
-  if (version === '1.0' && (ins === INS_SIGN_ZKAPP || ins === INS_SIGN_PRESENTATION)) return fail(SW_INS_NOT_SUPPORTED);
+  if (ins > EXTENSION_VERSIONS[version].lastInstruction) return fail(SW_INS_NOT_SUPPORTED);
   const payload = chunks.receive(ins, p1, p2, data);
   if (!payload) return new Uint8Array(0);
   if (ins === INS_SIGN_FIELDS) return signFields(device, payload);
   if (ins === INS_CREATE_NULLIFIER) return nullifier(device, payload);
+  if (ins === INS_SIGN_TEXT) return signText(device, payload);
   // A malformed or inconsistent stream is 0x6802, and leaves nothing behind (the request is over).
   try {
     return await (ins === INS_SIGN_ZKAPP ? signZkapp(device, payload) : signPresentation(device, payload));

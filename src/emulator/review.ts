@@ -44,7 +44,8 @@ export type ReviewKind =
   | 'zkapp'
   | 'presentation'
   /** The dashboard's OpenApp confirmation (dashboard.ts). */
-  | 'open-app';
+  | 'open-app'
+  | 'text';
 
 export interface Review {
   ins: number;

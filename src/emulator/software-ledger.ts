@@ -30,7 +30,13 @@ import { isStoreKeyRequest } from '../apdu/store-key.js';
 import type { ApduTransport } from '../transport/types.js';
 import { getAddress, getVersion, signField, signMessage, signTx } from './app-instructions.js';
 import { DisconnectedDeviceError, Rejected, TransportStatusError, fail } from './device-errors.js';
-import { ChunkReceiver, EXTENSION_INSTRUCTIONS, extensionInstruction, type ExtensionDevice } from './extension-instructions.js';
+import {
+  ChunkReceiver,
+  EXTENSION_INSTRUCTIONS,
+  extensionInstruction,
+  type ExtensionDevice,
+  type ExtensionVersion,
+} from './extension-instructions.js';
 import { Dashboard } from './dashboard.js';
 import { deriveAccountKey, mnemonicToSeed, rootFromSeed, type AccountKey } from './keys.js';
 import type { Approver, Review } from './review.js';
@@ -71,11 +77,12 @@ export interface SoftwareLedgerOptions {
   passphrase?: string;
   /**
    * The chain-ledger protocol extension (docs/apdu-extensions.md): default false, exactly like the released Mina app,
-   * which answers 0x6D00 to it. true: version 1.1, INS 0xA0–0xA4 (nullifiers, multi-field signing, zkApp commands and
-   * presentations in clear); '1.0': the first version only (0xA0–0xA2, a device that signs zkApps and presentations
-   * blind). Say so wherever the device is shown.
+   * which answers 0x6D00 to it. true: version 1.2, INS 0xA0–0xA5 (nullifiers, multi-field signing, zkApp commands and
+   * presentations in clear, messages of up to 1024 bytes); an earlier version by name: '1.0' (0xA0–0xA2, a device
+   * that signs zkApps and presentations blind) or '1.1' (0xA0–0xA4, no SIGN_TEXT). Say so wherever the device is
+   * shown.
    */
-  extensions?: boolean | '1.0';
+  extensions?: boolean | '1.0' | '1.1';
 }
 
 type Listener = (...args: unknown[]) => void;
@@ -111,7 +118,7 @@ export class SoftwareLedger implements ApduTransport {
   latencyMs: number;
   readonly version: string;
   /** The extension version this device speaks, or false (the released app). */
-  readonly extensions: false | '1.0' | '1.1';
+  readonly extensions: ExtensionVersion;
   #root: HDKey;
   /** A chunked extension request being received. */
   #chunks = new ChunkReceiver();
@@ -162,7 +169,8 @@ export class SoftwareLedger implements ApduTransport {
     this.#locked = options.locked ?? false;
     this.#appOpen = options.appOpen ?? true;
     this.#os = new Dashboard(this, { closedAppStatus: options.closedAppStatus ?? SW_APP_NOT_OPEN, appInstalled: options.appInstalled });
-    this.extensions = options.extensions === true ? '1.1' : options.extensions === '1.0' ? '1.0' : false;
+    this.extensions =
+      options.extensions === true ? '1.2' : options.extensions === '1.0' || options.extensions === '1.1' ? options.extensions : false;
     const ledger = this;
     this.#device = {
       get version() {

@@ -14,6 +14,8 @@ export const ErrorCode = {
   NotConnected: 1001,
   UserRejected: 1002,
   InvalidParams: 20003,
+  /** A network the wallet does not know or cannot sign for (Auro's `notSupportChain`). */
+  UnsupportedChain: 20004,
   MethodNotSupported: 20006,
   /** The node or the local chain refused a broadcast (Auro's code for transaction failures). */
   TransactionError: 21001,
@@ -27,6 +29,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   1001: 'User disconnect, please connect first.',
   1002: 'User rejected the request.',
   20003: 'Invalid method parameter(s).',
+  20004: 'Not support chain.',
   20006: 'Method not supported.',
   21001: 'Transaction error.',
   22001: 'Unspecified error message. This is a bug, please report it.',
@@ -44,7 +47,7 @@ export interface ProviderErrorData {
 
 /**
  * What every `window.chain` promise rejects with: `code` (1001 not connected, 1002 rejected by the user, 20003 invalid
- * params, 20006 not supported, 21001 the node refused it, 22001 internal, 23001 wrong origin), the wallets' fixed
+ * params, 20004 a network it does not know or cannot sign for, 20006 not supported, 21001 the node refused it, 22001 internal, 23001 wrong origin), the wallets' fixed
  * `message` for that code, and `data.reason` saying why (`data.field` names a bad argument, `data.statusWord` the
  * device's answer). Branch on `code`, or test a value with `isProviderError`; it is a plain object, not an `Error`,
  * so it survives `postMessage` and `structuredClone` whole.

@@ -1,15 +1,20 @@
 /**
- * Message signing: Auro's `signMessage` and `signJsonMessage` on the Ledger (INS 05), and `verifyMessage` /
+ * Message signing: Auro's `signMessage` and `signJsonMessage` on the Ledger, and `verifyMessage` /
  * `verifyJsonMessage` on the host.
  *
- * Every device signature is verified here with mina-signer before it is returned; the verify methods run on the host
- * with mina-signer and never touch the device. mina-signer is imported on first use only (src/upstream/mina-signers.ts).
+ * A device with the extension's SIGN_TEXT (1.2) signs 1–1024 bytes of UTF-8 exactly as mina-signer's `signMessage`
+ * does, so `data` is the dapp's own text; the released app's INS 05 signs 1–65 printable ASCII bytes as
+ * `"Message : " + text` (≥ 1.4.5), and `data` is then that signed text. What the device cannot sign is refused with
+ * the reason (`messageRefusal`) before the device is even waited for. Every device signature is verified here with
+ * mina-signer before it is returned; the verify methods never touch the device. mina-signer is imported on first use
+ * only (src/upstream/mina-signers.ts).
  */
 import type { MinaLedgerApp } from '../device/client.js';
 import type { Capabilities } from '../device/capabilities.js';
 import { accountMessageVerifier, minaSigners } from '../upstream/mina-signers.js';
 import { isPrintableMessageByte, MESSAGE_MAX_BYTES, type NetworkId } from '../apdu/codec.js';
 import { utf8 } from '../apdu/bytes.js';
+import { MAX_TEXT_MESSAGE_BYTES, isUnicodeText, textMessageProblem } from '../apdu/message-text.js';
 import { isReservedMessage } from '../apdu/store-key.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
 import type { ReportProgress } from '../util/progress.js';
@@ -40,22 +45,39 @@ export interface MessageToVerify {
  * ASCII (0x20–0x7E, CR, LF) on every version. `what` names the text in the reason ("this message").
  */
 export function messageLimitProblem(message: string, what = 'this message'): string | undefined {
-  const bytes = utf8.encode(message);
   const limit = `the Ledger's Mina app signs messages of 1 to ${MESSAGE_MAX_BYTES} printable ASCII bytes (INS 05)`;
-  if (bytes.length === 0) return `${limit}; ${what} is empty`;
+  if (message.length === 0) return `${limit}; ${what} is empty`;
   const bad = [...message].find((c) => !utf8.encode(c).every(isPrintableMessageByte));
   if (bad !== undefined) {
     const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
     return `${limit}; ${what} has ${code}, which is not printable ASCII`;
   }
-  if (bytes.length > MESSAGE_MAX_BYTES) return `${limit}; ${what} is ${bytes.length} bytes`;
+  if (message.length > MESSAGE_MAX_BYTES) return `${limit}; ${what} is ${message.length} bytes`;
   return undefined;
 }
 
-/** 20006 with the reason when the device cannot sign `message` (see `messageLimitProblem`). */
-export function assertDeviceSignsMessage(message: string, what?: string): void {
+/** What a device that has SIGN_TEXT would sign, said after INS 05's limit so the reason tells how to get there. */
+const WITH_SIGN_TEXT = `; a Ledger with the chain-ledger protocol extension 1.2 (SIGN_TEXT) signs 1 to ${MAX_TEXT_MESSAGE_BYTES} bytes of UTF-8 text`;
+
+/**
+ * Why the connected device cannot sign `message`, as the error to refuse it with before the device is asked, or
+ * undefined: 20003 for a text that is no Unicode text (a lone surrogate) or holds the credential store's reserved
+ * text; 20006 with the reason for a text the device cannot sign (SIGN_TEXT: empty, over 1024 bytes, NUL; INS 05:
+ * empty, over 65 bytes, not printable ASCII). `what` names the text in the reason ("this JSON text").
+ */
+export function messageRefusal(capabilities: Capabilities, message: string, what = 'this message'): ProviderError | undefined {
+  if (!isUnicodeText(message)) return invalidParams('message', 'must be Unicode text (it has a lone surrogate, which UTF-8 cannot encode)');
+  // The text the device will sign on this app version, not just the message: 1.4.0/1.4.1/1.4.4 sign it raw, and
+  // SIGN_TEXT signs it as it is.
+  if (isReservedMessage(capabilities.appVersion, message)) {
+    return invalidParams('message', 'reserved: this text keys the credential store and is never signed for a page');
+  }
+  if (capabilities.extension?.signText) {
+    const reason = textMessageProblem(message, what);
+    return reason === undefined ? undefined : new ProviderError(ErrorCode.MethodNotSupported, { reason });
+  }
   const reason = messageLimitProblem(message, what);
-  if (reason !== undefined) throw new ProviderError(ErrorCode.MethodNotSupported, { reason });
+  return reason === undefined ? undefined : new ProviderError(ErrorCode.MethodNotSupported, { reason: reason + WITH_SIGN_TEXT });
 }
 
 /** What signing a message or fields needs from the provider (its per-call session satisfies it). */
@@ -65,6 +87,8 @@ export interface MessageContext {
   address: string;
   capabilities: Capabilities;
   networkId: NetworkId;
+  /** The origin asking: SIGN_TEXT shows it on the device. */
+  origin: string;
   signal?: AbortSignal;
   /** Called before the device request with what the user is asked to check on the device. */
   onConfirm?: (prompt: string) => void;
@@ -72,19 +96,22 @@ export interface MessageContext {
 }
 
 /**
- * Signs a message on the Ledger (INS 05) and verifies the signature with mina-signer on network `ctx.networkId`
- * before returning it. The store-key text is refused (20003) in any form the device would sign; a text the device
- * cannot sign (empty, over 65 bytes, not printable ASCII) is 20006 with the reason, naming the text as `what`, before
- * the device is asked.
+ * Signs a message on the Ledger and verifies the signature with mina-signer on network `ctx.networkId` before
+ * returning it: with SIGN_TEXT when the device has it (`data` is the message itself), else with INS 05 (`data` is the
+ * text the app signed, `"Message : " + message` on ≥ 1.4.5). What the device cannot sign is refused first
+ * (`messageRefusal`; the provider checks it before it waits for the device).
  */
 export async function signMessageOnLedger(ctx: MessageContext, message: string, what?: string): Promise<SignedMessage> {
-  // The text the device will sign on this app version, not just the message: 1.4.0/1.4.1/1.4.4 sign it raw.
-  if (isReservedMessage(ctx.capabilities.appVersion, message)) {
-    throw invalidParams('message', 'reserved: this text keys the credential store and is never signed for a page');
-  }
-  assertDeviceSignsMessage(message, what);
+  const refusal = messageRefusal(ctx.capabilities, message, what);
+  if (refusal) throw refusal;
   ctx.onConfirm?.('Review the message on your Ledger and approve');
-  const signed = await ctx.app.signMessage(ctx.accountIndex, message, ctx.networkId, { signal: ctx.signal });
+  const options = { signal: ctx.signal };
+  const signed = ctx.capabilities.extension?.signText
+    ? {
+        ...(await ctx.app.signText({ account: ctx.accountIndex, networkId: ctx.networkId, origin: ctx.origin, message }, options)),
+        signedMessage: message,
+      }
+    : await ctx.app.signMessage(ctx.accountIndex, message, ctx.networkId, options);
   if (!(await accountMessageVerifier(ctx.address, ctx.networkId))(signed)) {
     throw new ProviderError(ErrorCode.Internal, {
       reason: 'the Ledger returned a message signature that does not verify for this account',

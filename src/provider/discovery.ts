@@ -5,7 +5,16 @@
  *
  * `install` puts the provider on `window.chain` (and, when asked, on `window.mina`, for dapps that only look there)
  * and announces it.
+ *
+ * Identity: the provider announces itself as what it is (slug `chain-ledger`, rdns `org.chain-ledger`) and never
+ * sets `isAuro`, which is Auro's claim about itself. An integrator may opt in to Auro's slug (`announceAsAuro`) for
+ * dapps that pick a wallet by it (Auro's test dapp takes `info.slug === 'aurowallet' || provider.isAuro`); the rdns
+ * stays this wallet's, so code keyed on Auro's rdns (wagmina) still treats it as another wallet (docs/provider.md,
+ * "Identity").
  */
+
+/** The library's version, as `getWalletInfo()` answers it (test/package.test.ts keeps it equal to package.json's). */
+export const WALLET_VERSION = '0.1.0';
 
 /** Who the wallet is; `icon` must be a `data:image/…` URI (the mina-js spec refuses anything else). */
 export interface ProviderInfo {
@@ -20,6 +29,9 @@ export interface ProviderDetail<P = unknown> {
   readonly info: ProviderInfo;
   readonly provider: P;
 }
+
+/** Auro's slug, announced only with `announceAsAuro: true`. */
+export const AURO_SLUG = 'aurowallet';
 
 export const REQUEST_PROVIDER_EVENT = 'mina:requestProvider';
 export const ANNOUNCE_PROVIDER_EVENT = 'mina:announceProvider';
@@ -62,7 +74,7 @@ function currentWindow(): DiscoveryWindow {
  *
  * @param provider - What dapps receive in `event.detail.provider`.
  * @param options - `info` (`{ slug, name, icon, rdns }`, default `DEFAULT_PROVIDER_INFO`), `window` (default the
- *   global `window`).
+ *   global `window`), `announceAsAuro` (default false: announce Auro's slug `aurowallet` instead of `info.slug`).
  * @returns A function that stops answering.
  * @throws `TypeError` when `info` has an empty field or an icon that is not a `data:image/` URI, or when there is
  *   no `window` and none is passed.
@@ -71,9 +83,14 @@ function currentWindow(): DiscoveryWindow {
  * const stop = announceProvider(chain, { info: { slug: 'my-wallet', name: 'My Wallet', icon: 'data:image/svg+xml,…', rdns: 'com.example.wallet' } });
  * ```
  */
-export function announceProvider<P>(provider: P, options: { info?: ProviderInfo; window?: DiscoveryWindow } = {}): () => void {
+export function announceProvider<P>(
+  provider: P,
+  options: { info?: ProviderInfo; window?: DiscoveryWindow; announceAsAuro?: boolean } = {},
+): () => void {
   const target = options.window ?? currentWindow();
-  const detail: ProviderDetail<P> = Object.freeze({ info: checkInfo(options.info ?? DEFAULT_PROVIDER_INFO), provider });
+  const given = options.info ?? DEFAULT_PROVIDER_INFO;
+  const info = checkInfo(options.announceAsAuro === true ? { ...given, slug: AURO_SLUG } : given);
+  const detail: ProviderDetail<P> = Object.freeze({ info, provider });
   const announce = () => target.dispatchEvent(new CustomEvent(ANNOUNCE_PROVIDER_EVENT, { detail }));
   target.addEventListener(REQUEST_PROVIDER_EVENT, announce);
   announce();
@@ -85,14 +102,20 @@ export interface InstallOptions {
   window?: DiscoveryWindow;
   /** Also set `window.mina`, for dapps that only look there (default false: `window.mina` is Auro's). */
   asMina?: boolean;
+  /**
+   * Announce Auro's slug `aurowallet` (default false): the integrator's explicit choice, for dapps that pick a wallet
+   * by that slug (Auro's test dapp). Name, icon and rdns stay this wallet's, and `isAuro` is never set. A dapp that
+   * lists one wallet per slug (`@mina-js/connect`) then lists only one of this provider and a real Auro.
+   */
+  announceAsAuro?: boolean;
 }
 
 /**
  * Puts the provider on `window.chain` (and `window.mina` with `asMina`), and announces it (`announceProvider`).
  *
  * @param provider - The provider to install, usually from `createLedgerProvider` or `wrapProvider`.
- * @param options - `info` and `window` as `announceProvider`; `asMina` also sets `window.mina` (default false:
- *   `window.mina` is Auro's).
+ * @param options - `info`, `window` and `announceAsAuro` as `announceProvider`; `asMina` also sets `window.mina`
+ *   (default false: `window.mina` is Auro's).
  * @returns A function that undoes both (the globals are removed only if they still hold this provider).
  * @throws `TypeError` as `announceProvider` (bad `info`, no `window`).
  * @example
@@ -108,7 +131,7 @@ export function install<P>(provider: P, options: InstallOptions = {}): () => voi
   const target = (options.window ?? currentWindow()) as DiscoveryWindow & Record<string, unknown>;
   const names = options.asMina ? ['chain', 'mina'] : ['chain'];
   for (const name of names) target[name] = provider;
-  const stop = announceProvider(provider, { info: options.info, window: target });
+  const stop = announceProvider(provider, { info: options.info, window: target, announceAsAuro: options.announceAsAuro });
   return () => {
     stop();
     for (const name of names) if (target[name] === provider) delete target[name];

@@ -1,6 +1,8 @@
 /**
- * The one table of wallet methods. Each `chain_` name (Auro's `mina_` name is the same method) gives the
- * `LedgerProvider` method that serves it, its params schema, how its positional params read, whether
+ * The one table of wallet methods. Each wallet name gives the `LedgerProvider` method that serves it. A name is
+ * `chain_X`, which Auro and mina-js call `mina_X` (the same method under both names), or `wallet_X`, the
+ * wallet-level namespace (EIP-2255's `wallet_revokePermissions`, Auro's `wallet_info`) that every wallet spells the
+ * same way. Each row gives its params schema, how its positional params read, whether
  * `wrapProvider({ whenUnsupported: 'delegate' })` may hand it to the original wallet, and what it resolves (a type
  * only). Everything else derives from here: `METHODS`, the typed dapp API (`ChainRpcSchema` in ./rpc.ts), the methods
  * `LedgerProvider` must implement (`WalletMethods`), `request()`'s dispatch and the wrapper's delegation, so a method
@@ -11,15 +13,17 @@
 import type { z } from 'zod';
 import type { Capabilities } from '../device/capabilities.js';
 import type { SignedFields } from '../messages/sign-fields.js';
-import type { SignedMessage } from '../messages/sign-message.js';
+import { jsonMessageText, messageRefusal, type SignedMessage } from '../messages/sign-message.js';
 import type { NullifierResult } from '../nullifier/create-nullifier.js';
 import type { SendTransactionResult } from '../zkapp/send-transaction.js';
 import { ErrorCode, ProviderError, invalidParams, needsExtension } from '../errors/provider-error.js';
 import {
+  addChainParams,
   createNullifierParams,
   deleteCredentialParams,
   emptyParams,
   requestPresentationParams,
+  revokePermissionsParams,
   sendPaymentParams,
   sendStakeDelegationParams,
   sendTransactionParams,
@@ -49,8 +53,12 @@ export interface MethodSpec {
   params?: z.ZodType;
   /** Its positional form, where `[value]` is not simply the params object. */
   positional?: PositionalRule;
-  /** What the connected app must be able to do: the 20006 to refuse with before the device is asked, else undefined. */
-  requires?: (capabilities: Capabilities) => ProviderError | undefined;
+  /**
+   * What the connected app must be able to do with these params: the error to refuse with before the device is
+   * asked (or waited for), else undefined. Gets the params as the schema parsed them.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each row's params are its own schema's output; the pipeline passes them as parsed.
+  requires?: (capabilities: Capabilities, params: any) => ProviderError | undefined;
   /**
    * Whether it uses the credential store: its session then has the store, the store secret and a message verifier,
    * and the call is refused (20006) on an app before 1.4.5 or a transport that would log the store key.
@@ -84,14 +92,37 @@ const extension =
 /** `[fields]` → `{ message: fields }` (a one-element array holding `{ message }` is that object). */
 const fieldsFirst: PositionalRule<'message'> = { key: 'message', isObjectForm: (element) => !Array.isArray(element) };
 
-/** The wallet methods: `chain_` name → what serves it. */
+/** What the device can sign of a message: refused before the device is asked (src/messages/sign-message.ts). */
+const signableMessage = (capabilities: Capabilities, { message }: { message: string }) => messageRefusal(capabilities, message);
+/** The same for the JSON text of a `signJsonMessage`. */
+const signableJson = (capabilities: Capabilities, { message }: { message: Parameters<typeof jsonMessageText>[0] }) =>
+  messageRefusal(capabilities, jsonMessageText(message), 'this JSON text');
+
+/** The wallet methods: wallet name → what serves it. */
 export const WALLET_METHODS = {
   chain_requestAccounts: { method: 'requestAccounts', delegate: false, result: resolves<string[]>() },
   chain_accounts: { method: 'getAccounts', delegate: false, result: resolves<string[]>() },
   chain_requestNetwork: { method: 'requestNetwork', delegate: false, result: resolves<{ networkID: string }>() },
+  /** mina-js (Pallad): the network id as text, `'mina:devnet'`; wagmina asks every wallet but Auro for it. */
+  chain_networkId: { method: 'getNetworkId', delegate: false, result: resolves<string>() },
   chain_switchChain: { method: 'switchChain', params: switchChainParams, delegate: false, result: resolves<{ networkID: string }>() },
-  chain_signMessage: { method: 'signMessage', params: signMessageParams, delegate: true, result: resolves<SignedMessage>() },
-  chain_sign_JsonMessage: { method: 'signJsonMessage', params: signJsonMessageParams, delegate: true, result: resolves<SignedMessage>() },
+  chain_addChain: { method: 'addChain', params: addChainParams, delegate: false, result: resolves<{ networkID: string }>() },
+  wallet_info: { method: 'getWalletInfo', delegate: false, result: resolves<{ version: string; init: boolean }>() },
+  wallet_revokePermissions: { method: 'revokePermissions', params: revokePermissionsParams, delegate: false, result: resolves<[]>() },
+  chain_signMessage: {
+    method: 'signMessage',
+    params: signMessageParams,
+    requires: signableMessage,
+    delegate: true,
+    result: resolves<SignedMessage>(),
+  },
+  chain_sign_JsonMessage: {
+    method: 'signJsonMessage',
+    params: signJsonMessageParams,
+    requires: signableJson,
+    delegate: true,
+    result: resolves<SignedMessage>(),
+  },
   chain_verifyMessage: { method: 'verifyMessage', params: verifyMessageParams, delegate: false, result: resolves<boolean>() },
   chain_verify_JsonMessage: { method: 'verifyJsonMessage', params: verifyMessageParams, delegate: false, result: resolves<boolean>() },
   chain_signFields: {
@@ -146,7 +177,7 @@ export const WALLET_METHODS = {
     delegate: true,
     result: resolves<{ credential: string }>(),
   },
-} as const satisfies Record<`chain_${string}`, MethodSpec>;
+} as const satisfies Record<`chain_${string}` | `wallet_${string}`, MethodSpec>;
 
 /** The table's type, for the types derived from it (./rpc.ts). */
 export type WalletMethodTable = typeof WALLET_METHODS;
@@ -193,7 +224,8 @@ function walletRows(): Record<ProviderMethod, Row> {
 }
 
 /**
- * The row `request({ method })` names: a `chain_` name, or Auro's `mina_` name of the same method.
+ * The row `request({ method })` names: a `chain_` or `wallet_` name, or Auro's (and mina-js's) `mina_` name of a
+ * `chain_` method.
  * @throws `ProviderError` 20003 when `args` is no `{ method }`, 20006 for a name that is no wallet method.
  */
 export function specOfRequest(args: unknown): WalletMethodTable[WalletMethod] & { walletMethod: WalletMethod } {

@@ -13,9 +13,11 @@ import type { ZkappSummary } from '../zkapp/summary.js';
 import type { ProgressStage } from '../util/progress.js';
 import { invalidParams } from './to-provider-error.js';
 import { DEFAULT_MAX_PENDING_CALLS } from './pending.js';
+import type { AddedChain, NetworkKind } from './networks.js';
 import { parseMina } from './schemas.js';
 
-export type Network = 'mainnet' | 'devnet' | 'local';
+/** The network a provider is created for: `'mainnet'`, `'devnet'` or `'local'` (what its `network` getter says). */
+export type Network = NetworkKind;
 
 /** Told to the page so it can say "Confirm on your Ledger…" while the device waits for the user. */
 export interface DeviceAction {
@@ -62,9 +64,15 @@ export interface LedgerProviderOptions {
    * page must not be the one to choose this: it is the integrator's option.
    */
   confirmAddress?: boolean;
-  /** Mina daemon GraphQL endpoint, for nonces and broadcast (mainnet, devnet). No credentials in it: see below. */
+  /**
+   * Mina daemon GraphQL endpoint, for nonces and broadcast on the network the provider is created for (a network a
+   * page switches to uses its own public endpoint: ./networks.ts). No credentials in it: see below.
+   */
   graphqlUrl?: string;
-  /** Extra headers for `graphqlUrl`, e.g. `{ authorization: 'Bearer …' }`: credentials go here, never in the URL. */
+  /**
+   * Extra headers for `graphqlUrl`, e.g. `{ authorization: 'Bearer …' }`: credentials go here, never in the URL. Sent
+   * to `graphqlUrl` only, never to another network's endpoint.
+   */
   graphqlHeaders?: Record<string, string>;
   /** The protocol era the network runs; a zkApp command of the other layout is refused. Default: follow the command. */
   era?: Era;
@@ -119,10 +127,21 @@ export interface LedgerProviderOptions {
   maxRequestsPerMinute?: number;
   /**
    * Asked before `switchChain` changes the network (the signing domain of every later call): return true to switch
-   * (`chainChanged` tells the page), false (or throw) to refuse (→ 1002, nothing changes). Without it a page's
+   * (`chainChanged` tells the page), false (or throw) to refuse (→ 1002, nothing changes). `graphqlUrl` is the
+   * endpoint calls on that network will use: the network's public one (./networks.ts), or the one `addChain` added;
+   * the `graphqlUrl` option serves the network the provider was created for. Without this hook a page's
    * `switchChain` is refused (1002), unless `allowUnconfirmedSwitchChain` is true.
    */
-  confirmSwitchChain?: (request: { from: string; to: string; origin: string }) => boolean | Promise<boolean>;
+  confirmSwitchChain?: (request: { from: string; to: string; origin: string; graphqlUrl?: string }) => boolean | Promise<boolean>;
+  /**
+   * Asked when a page's `addChain({ url, name })` names a GraphQL endpoint the provider does not know (a known one is a
+   * switch, asked through `confirmSwitchChain`). Answer `false` (or throw) to refuse (→ 1002), or the network the
+   * endpoint serves: `{ networkID }` of a known network (the endpoint replaces its public one for this provider), or a
+   * new network `{ networkID: 'ns:name', signingNetwork: 'mainnet' | 'testnet' }`. The provider then switches to it
+   * (`chainChanged`). Without this hook, or for a signature domain the Ledger cannot sign for, the answer is 20004.
+   * The integrator's `graphqlHeaders` are never sent to an added endpoint.
+   */
+  confirmAddChain?: (request: { url: string; name: string; origin: string }) => AddedChain | false | Promise<AddedChain | false>;
   /**
    * Let `switchChain` change the network without asking anyone (default false: without `confirmSwitchChain` it is
    * refused with 1002). Only for a host that shows the network itself and accepts that any page it serves may change
@@ -189,6 +208,7 @@ export const providerOptionsSchema = z.looseObject({
   confirmZkapp: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   era: optional((value) => value === 'berkeley' || value === 'mesa', 'must be "berkeley" or "mesa"'),
   confirmSwitchChain: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
+  confirmAddChain: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   onProgress: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   allowUnconfirmedSwitchChain: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
   allowUnreviewedBlindSigning: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),

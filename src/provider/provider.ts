@@ -26,12 +26,15 @@ import { orDelegate, type DelegatedCall } from './delegation.js';
 import { registerHostCredentials, type HostCredentials } from './host-credentials.js';
 import { ROWS, paramsOf, specOfRequest, type MethodName, type ParsedParams, type UsesStore } from './methods.js';
 import type {
+  AddChainArgs,
   CallOptions,
   CreateNullifierArgs,
   RequestArguments,
   RequestContext,
   RequestPresentationArgs,
   RequestResult,
+  RevokePermissionsArgs,
+  RpcResult,
   SendPaymentArgs,
   SendStakeDelegationArgs,
   SendTransactionArgs,
@@ -48,6 +51,8 @@ import type {
 import { assertSameOrigin, bindOrigin, callerOrigin } from './origin.js';
 import { PendingCalls } from './pending.js';
 import { ProviderEvents, type EventName, type Listener } from './events.js';
+import { WALLET_VERSION } from './discovery.js';
+import { Networks, kindOf, type ChainNetwork } from './networks.js';
 import { checkProviderOptions, type LedgerProviderOptions, type Network } from './options.js';
 import { CallReport } from './progress.js';
 import { parseParams } from './schemas.js';
@@ -77,7 +82,10 @@ type Body<P extends MethodName, T> = (session: SessionOf<P>, params: ParsedParam
  * ```
  */
 export class LedgerProvider implements WalletMethods {
-  #network: Network;
+  /** The network now: switched by `switchChain` and `addChain`. */
+  #chain: ChainNetwork;
+  /** The networks this provider knows, and its endpoint on each. */
+  readonly #networks: Networks;
   /** The origin this provider serves (a page's `location.origin`, or the one given to a bridge or a Node host). */
   readonly origin: string;
   /** Account N of m/44'/12586'/N'/0/0. */
@@ -100,7 +108,8 @@ export class LedgerProvider implements WalletMethods {
     this.#options = options;
     this.#bridge = checked.bridge;
     this.origin = bindOrigin(options.origin, checked.bridge);
-    this.#network = checked.network;
+    this.#networks = new Networks(checked.network, options.graphqlUrl, options.graphqlHeaders);
+    this.#chain = this.#networks.byId(`mina:${checked.network}`)!;
     this.accountIndex = checked.accountIndex;
     this.isSoftwareLedger = (options.transport as { isSoftwareLedger?: unknown }).isSoftwareLedger === true;
     this.#pending = new PendingCalls(checked.maxPendingCalls, checked.maxRequestsPerMinute);
@@ -108,19 +117,22 @@ export class LedgerProvider implements WalletMethods {
     registerHostCredentials(this, this.#hostCredentials());
   }
 
-  /** The network the provider signs for: `mainnet`, `devnet` or `local` (changed by `switchChain`). */
+  /**
+   * What the provider signs for: `mainnet`, `devnet` (the testnet signature domain, also Zeko testnet's) or `local`
+   * (changed by `switchChain` and `addChain`); `chainId` names the network itself.
+   */
   get network(): Network {
-    return this.#network;
+    return kindOf(this.#chain);
   }
 
-  /** 0 (testnet/devnet; also the local chain) or 1 (mainnet). */
+  /** The device's network id: 0 (the testnet domain: devnet, Zeko testnet, the local chain) or 1 (mainnet). */
   get networkId(): NetworkId {
-    return this.network === 'mainnet' ? 1 : 0;
+    return this.#chain.signingNetwork === 'mainnet' ? 1 : 0;
   }
 
-  /** `mina:<network>`, as `requestNetwork()` answers it. */
+  /** The network's id, as `requestNetwork()` answers it: `mina:devnet`, `zeko:testnet`. */
   get chainId(): string {
-    return `mina:${this.network}`;
+    return this.#chain.networkID;
   }
 
   /**
@@ -200,8 +212,89 @@ export class LedgerProvider implements WalletMethods {
    */
   async switchChain(args: SwitchChainArgs, context: RequestContext = {}): Promise<{ networkID: string }> {
     return this.#local('switchChain', args ?? {}, context, async (params) => {
-      await this.#switchTo(params.networkID.slice('mina:'.length) as Network);
+      await this.#switchTo(this.#networks.switchable(params.networkID));
       return { networkID: this.chainId };
+    });
+  }
+
+  /**
+   * Auro's `addChain({ url, name })`: `url` (a GraphQL endpoint, plain or percent-encoded as Auro's test dapp sends
+   * it) of a network the provider knows is a switch to that network (`confirmSwitchChain` decides, as for
+   * `switchChain`); another endpoint goes to the integrator's `confirmAddChain`, which may accept it for a network of a
+   * signature domain the Ledger signs for, and the provider switches to it. Nothing touches the device.
+   *
+   * @param args - `{ url, name }`.
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns The network now in use, `{ networkID }`; `chainChanged` when it changed.
+   * @throws `ProviderError`: 23001 another origin, 20003 a `url` that is no http(s) URL or no `name`, 20004 an
+   *   endpoint the provider cannot add (no `confirmAddChain`, or a domain the Ledger cannot sign for), 1002 when the
+   *   integrator's hook refuses.
+   * @example
+   * ```ts
+   * await chain.addChain({ url: encodeURIComponent('https://testnet.zeko.io/graphql'), name: 'Zeko' }); // a known endpoint: a switch
+   * ```
+   */
+  async addChain(args: AddChainArgs, context: RequestContext = {}): Promise<{ networkID: string }> {
+    return this.#local('addChain', args ?? {}, context, async ({ url, name }) => {
+      const known = this.#networks.byUrl(url);
+      if (known) {
+        await this.#switchTo(this.#networks.switchable(known.networkID));
+        return { networkID: this.chainId };
+      }
+      const confirm = this.#options.confirmAddChain;
+      if (!confirm) {
+        throw new ProviderError(ErrorCode.UnsupportedChain, {
+          reason: `this wallet adds no network (the integrator has no confirmAddChain hook): ${url} is none of ${this.#networkIds()}`,
+        });
+      }
+      let answer: Awaited<ReturnType<typeof confirm>> = false;
+      await requireApproval(async () => {
+        answer = await confirm({ url, name, origin: this.origin });
+        return answer !== false;
+      }, `adding ${url} was not approved`);
+      this.#setChain(this.#networks.add(answer as Exclude<typeof answer, false>, name, url));
+      return { networkID: this.chainId };
+    });
+  }
+
+  /**
+   * The network id as text (`'mina:devnet'`), as mina-js's `mina_networkId` answers it (wagmina asks every wallet
+   * but Auro for it); never touches the device.
+   *
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns The network id, e.g. `'mina:mainnet'`.
+   * @throws `ProviderError` 23001 when the call comes from another origin.
+   */
+  async getNetworkId(context: RequestContext = {}): Promise<string> {
+    return this.#local('getNetworkId', undefined, context, async () => this.chainId);
+  }
+
+  /**
+   * Auro's `getWalletInfo()` / `wallet_info`: `{ version, init }`, the library's version and `true` (a Ledger always
+   * holds a key); never touches the device.
+   *
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `{ version, init: true }`.
+   * @throws `ProviderError` 23001 when the call comes from another origin.
+   */
+  async getWalletInfo(context: RequestContext = {}): Promise<{ version: string; init: boolean }> {
+    return this.#local('getWalletInfo', undefined, context, async () => ({ version: WALLET_VERSION, init: true }));
+  }
+
+  /**
+   * Auro's `revokePermissions()` / `wallet_revokePermissions`: forgets the page's connection, as `disconnect()` does
+   * (`disconnect` and `accountsChanged` with `[]` when it was connected), and resolves `[]`. On the class, not added
+   * per instance: Auro's test dapp looks for it on the prototype.
+   *
+   * @param args - Ignored: every permission of the page is revoked (wagmina sends `[{ mina_accounts: {} }]`).
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `[]`.
+   * @throws `ProviderError` 23001 when the call comes from another origin.
+   */
+  async revokePermissions(args?: RevokePermissionsArgs, context: RequestContext = {}): Promise<[]> {
+    return this.#local('revokePermissions', args, context, async () => {
+      this.#drop(new ProviderError(ErrorCode.NotConnected, { reason: 'permissions revoked by the page' }));
+      return [];
     });
   }
 
@@ -487,7 +580,7 @@ export class LedgerProvider implements WalletMethods {
    * @throws `ProviderError` 20003 (as a rejected promise) when the provider's network is not `local`.
    */
   localChain(): Promise<LocalChain> {
-    return this.#sessions.localChain(this.#network);
+    return this.#sessions.localChain(this.network);
   }
 
   /**
@@ -599,14 +692,16 @@ export class LedgerProvider implements WalletMethods {
       const connection = this.#caller(context);
       const params = this.#params(method, args);
       const { requires, store } = ROWS[method];
-      const missing = requires?.(connection.capabilities);
+      // What the device cannot do with these params is refused before the call waits for the device.
+      const missing = requires?.(connection.capabilities, params);
       if (missing) throw missing;
       return this.#device(report, context, async (app, signal) => {
         // The connection may have gone (an unplug, disconnect()) while this call waited for the device.
         if (this.#connection !== connection) {
           throw new ProviderError(ErrorCode.NotConnected, { reason: 'the Ledger was disconnected while this call waited: connect again' });
         }
-        const session = await this.#sessions.open({ app, connection, network: this.#network, signal, report }, store === true);
+        const chain = { network: this.network, endpoint: this.#networks.endpointOf(this.#chain) };
+        const session = await this.#sessions.open({ app, connection, ...chain, signal, report }, store === true);
         return body(session as SessionOf<P>, params);
       });
     });
@@ -682,9 +777,10 @@ export class LedgerProvider implements WalletMethods {
     return [address];
   }
 
-  async #switchTo(network: Network): Promise<void> {
-    if (network === this.#network) return;
-    const to = `mina:${network}`;
+  /** Switches to `network` once the integrator's `confirmSwitchChain` approved it (see `switchChain`). */
+  async #switchTo(network: ChainNetwork): Promise<void> {
+    if (network === this.#chain) return;
+    const to = network.networkID;
     const confirm = this.#options.confirmSwitchChain;
     // Secure default: the signing domain of every later call changes, so nobody switches it silently.
     if (!confirm && this.#options.allowUnconfirmedSwitchChain !== true) {
@@ -692,10 +788,24 @@ export class LedgerProvider implements WalletMethods {
         reason: `switching to ${to} needs the integrator's confirmation (the confirmSwitchChain option, or allowUnconfirmedSwitchChain: true)`,
       });
     }
-    if (confirm)
-      await requireApproval(() => confirm({ from: this.chainId, to, origin: this.origin }), `switching to ${to} was not approved`);
-    this.#network = network;
+    if (confirm) {
+      const graphqlUrl = this.#networks.endpointOf(network)?.url;
+      const request = { from: this.chainId, to, origin: this.origin, ...(graphqlUrl ? { graphqlUrl } : {}) };
+      await requireApproval(() => confirm(request), `switching to ${to} was not approved`);
+    }
+    this.#setChain(network);
+  }
+
+  /** The network now is `network`: `chainChanged` when it changed. */
+  #setChain(network: ChainNetwork): void {
+    if (network === this.#chain) return;
+    this.#chain = network;
     this.#events.emit('chainChanged', { networkID: this.chainId });
+  }
+
+  /** The ids of the networks a page may switch to, for a reason. */
+  #networkIds(): string {
+    return this.#networks.list().join(', ');
   }
 
   /** The device client; a new one after the transport reported a disconnect (a replugged device). */

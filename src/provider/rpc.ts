@@ -14,6 +14,8 @@ import type { z } from 'zod';
 import type { SendTransactionResult } from '../zkapp/send-transaction.js';
 import type { WalletMethod, WalletMethodTable } from './methods.js';
 import type {
+  addChainParams,
+  revokePermissionsParams,
   signFieldsParams,
   signJsonMessageParams,
   verifyFieldsParams,
@@ -36,10 +38,14 @@ export type CreateNullifierArgs = z.input<typeof createNullifierParams>;
 export type RequestPresentationArgs = z.input<typeof requestPresentationParams>;
 /** `storePrivateCredential({ credential })`: the credential as an object or its JSON text. */
 export type StorePrivateCredentialArgs = z.input<typeof storePrivateCredentialParams>;
-/** `signMessage({ message })`: 1–65 printable ASCII bytes. */
+/** `signMessage({ message })`: 1–1024 bytes of UTF-8 with the extension's SIGN_TEXT; 1–65 printable ASCII bytes on the released app. */
 export type SignMessageArgs = z.input<typeof signMessageParams>;
-/** `switchChain({ networkID })`. */
+/** `switchChain({ networkID })`: `'mina:mainnet'`, `'mina:devnet'`, `'mina:local'`, `'zeko:testnet'`, or one `addChain` added. */
 export type SwitchChainArgs = z.input<typeof switchChainParams>;
+/** `addChain({ url, name })`: a GraphQL endpoint (plain or percent-encoded, as Auro decodes it) and its name. */
+export type AddChainArgs = z.input<typeof addChainParams>;
+/** `revokePermissions(args?)`: ignored (every permission of the page is revoked); wagmina sends `{ mina_accounts: {} }`. */
+export type RevokePermissionsArgs = z.input<typeof revokePermissionsParams>;
 /** `sendPayment({ to, amount, fee?, memo?, nonce? })`: amounts in MINA; empty fee, memo or nonce mean "not given". */
 export type SendPaymentArgs = z.input<typeof sendPaymentParams>;
 /** `sendStakeDelegation({ to, fee?, memo?, nonce? })`: `to` is the block producer. */
@@ -97,9 +103,12 @@ export type WalletMethods = {
     : (args: ParamsOf<WalletMethodTable[M]>, context?: RequestContext) => Promise<ResultOf<WalletMethodTable[M]>>;
 };
 
-/** Auro's name of a wallet method (`mina_requestAccounts` for `chain_requestAccounts`), served the same way. */
+/**
+ * Auro's (and mina-js's) name of a wallet method (`mina_requestAccounts` for `chain_requestAccounts`), served the same
+ * way; `wallet_` names have no other spelling.
+ */
 export type AuroMethod<M extends WalletMethod = WalletMethod> = M extends `chain_${infer Rest}` ? `mina_${Rest}` : never;
-/** Every name `request` serves: the `chain_` names and Auro's `mina_` names of the same methods. */
+/** Every name `request` serves: the `chain_` and `wallet_` names, and the `mina_` names of the `chain_` methods. */
 export type RequestMethod = WalletMethod | AuroMethod;
 /** The `chain_` method a name stands for (itself, or the `chain_` equivalent of a `mina_` name). */
 export type ChainMethod<M extends RequestMethod> = Extract<M extends `mina_${infer Rest}` ? `chain_${Rest}` : M, WalletMethod>;

@@ -10,6 +10,7 @@ import { utf8 } from '../apdu/bytes.js';
 import { displayTextProblem } from '../apdu/display-text.js';
 import { invalidParams } from '../errors/provider-error.js';
 import { MAX_SIGN_FIELDS } from '../messages/sign-fields.js';
+import { checkEndpointUrl } from './networks.js';
 
 /**
  * Bounds on untrusted JSON arguments, checked before any library sees them. mina-attestations' schemas (zod 3 with
@@ -310,21 +311,79 @@ export const verifyFieldsParams = z.object({
   data: z.array(messageField).min(1).max(MAX_SIGN_FIELDS),
   signature: z.string().min(1).max(200),
 });
+const messageSignature = z.object({ field: decimal, scalar: decimal });
+/**
+ * `{ field, scalar }`, or its JSON text: Auro's test dapp keeps the signature in a text box as
+ * `JSON.stringify(signature)` and sends that text back, and Auro parses it (`JSON.parse` when it is a string).
+ */
+const messageSignatureOrJson = accepting<{ field: string; scalar: string } | string>()(
+  z.unknown().transform((value, ctx): z.output<typeof messageSignature> => {
+    let parsed = value;
+    if (typeof value === 'string') {
+      try {
+        parsed = value.length <= 1024 ? JSON.parse(value) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+    }
+    const result = messageSignature.safeParse(parsed);
+    if (result.success) return result.data;
+    const issue = result.error.issues[0]!;
+    ctx.addIssue({
+      code: 'custom',
+      path: typeof value === 'string' ? [] : issue.path,
+      message: typeof value === 'string' ? 'must be { field, scalar } or its JSON text' : issue.message,
+    });
+    return z.NEVER;
+  }),
+);
 export const verifyMessageParams = z.object({
   publicKey: plainAddress,
   data: z.string(),
-  signature: z.object({ field: decimal, scalar: decimal }),
+  signature: messageSignatureOrJson,
 });
 /** Auro's `signJsonMessage` argument: `{ message: [{ label, value }, …] }`, signed as its JSON text. */
 export const signJsonMessageParams = z.object({
   message: z.array(z.object({ label: z.string(), value: z.union([z.string(), z.number().finite(), z.boolean()]) })).min(1),
 });
 
-const NETWORK_IDS = ['mina:mainnet', 'mina:devnet', 'mina:local'] as const;
-/** `switchChain`: one of the networks this provider knows. */
-export const switchChainParams = z.object({
-  networkID: z.enum(NETWORK_IDS, { error: 'must be "mina:mainnet", "mina:devnet" or "mina:local"' }),
+/**
+ * `switchChain({ networkID })`: a network id as text. Whether the provider knows it (20004 otherwise, as Auro answers)
+ * is the network list's business (./networks.ts).
+ */
+export const switchChainParams = z.object({ networkID: z.string().max(64) });
+
+/**
+ * Auro's `addChain({ url, name })`: `url` is a GraphQL endpoint, percent-decoded as Auro decodes it (its test dapp
+ * sends `encodeURIComponent(url)`, vimina the plain URL; decoding a plain URL leaves it as it is); `name` names it.
+ */
+export const addChainParams = z.object({
+  url: z
+    .string()
+    .max(2048)
+    .transform((value, ctx) => {
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(value);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a URL, plain or percent-encoded (encodeURIComponent)' });
+        return z.NEVER;
+      }
+      const checked = checkEndpointUrl(decoded);
+      if ('problem' in checked) {
+        ctx.addIssue({ code: 'custom', message: checked.problem });
+        return z.NEVER;
+      }
+      return checked.href;
+    }),
+  name: z.string().trim().min(1, 'must name the network').max(64),
 });
+
+/**
+ * `revokePermissions()` / `wallet_revokePermissions`: what it revokes is read as every permission of the page, as Auro
+ * does; wagmina sends `[{ mina_accounts: {} }]` (EIP-2255's form), which is accepted and changes nothing.
+ */
+export const revokePermissionsParams = accepting<{ mina_accounts?: object } | undefined>()(z.unknown().transform(() => ({})));
 
 export const emptyParams = z.object({});
 

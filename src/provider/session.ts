@@ -23,6 +23,7 @@ import type { ReportProgress } from '../util/progress.js';
 import { createLocalChain, type LocalChain } from '../zkapp/local-chain.js';
 import { NonceTracker } from '../zkapp/nonces.js';
 import type { ZkappSummary } from '../zkapp/summary.js';
+import type { Endpoint } from './networks.js';
 import type { CheckedOptions, LedgerProviderOptions, Network } from './options.js';
 import type { CallReport } from './progress.js';
 
@@ -34,11 +35,15 @@ export interface Connection {
   storeSecret?: Uint8Array;
 }
 
-/** What one call brings to its session: the device it holds, the connection, the network now, its signal, its reports. */
+/**
+ * What one call brings to its session: the device it holds, the connection, the network now (its kind and the
+ * GraphQL endpoint used on it), its signal, its reports.
+ */
 export interface CallParts {
   app: MinaLedgerApp;
   connection: Connection;
   network: Network;
+  endpoint: Endpoint | undefined;
   signal: AbortSignal;
   report: CallReport;
 }
@@ -108,8 +113,8 @@ export class CallSessions {
     return withStore ? this.#openWithStore(call) : this.#open(call);
   }
 
-  #open({ app, connection, network, signal, report }: CallParts): CallSession {
-    const { graphqlUrl, graphqlHeaders, era, confirmZkapp, selectCredentials, o1jsCacheBytes } = this.#options;
+  #open({ app, connection, network, endpoint, signal, report }: CallParts): CallSession {
+    const { era, confirmZkapp, selectCredentials, o1jsCacheBytes } = this.#options;
     const origin = this.#origin;
     return {
       app,
@@ -123,8 +128,8 @@ export class CallSessions {
       onConfirm: report.confirm,
       progress: report.progress,
       nonces: this.#nonces,
-      graphqlUrl,
-      graphqlHeaders,
+      graphqlUrl: endpoint?.url,
+      graphqlHeaders: endpoint?.headers,
       era,
       feeCap: this.#checked.feeCap,
       spendCap: this.#checked.spendCap,

@@ -70,16 +70,23 @@ describe('input refused before anything is sent', () => {
 });
 
 describe('GET_CAPABILITIES: how the host detects the extension', () => {
-  it('reports version 1.1, the four instructions, the nullifier origin and 64 fields', async () => {
+  it('reports version 1.2, the five instructions, the nullifier origin and 64 fields', async () => {
     expect(await new MinaLedgerApp(device()).getCapabilities()).toEqual({
-      version: '1.1',
+      version: '1.2',
       signFields: true,
       createNullifier: true,
       signZkapp: true,
       signPresentation: true,
+      signText: true,
       nullifierOrigin: true,
       maxFields: 64,
     });
+  });
+
+  it('a version 1.1 device: no SIGN_TEXT (messages go to INS 05)', async () => {
+    const old = device({ extensions: '1.1' });
+    expect(await new MinaLedgerApp(old).getCapabilities()).toMatchObject({ version: '1.1', signZkapp: true, signText: false });
+    expect(toHex(await old.exchange(Uint8Array.of(0xe0, 0xa5, 0, 0, 0)))).toBe('6d00');
   });
 
   it('a version 1.0 device: SIGN_FIELDS and CREATE_NULLIFIER only (zkApps and presentations signed blind)', async () => {
@@ -90,15 +97,17 @@ describe('GET_CAPABILITIES: how the host detects the extension', () => {
       createNullifier: true,
       signZkapp: false,
       signPresentation: false,
+      signText: false,
       nullifierOrigin: false,
       maxFields: 64,
     });
-    for (const ins of [0xa3, 0xa4]) expect(toHex(await old.exchange(Uint8Array.of(0xe0, ins, 0, 0, 0)))).toBe('6d00');
+    for (const ins of [0xa3, 0xa4, 0xa5]) expect(toHex(await old.exchange(Uint8Array.of(0xe0, ins, 0, 0, 0)))).toBe('6d00');
   });
 
   it('the real app (extensions: false) answers 0x6D00 to every extension instruction, and the client reports null', async () => {
     const real = device({ extensions: false });
-    for (const ins of [0xa0, 0xa1, 0xa2, 0xa3, 0xa4]) expect(toHex(await real.exchange(Uint8Array.of(0xe0, ins, 0, 0, 0)))).toBe('6d00');
+    for (const ins of [0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5])
+      expect(toHex(await real.exchange(Uint8Array.of(0xe0, ins, 0, 0, 0)))).toBe('6d00');
     expect(await new MinaLedgerApp(real).getCapabilities()).toBeNull();
   });
 

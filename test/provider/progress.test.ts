@@ -79,7 +79,7 @@ describe('every call ends with exactly one done or failed', () => {
       ['signJsonMessage', () => r.chain.signJsonMessage({ message: [{ label: 'action', value: 'login' }] })],
       ['signFields', () => r.chain.request({ method: 'chain_signFields', params: [['7']] })],
       ['requestNetwork', () => r.chain.request({ method: 'mina_requestNetwork' })],
-      ['request', () => r.chain.request({ method: 'chain_addChain' } as never)],
+      ['request', () => r.chain.request({ method: 'chain_listNetworks' } as never)],
       ['signMessage', () => r.chain.request({ method: 'chain_signMessage', params: { message: 42 } } as never)],
     ];
     for (const [method, call] of calls) {

@@ -58,10 +58,12 @@ describe('request() is typed per method', () => {
     expectTypeOf(typeOnly(chain.request({ method: 'mina_createNullifier', params: [['1', 2]] }))).resolves.toEqualTypeOf<NullifierResult>();
     expectTypeOf<RpcResult<'mina_sign_JsonMessage'>>().toEqualTypeOf<SignedMessage>();
     expectTypeOf<RpcParams<'mina_signFields'>>().toEqualTypeOf<RpcParams<'chain_signFields'>>();
-    // One mina_ name per chain_ name, and nothing else.
+    // One mina_ name per chain_ name, and nothing else; wallet_ names have no mina_ twin.
     expectTypeOf<AuroMethod>().toEqualTypeOf<Extract<RequestMethod, `mina_${string}`>>();
     expectTypeOf<'mina_requestAccounts'>().toMatchTypeOf<AuroMethod>();
-    expectTypeOf<'mina_addChain'>().not.toMatchTypeOf<RequestMethod>();
+    expectTypeOf<'mina_addChain'>().toMatchTypeOf<RequestMethod>();
+    expectTypeOf<'mina_getBalance'>().not.toMatchTypeOf<RequestMethod>();
+    expectTypeOf<'mina_info'>().not.toMatchTypeOf<RequestMethod>();
     expectTypeOf<Exclude<RequestMethod, WalletMethod | AuroMethod>>().toEqualTypeOf<never>();
   });
 
@@ -97,6 +99,19 @@ describe('request() is typed per method', () => {
     expect(typeof typed).toBe('function');
   });
 
+  it("types Auro's and mina-js's other methods: addChain, wallet_info, wallet_revokePermissions, mina_networkId", () => {
+    const chain = provider();
+    expectTypeOf(typeOnly(chain.request({ method: 'mina_networkId' }))).resolves.toEqualTypeOf<string>();
+    expectTypeOf(typeOnly(chain.request({ method: 'wallet_info' }))).resolves.toEqualTypeOf<{ version: string; init: boolean }>();
+    expectTypeOf(typeOnly(chain.request({ method: 'wallet_revokePermissions', params: [{ mina_accounts: {} }] }))).resolves.toEqualTypeOf<
+      []
+    >();
+    expectTypeOf(
+      typeOnly(chain.request({ method: 'mina_addChain', params: { url: 'https://testnet.zeko.io/graphql', name: 'Zeko' } })),
+    ).resolves.toEqualTypeOf<{ networkID: string }>();
+    expectTypeOf(typeOnly(chain.revokePermissions())).resolves.toEqualTypeOf<[]>();
+  });
+
   it('takes the params each method documents, in object and positional form', () => {
     const chain = provider();
     // A dapp's o1js transaction: `tx.toJSON()` is JSON text; the object form is accepted as well.
@@ -113,16 +128,16 @@ describe('request() is typed per method', () => {
     await chain.requestAccounts({ origin: ORIGIN });
     const calls = [
       // @ts-expect-error: not a wallet method
-      chain.request({ method: 'chain_addChain', params: {} }),
+      chain.request({ method: 'chain_listNetworks', params: {} }),
       // @ts-expect-error: the message must be a string
       chain.request({ method: 'chain_signMessage', params: { message: 42 } }),
       // @ts-expect-error: sendTransaction needs its transaction
       chain.request({ method: 'chain_sendTransaction', params: { onlySign: true } }),
       // @ts-expect-error: onlySign is a boolean
       chain.sendTransaction({ transaction: '{}', onlySign: 'yes' }),
-      // @ts-expect-error: switchChain knows three networks
-      chain.switchChain({ networkID: 'zeko:mainnet' }),
-      // @ts-expect-error: Auro's addChain is no method of this provider, under either name
+      // @ts-expect-error: a network id is text
+      chain.switchChain({ networkID: 1 }),
+      // @ts-expect-error: addChain needs { url, name }
       chain.request({ method: 'mina_addChain', params: {} }),
       // @ts-expect-error: the mina_ name takes the same params as the chain_ name
       chain.request({ method: 'mina_signMessage', params: { message: 42 } }),
@@ -135,7 +150,7 @@ describe('request() is typed per method', () => {
         ),
       ),
     );
-    expect(codes).toEqual([20006, 20003, 20003, 20003, 20003, 20006, 20003]);
+    expect(codes).toEqual([20006, 20003, 20003, 20003, 20003, 20003, 20003]);
   });
 
   it('the schema names exactly the methods request() serves', () => {
@@ -144,7 +159,9 @@ describe('request() is typed per method', () => {
     expect(Object.keys(METHODS).sort()).toEqual(
       [
         'chain_accounts',
+        'chain_addChain',
         'chain_createNullifier',
+        'chain_networkId',
         'chain_requestAccounts',
         'chain_requestNetwork',
         'chain_requestPresentation',
@@ -159,6 +176,8 @@ describe('request() is typed per method', () => {
         'chain_verifyFields',
         'chain_verifyMessage',
         'chain_verify_JsonMessage',
+        'wallet_info',
+        'wallet_revokePermissions',
       ].sort(),
     );
   });

@@ -50,8 +50,8 @@ describe("whenUnsupported: 'delegate'", () => {
     // The device can sign messages: that stays on the Ledger.
     const signed = (await chain.request({ method: 'chain_signMessage', params: { message: 'hi' } })) as { publicKey: string };
     expect(signed.publicKey).toBe(addressOf(0));
-    // An unknown method is something the Ledger cannot do either.
-    await chain.request({ method: 'chain_addChain', params: { url: 'https://node.example/graphql', name: 'x' } });
+    // An unknown method is something the Ledger cannot do either (mina-js's mina_getBalance: no Ledger method).
+    await chain.request({ method: 'mina_getBalance', params: [] } as never);
     expect(calls.map((c) => c.via)).toEqual(['createNullifier', 'requestPresentation', 'request', 'request']);
     expect(calls[2]!.args).toEqual({ method: 'chain_createNullifier', params: [{ message: ['5'] }] });
   });
@@ -147,6 +147,10 @@ describe('the wrapped object is a whole LedgerProvider', () => {
     removeListener: ['chainChanged', () => {}],
     removeAllListeners: [],
     switchChain: [{ networkID: 'mina:mainnet' }],
+    addChain: [{ url: encodeURIComponent('https://testnet.zeko.io/graphql'), name: 'Zeko' }],
+    getNetworkId: [],
+    getWalletInfo: [],
+    revokePermissions: [],
     disconnect: [],
   };
 

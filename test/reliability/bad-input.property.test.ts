@@ -198,7 +198,7 @@ describe('bad input never escapes as anything but a documented ProviderError, an
 
 const ADDRESS = addressOf(0);
 const EMPTY_KEY = 'B62qiTKpEPjGTSHZrtM8uXiKgn8So916pLmNJKDhKeyBQL9TDb3nvBG';
-const DOCUMENTED_CODES = [1001, 1002, 20003, 20006, 21001, 22001, 23001];
+const DOCUMENTED_CODES = [1001, 1002, 20003, 20004, 20006, 21001, 22001, 23001];
 /** A call that has not settled after this is a hang. */
 const CALL_TIMEOUT_MS = 20_000;
 /** A call slower than this fails too: a dapp must not be able to stall the wallet with a small argument. */
@@ -305,19 +305,21 @@ afterAll(() => {
 // ---- oracles: what a valid argument is, written from docs/provider.md ----
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const PRINTABLE = /^[\x20-\x7e\r\n]+$/;
 
 /**
- * `{ message }`: a string is well-formed (anything else is 20003); the store-key text is reserved (20003); the device
- * signs 1–65 printable ASCII bytes (CR, LF allowed), and a well-formed text beyond that is 20006 (docs/provider.md).
+ * `{ message }`: a string is well-formed (anything else is 20003), and so is its text (a lone surrogate, which UTF-8
+ * cannot encode, is 20003); the store-key text is reserved (20003); the device under test has the extension's
+ * SIGN_TEXT, which signs 1–1024 bytes of UTF-8 without NUL, and a well-formed text beyond that is 20006
+ * (docs/provider.md).
  */
 function signMessageVerdict(args: unknown): 'valid' | 20003 | 20006 {
   if (!isRecord(args) || typeof args.message !== 'string') return 20003;
   const m = args.message;
-  // Reserved (src/apdu/store-key.ts): the store-key text anywhere, in any letter case (the apps under test prefix
-  // "Message : ", so the signed text contains it exactly when the message does).
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(m)) return 20003;
+  // Reserved (src/apdu/store-key.ts): the store-key text anywhere, in any letter case.
   if (m.toLowerCase().includes('chain-ledger credential store')) return 20003;
-  return m.length <= 65 && PRINTABLE.test(m) ? 'valid' : 20006;
+  const bytes = new TextEncoder().encode(m).length;
+  return bytes >= 1 && bytes <= 1024 && !m.includes('\0') ? 'valid' : 20006;
 }
 
 /**
@@ -358,7 +360,8 @@ function checkSignedMessage(message: string) {
   return (value: unknown) => {
     const r = value as { publicKey: string; data: string; signature: { field: string; scalar: string } };
     if (r.publicKey !== ADDRESS) fail(`signMessage returned the key ${r.publicKey}`);
-    if (r.data !== `Message : ${message}`) fail(`signMessage returned data ${describeValue(r.data)}`);
+    // SIGN_TEXT signs the text itself: `data` is the dapp's own message.
+    if (r.data !== message) fail(`signMessage returned data ${describeValue(r.data)}`);
     if (!testnet.verifyMessage(r)) fail('signMessage returned a signature that does not verify');
   };
 }
@@ -508,7 +511,8 @@ const PRINTABLE_CHARS = [...Array(95)].map((_, i) => String.fromCharCode(0x20 + 
 const printableChar = fc.constantFrom(...PRINTABLE_CHARS);
 const messageArb: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: printableChar, minLength: 1, maxLength: 65 }) },
-  { weight: 2, arbitrary: fc.string({ unit: printableChar, minLength: 60, maxLength: 70 }) },
+  { weight: 2, arbitrary: fc.string({ unit: printableChar, minLength: 1000, maxLength: 1050 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 300, maxLength: 400 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 70 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }) },
   {
@@ -523,6 +527,13 @@ const messageArb: fc.Arbitrary<unknown> = fc.oneof(
       'héllo',
       'a'.repeat(65),
       'a'.repeat(66),
+      'a'.repeat(1024),
+      'a'.repeat(1025),
+      `${'é'.repeat(512)}`,
+      `${'é'.repeat(512)}a`,
+      '\uFEFFhi',
+      'a\uD800b',
+      '\uDFFF',
       '\t',
       'a\u007f',
       '\r\n',
@@ -1069,8 +1080,11 @@ function requestCase(method: string, params: unknown, form: Form, inner?: Case):
       return c(inner2.expect, 20003, inner2.check);
     }
     case 'switchChain': {
+      // A network id (namespace:reference) is well-formed; the provider switches to the one it is on (devnet) and
+      // answers 20004 for one it does not know or cannot sign for, as Auro does (the others it knows are not generated).
       const id = (effective as { networkID?: unknown } | null | undefined)?.networkID;
-      return typeof id === 'string' && /^mina:(mainnet|devnet|local)$/.test(id) ? c('valid', 0) : c('invalid', 20003);
+      if (typeof id !== 'string' || !/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(id)) return c('invalid', 20003);
+      return id === 'mina:devnet' ? c('valid', 0) : c('invalid', 20004);
     }
     default: {
       // sendTransaction, storePrivateCredential, requestPresentation: the inner case knows, for its own argument.
@@ -1105,6 +1119,9 @@ const knownMethodArb: fc.Arbitrary<RequestCase> = fc.oneof(
             'mina:local ',
             'MINA:devnet',
             'mina:mainnet\u0000',
+            'zeko:mainnet',
+            'mina:berkeley',
+            'mina:testnet',
           )
           .map((networkID) => ({ networkID })),
       ),

@@ -34,7 +34,7 @@ import { addressOf, exchange, txOf } from '../support/vectors.js';
 import { runs } from '../support/runs.js';
 import { berkeleyCommand, manyUpdates, verifySigned } from '../support/zkapp.js';
 import { describeValue, settle } from '../support/reliability.js';
-import { quietLedger } from '../support/rig.js';
+import { ORIGIN, quietLedger } from '../support/rig.js';
 
 // The tests come first; the rig and the oracles they use follow them, at the end of the file.
 
@@ -491,15 +491,16 @@ function clientCases(): ClientCase[] {
         if (stop instanceof Stop && 'error' in stop.expected && stop.expected.error === 'LedgerUnsupportedInstructionError') return null;
         throw stop;
       }
-      // docs/apdu-extensions.md: protocol major 1, bits 0x01–0x08 only, 1–64 fields; anything else is refused. The
+      // docs/apdu-extensions.md: protocol major 1, bits 0x01–0x10 only, 1–64 fields; anything else is refused. The
       // nullifier takes an origin from version 1.1 on.
-      if (d.length !== 4 || d[3] === 0 || d[3]! > 64 || d[0] !== 1 || (d[2]! & ~0x0f) !== 0) throw replyError();
+      if (d.length !== 4 || d[3] === 0 || d[3]! > 64 || d[0] !== 1 || (d[2]! & ~0x1f) !== 0) throw replyError();
       return {
         version: `${d[0]}.${d[1]}`,
         signFields: (d[2]! & 1) !== 0,
         createNullifier: (d[2]! & 2) !== 0,
         signZkapp: (d[2]! & 4) !== 0,
         signPresentation: (d[2]! & 8) !== 0,
+        signText: (d[2]! & 0x10) !== 0,
         nullifierOrigin: d[1]! >= 1 && (d[2]! & 2) !== 0,
         maxFields: d[3],
       };
@@ -507,11 +508,12 @@ function clientCases(): ClientCase[] {
     correct: (v) =>
       JSON.stringify(v) ===
       JSON.stringify({
-        version: '1.1',
+        version: '1.2',
         signFields: true,
         createNullifier: true,
         signZkapp: true,
         signPresentation: true,
+        signText: true,
         nullifierOrigin: true,
         maxFields: 64,
       }),
@@ -609,6 +611,23 @@ function clientCases(): ClientCase[] {
         return signature64(dataOf(seen[chunks - 1]));
       },
       correct: (v) => verifySig(v as { field: string; scalar: string }, fields),
+      shapeOnly: true,
+    });
+  }
+  // SIGN_TEXT (1.2): a one-chunk sign-in line, a multi-line text with non-ASCII, and the longest (1024 bytes).
+  for (const message of ['Sign in to dapp.example', `Sign in\nNonce: 7\nCafé ☕ ${'x'.repeat(280)}`, 'y'.repeat(1024)]) {
+    const chunks = chunksOf(4 + 1 + 1 + ORIGIN.length + 2 + new TextEncoder().encode(message).length);
+    cases.push({
+      name: `signText(${new TextEncoder().encode(message).length} bytes, ${chunks} chunks)`,
+      call: (app) => app.signText({ account: 0, networkId: 0, origin: ORIGIN, message }),
+      model: (seen) => {
+        for (let i = 0; i < chunks - 1; i++) if (dataOf(seen[i]).length !== 0) throw replyError();
+        return signature64(dataOf(seen[chunks - 1]));
+      },
+      correct: (v) => {
+        const { field, scalar } = v as { field: string; scalar: string };
+        return testnet.verifyMessage({ data: message, signature: { field, scalar }, publicKey: ADDRESS });
+      },
       shapeOnly: true,
     });
   }

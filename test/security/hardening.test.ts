@@ -203,11 +203,13 @@ describe('4. wrapProvider checks the origin and the connection before delegating
 
   it('an unknown method from a wrong origin, or before connect, is never delegated', async () => {
     const { chain, calls, ledger } = wrapped();
-    expect(await failure(chain.request({ method: 'chain_addChain', params: {} }))).toMatchObject({ code: 1001 });
+    expect(await failure(chain.request({ method: 'mina_getBalance', params: [] } as never))).toMatchObject({ code: 1001 });
     expect(await failure(chain.createNullifier({ message: ['1'] }))).toMatchObject({ code: 1001 });
     await chain.requestAccounts();
     const before = ledger.exchanges.length;
-    expect(await failure(chain.request({ method: 'chain_addChain', params: {} }, { origin: 'https://evil.example' }))).toMatchObject({
+    expect(
+      await failure(chain.request({ method: 'mina_getBalance', params: [] } as never, { origin: 'https://evil.example' })),
+    ).toMatchObject({
       code: 23001,
     });
     expect(await failure(chain.createNullifier({ message: ['1'] }, { origin: 'https://evil.example' }))).toMatchObject({ code: 23001 });
@@ -218,10 +220,10 @@ describe('4. wrapProvider checks the origin and the connection before delegating
   it('a delegated call carries the checked origin', async () => {
     const { chain, calls } = wrapped();
     await chain.requestAccounts();
-    expect(await chain.request({ method: 'chain_addChain', params: {} }, { origin: ORIGIN })).toBe('from original');
+    expect(await chain.request({ method: 'mina_getBalance', params: [] } as never, { origin: ORIGIN })).toBe('from original');
     expect(await chain.createNullifier({ message: ['1'] })).toBe('from original');
     expect(calls).toEqual([
-      { method: 'chain_addChain', context: { origin: ORIGIN } },
+      { method: 'mina_getBalance', context: { origin: ORIGIN } },
       { method: 'createNullifier', context: { origin: ORIGIN } },
     ]);
   });
@@ -487,10 +489,15 @@ describe('6. prompt floods and silent chain switches', () => {
     answer = true;
     expect(await chain.switchChain({ networkID: 'mina:mainnet' })).toEqual({ networkID: 'mina:mainnet' });
     expect(changed).toEqual(['mina:mainnet']);
-    expect(asked).toEqual([
-      { from: 'mina:devnet', to: 'mina:mainnet', origin: ORIGIN },
-      { from: 'mina:devnet', to: 'mina:mainnet', origin: ORIGIN },
-    ]);
+    // The hook is told the endpoint calls on that network will use (its public one: the integrator's graphqlUrl and
+    // headers serve the network the provider was created for only).
+    const mainnet = {
+      from: 'mina:devnet',
+      to: 'mina:mainnet',
+      origin: ORIGIN,
+      graphqlUrl: 'https://api.minascan.io/node/mainnet/v1/graphql',
+    };
+    expect(asked).toEqual([mainnet, mainnet]);
     await chain.switchChain({ networkID: 'mina:mainnet' }); // no change: not asked
     expect(asked).toHaveLength(2);
   });

@@ -1,0 +1,88 @@
+/**
+ * The device half of SIGN_TEXT (extension INS 0xA5, version 1.2, docs/apdu-extensions.md), as the software Ledger
+ * runs it: read the request, refuse what the rule refuses (src/apdu/message-text.ts), show the origin asking, the
+ * network and the message in pages, escaped where the font cannot draw it, and sign the text itself with mina-signer's
+ * `signMessage` (the legacy string signature; no "Message : " prefix), as a verifier checks it.
+ */
+import { ByteReader, bytesToUintBE } from '../apdu/bytes.js';
+import type { NetworkId } from '../apdu/codec.js';
+import { SW_INVALID_DATA } from '../apdu/constants.js';
+import { INS_SIGN_TEXT } from '../apdu/extension.js';
+import { MAX_TEXT_MESSAGE_BYTES, displayText, hasControlCharacter } from '../apdu/message-text.js';
+import { MAX_ORIGIN_BYTES } from '../apdu/sign-text.js';
+import { rawSignature, type Device } from './app-instructions.js';
+import { fail, invalidData } from './device-errors.js';
+import { valueScreens } from './display.js';
+import { APPROVE, REJECT, bn, pb, pnn, screen, type Review } from './review.js';
+import { signLegacyMessage } from './signer.js';
+
+/** A SIGN_TEXT request as the device read it. */
+export interface TextRequest {
+  account: number;
+  networkId: NetworkId;
+  origin: string;
+  message: string;
+}
+
+/**
+ * UTF-8, strictly, keeping a leading U+FEFF: the text signed must be the bytes received, and a decoder that drops a
+ * byte-order mark would sign three bytes fewer than the host asked for.
+ */
+const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function text(bytes: Uint8Array): string {
+  try {
+    return exactUtf8.decode(bytes);
+  } catch {
+    return fail(SW_INVALID_DATA);
+  }
+}
+
+/**
+ * account u32 ‖ network u8 ‖ origin (u8 length ‖ UTF-8) ‖ message length u16 ‖ message. Anything outside the rule
+ * is 0x6802: a network byte other than 0 or 1, an empty origin or one with a control character, a message length of
+ * 0 or over 1024, bytes that are not UTF-8, a NUL, missing or extra bytes.
+ */
+export function readTextRequest(payload: Uint8Array): TextRequest {
+  const reader = new ByteReader(payload, invalidData);
+  const account = reader.u32be();
+  const networkId = reader.u8();
+  if (networkId !== 0 && networkId !== 1) fail(SW_INVALID_DATA);
+  const originLength = reader.u8();
+  if (originLength === 0 || originLength > MAX_ORIGIN_BYTES) fail(SW_INVALID_DATA);
+  const origin = text(reader.bytes(originLength));
+  if (hasControlCharacter(origin)) fail(SW_INVALID_DATA);
+  const length = Number(bytesToUintBE(reader.bytes(2)));
+  if (length === 0 || length > MAX_TEXT_MESSAGE_BYTES) fail(SW_INVALID_DATA);
+  const bytes = reader.bytes(length);
+  reader.end();
+  if (bytes.includes(0)) fail(SW_INVALID_DATA);
+  return { account, networkId: networkId as NetworkId, origin, message: text(bytes) };
+}
+
+/**
+ * "Sign / Message", who asks (the host's claim, as for a nullifier), the network, then the message in pages: line
+ * feeds as line breaks, everything the font cannot draw escaped (`\t`, `\u00e9`: never dropped, never a look-alike).
+ */
+export function textReview({ origin, networkId, message }: TextRequest): Review {
+  return {
+    ins: INS_SIGN_TEXT,
+    kind: 'text',
+    approvable: true,
+    screens: [
+      pnn('eye', 'Sign', 'Message'),
+      ...valueScreens('Requested by', displayText(origin, { lineBreaks: false })).map(screen),
+      bn('Network', networkId === 1 ? 'mainnet' : 'testnet'),
+      ...valueScreens('Message', displayText(message, { lineBreaks: true })).map(screen),
+      pb('validate', APPROVE),
+      pb('crossmark', REJECT),
+    ],
+  };
+}
+
+/** SIGN_TEXT: read, show, then sign the text as mina-signer's `signMessage` does. */
+export async function signText(device: Device, payload: Uint8Array): Promise<Uint8Array> {
+  const request = readTextRequest(payload);
+  await device.review(textReview(request));
+  return rawSignature(signLegacyMessage(request.message, device.key(request.account).privateKeyBase58, request.networkId));
+}
