@@ -13,7 +13,7 @@ import { invalidParams } from './to-provider-error.js';
 import { LedgerProvider } from './provider.js';
 import { delegateUnsupported, type DelegatedCall } from './delegation.js';
 import type { LedgerProviderOptions } from './options.js';
-import type { RequestArguments, RequestContext, RequestResult } from './rpc.js';
+import type { RequestArguments, RequestContext, RequestResult, RevokePermissionsArgs } from './rpc.js';
 import type { ProviderError } from '../errors/provider-error.js';
 
 /** The parts of an existing `window.chain` we may call: its direct methods or its `request`. */
@@ -69,6 +69,19 @@ export class FallbackProvider extends LedgerProvider {
   override request(args: { method: string; params?: unknown }, context?: RequestContext): Promise<unknown>;
   override request(args: { method: string; params?: unknown }, context?: RequestContext): Promise<unknown> {
     return super.request(args as RequestArguments, context);
+  }
+
+  /**
+   * `LedgerProvider.revokePermissions`, declared again on this class: Auro's test dapp decides whether a wallet can
+   * revoke by looking at the object's own prototype (`Object.getOwnPropertyNames(Object.getPrototypeOf(provider))`).
+   *
+   * @param args - Ignored, as on `LedgerProvider`.
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `[]`.
+   * @throws `ProviderError` 23001 when the call comes from another origin.
+   */
+  override revokePermissions(args?: RevokePermissionsArgs, context?: RequestContext): Promise<[]> {
+    return super.revokePermissions(args, context);
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
- * Writes the vectors of docs/apdu-extensions.md for SIGN_ZKAPP and SIGN_PRESENTATION: real zkApp commands built with
- * o1js as dapps build them, and real presentation requests built with mina-attestations, sent by the client to the
- * software Ledger (the reference implementation, test mnemonic, extension 1.1), recorded as transcripts.
+ * Writes the vectors of docs/apdu-extensions.md for SIGN_ZKAPP and SIGN_PRESENTATION (SIGN_TEXT's: ./sign-text.ts):
+ * real zkApp commands built with o1js as dapps build them, and real presentation requests built with
+ * mina-attestations, sent by the client to the software Ledger (the reference implementation, test mnemonic, the
+ * extension's latest version), recorded as transcripts.
  *
  *   npx tsx tools/extension-vectors/generate.ts
  *
@@ -11,36 +12,18 @@
 import { writeFileSync } from 'node:fs';
 import { AccountUpdate, Field, Mina, Permissions, PublicKey, TokenId, UInt64, VerificationKey } from 'o1js';
 import { MinaLedgerApp } from '../../src/apdu.js';
-import { toHex, utf8 } from '../../src/apdu/bytes.js';
+import { utf8 } from '../../src/apdu/bytes.js';
 import { INS_SIGN_ZKAPP, encodeZkappStream, type ZkappStream } from '../../src/apdu/sign-zkapp.js';
 import { INS_SIGN_PRESENTATION, chunk, encodeSignPresentation, type PresentationToSign } from '../../src/apdu/extension.js';
 import { loadAttestations } from '../../src/upstream/attestations.js';
 import { minaSignerInternals, type Era } from '../../src/upstream/mina-signer-internals.js';
-import { SoftwareLedger, TEST_MNEMONIC } from '../../src/emulator.js';
 import type { ApduTransport } from '../../src/transport/types.js';
 import { zkappStreamOf } from '../../src/zkapp/clear-signing.js';
 import type { ZkappCommandJson } from '../../src/zkapp/command.js';
 import { createLocalChain } from '../../src/zkapp/local-chain.js';
 import { berkeleyCommand, manyUpdates } from '../../test/support/zkapp.js';
 import { addressOf } from '../../test/support/vectors.js';
-
-const FIXTURES = new URL('../../test/fixtures/', import.meta.url);
-
-/** A transport recording `=> request` / `<= reply` lines (the transcript format of openTranscript). */
-function recorder(device: SoftwareLedger): { transport: ApduTransport; lines: string[] } {
-  const lines: string[] = [];
-  const transport: ApduTransport = {
-    async send(cla, ins, p1, p2, data = new Uint8Array(0)) {
-      const apdu = Uint8Array.from([cla, ins, p1, p2, data.length, ...data]);
-      const reply = await device.exchange(apdu);
-      lines.push(`=> ${toHex(apdu)}`, `<= ${toHex(reply)}`);
-      return reply;
-    },
-  };
-  return { transport, lines };
-}
-
-const device = () => SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { extensions: true, warn: () => {} });
+import { FIXTURES, device, recorder } from './recorder.js';
 
 // ---- zkApp commands ----
 
