@@ -68,6 +68,9 @@ const cases: Array<[string, () => Promise<Review[]>]> = [
   ['a3-sign-zkapp-escaped-text', () => reviewsOf(transcript('extension-sign-zkapp-escaped-text.apdu'), { extensions: true })],
   ['a3-sign-zkapp-state-write', () => reviewsOf(transcript('extension-sign-zkapp-state-write.apdu'), { extensions: true })],
   ['a4-sign-presentation', () => reviewsOf(transcript('extension-sign-presentation-https.apdu'), { extensions: true })],
+  // SIGN_TEXT: Auro's sign-in text in pages with its line breaks; a text with a tab and non-ASCII, escaped.
+  ['a5-sign-text', () => reviewsOf(transcript('extension-sign-text-sign-in.apdu'), { extensions: true })],
+  ['a5-sign-text-escaped', () => reviewsOf(transcript('extension-sign-text-mainnet.apdu'), { extensions: true })],
 ];
 
 describe('the screens of each instruction match their PNG snapshots', () => {
