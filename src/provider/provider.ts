@@ -372,16 +372,19 @@ export class LedgerProvider implements WalletMethods {
   // ---- methods ----
 
   /**
-   * Legacy message signing (INS 05). The signature is verified on the host before it is returned.
+   * Message signing, as mina-signer's `signMessage` with the extension's SIGN_TEXT (1–1024 bytes of UTF-8, shown
+   * with the origin asking), else INS 05 (1–65 printable ASCII bytes, signed as `"Message : " + message`). The
+   * signature is verified on the host before it is returned.
    *
-   * @param args - `{ message }`: 1–65 printable ASCII bytes (INS 05's limit).
+   * @param args - `{ message }`: a text the connected device signs (what it cannot sign is refused before the device
+   *   is asked or waited for).
    * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
    * @returns `{ publicKey, data, signature: { field, scalar } }`, as Auro returns it; `data` is the text the device
-   *   signed.
+   *   signed: the message itself with SIGN_TEXT.
    * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected, 20003 for a bad or
-   *   reserved message, 20006 for a text the device cannot sign (empty, over 65 bytes, not printable ASCII; the
-   *   reason says which) or when the app lacks INS 05 (before 1.4.0), 1002 when the user rejects on the Ledger, 22001
-   *   when the signature does not verify.
+   *   reserved message, 20006 for a text the device cannot sign (SIGN_TEXT: empty, over 1024 bytes, NUL; INS 05:
+   *   empty, over 65 bytes, not printable ASCII; the reason says which) or when the app lacks INS 05 (before 1.4.0),
+   *   1002 when the user rejects on the Ledger, 22001 when the signature does not verify.
    * @example
    * ```ts
    * const { signature } = await chain.signMessage({ message: 'Sign in to example.com' });
@@ -530,7 +533,8 @@ export class LedgerProvider implements WalletMethods {
   /**
    * mina-signer `verifyMessage` on the provider's network, on the host: true or false.
    *
-   * @param args - `{ publicKey, data, signature: { field, scalar } }` as `signMessage` returns it.
+   * @param args - `{ publicKey, data, signature }` as `signMessage` returns it; the signature `{ field, scalar }` or
+   *   its JSON text (as Auro's test dapp sends it back).
    * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
    * @returns Whether the signature verifies on the provider's network.
    * @throws `ProviderError`: 23001 when the call comes from another origin, 20003 for a malformed argument.
@@ -544,12 +548,12 @@ export class LedgerProvider implements WalletMethods {
   }
 
   /**
-   * Auro's `signJsonMessage`: `{ message: [{ label, value }, …] }`, signed as its JSON text with INS 05, whose limit
-   * is 65 printable ASCII bytes (a longer text → 20006 saying so). Result as `signMessage`.
+   * Auro's `signJsonMessage`: `{ message: [{ label, value }, …] }`, signed as its JSON text exactly as `signMessage`
+   * signs a text (SIGN_TEXT up to 1024 bytes, else INS 05 up to 65 printable ASCII bytes). Result as `signMessage`.
    *
    * @param args - `{ message: [{ label, value }, …] }`.
    * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
-   * @throws `ProviderError` as `signMessage`; 20006 when the JSON text is over 65 bytes or not printable ASCII.
+   * @throws `ProviderError` as `signMessage`; 20006 when the device cannot sign the JSON text.
    * @example
    * ```ts
    * await chain.signJsonMessage({ message: [{ label: 'action', value: 'login' }] });
@@ -557,7 +561,6 @@ export class LedgerProvider implements WalletMethods {
    */
   async signJsonMessage(args: SignJsonMessageArgs, context: RequestContext = {}): Promise<SignedMessage> {
     return this.#method('signJsonMessage', args, context, (session, params) =>
-      // What the device cannot sign (over 65 bytes, not printable ASCII) is 20006 with the reason, as for signMessage.
       signMessageOnLedger(session, jsonMessageText(params.message), 'this JSON text'),
     );
   }
