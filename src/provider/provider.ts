@@ -34,7 +34,6 @@ import type {
   RequestPresentationArgs,
   RequestResult,
   RevokePermissionsArgs,
-  RpcResult,
   SendPaymentArgs,
   SendStakeDelegationArgs,
   SendTransactionArgs,

@@ -267,9 +267,9 @@ interface Probe {
   deviceErrors: string[];
 }
 
-/** A software Ledger whose raw exchanges are watched for overlap. */
+/** A software Ledger (extension 1.1: messages through INS 05, whose request layout the checks read) whose raw exchanges are watched for overlap. */
 function watchedLedger(options: SoftwareLedgerOptions = {}): Probe {
-  const ledger = quietLedger({ extensions: true, blindSigning: true, ...options });
+  const ledger = quietLedger({ extensions: '1.1', blindSigning: true, ...options });
   const exchange = ledger.exchange.bind(ledger);
   let inFlight = 0;
   let max = 0;
