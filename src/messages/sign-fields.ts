@@ -7,6 +7,7 @@
  * any zkApp command with that commitment), several with the extension's SIGN_FIELDS. Every device signature is
  * verified here with mina-signer `verifyFields` before it is returned.
  */
+import type { Capabilities } from '../device/capabilities.js';
 import type { MessageContext } from './sign-message.js';
 import { signatureToBase58 } from '../apdu/signature.js';
 import { MAX_FIELDS } from '../apdu/extension.js';
@@ -42,11 +43,41 @@ export interface FieldsToVerify {
 }
 
 /**
+ * Why the connected device cannot sign `fields`, as the 20006 to refuse them with before the device is asked (the
+ * provider checks it before the call waits for the device), or undefined: more fields than the device signs at once
+ * (64, or fewer if it says so), one field on an app before 1.6.0 (no INS 06), several without SIGN_FIELDS.
+ */
+export function fieldsRefusal(capabilities: Capabilities, fields: readonly bigint[]): ProviderError | undefined {
+  const unsupported = (reason: string) => new ProviderError(ErrorCode.MethodNotSupported, { reason });
+  if (fields.length > MAX_SIGN_FIELDS) {
+    return unsupported(
+      `the Ledger signs at most ${MAX_SIGN_FIELDS} fields in one request (SIGN_FIELDS of the chain-ledger protocol extension); this message has ${fields.length}`,
+    );
+  }
+  if (fields.length === 1) {
+    return capabilities.signFieldElement
+      ? undefined
+      : unsupported(`Mina app ${capabilities.appVersion.version} cannot sign a field element: update it to 1.6.0 or newer (INS 06)`);
+  }
+  const extension = capabilities.extension;
+  if (!extension?.signFields) {
+    return unsupported(
+      `Mina app ${capabilities.appVersion.version} signs one field element at most (INS 06): ${fields.length} fields need SIGN_FIELDS of the chain-ledger protocol extension`,
+    );
+  }
+  if (fields.length > extension.maxFields) {
+    return unsupported(
+      `the Ledger signs at most ${extension.maxFields} fields in one request (SIGN_FIELDS); this message has ${fields.length}`,
+    );
+  }
+  return undefined;
+}
+
+/**
  * Signs fields on the Ledger. One field: INS 06 with network id 0 (the testnet domain mina-signer's `signFields`
  * uses on every network), only with `allowUnreviewedBlindSigning` (its signature is a zkApp command's authorization,
  * and no host can review what one field means); several: extension SIGN_FIELDS, testnet domain. 20006 with the
- * reason when the app lacks the instruction, the message has more fields than the device signs at once (64, or fewer
- * if it says so), or one field is asked without the opt-in.
+ * reason when the device cannot sign them (`fieldsRefusal`), or one field is asked without the opt-in.
  */
 export async function signFieldsOnLedger(
   ctx: SignFieldsContext,
@@ -54,18 +85,10 @@ export async function signFieldsOnLedger(
 ): Promise<SignedFields> {
   const { app, accountIndex, address, capabilities, signal } = ctx;
   const { fields, given } = message;
+  const refusal = fieldsRefusal(capabilities, fields);
+  if (refusal) throw refusal;
   let signature: { field: string; scalar: string };
-  if (fields.length > MAX_SIGN_FIELDS) {
-    throw new ProviderError(ErrorCode.MethodNotSupported, {
-      reason: `the Ledger signs at most ${MAX_SIGN_FIELDS} fields in one request (SIGN_FIELDS of the chain-ledger protocol extension); this message has ${fields.length}`,
-    });
-  }
   if (fields.length === 1) {
-    if (!capabilities.signFieldElement) {
-      throw new ProviderError(ErrorCode.MethodNotSupported, {
-        reason: `Mina app ${capabilities.appVersion.version} cannot sign a field element: update it to 1.6.0 or newer (INS 06)`,
-      });
-    }
     // One field is what INS 06 signs for a zkApp command: its signature authorizes any command with that commitment.
     if (ctx.allowUnreviewedBlindSigning !== true) {
       throw new ProviderError(ErrorCode.MethodNotSupported, { reason: ONE_FIELD_IS_BLIND });
@@ -73,17 +96,6 @@ export async function signFieldsOnLedger(
     ctx.onConfirm?.('Blind-sign the field element on your Ledger (it shows the value as 64 hex digits)');
     signature = await app.signFieldElement(accountIndex, fields[0]!, 0, { signal });
   } else {
-    const extension = capabilities.extension;
-    if (!extension?.signFields) {
-      throw new ProviderError(ErrorCode.MethodNotSupported, {
-        reason: `Mina app ${capabilities.appVersion.version} signs one field element at most (INS 06): ${fields.length} fields need SIGN_FIELDS of the chain-ledger protocol extension`,
-      });
-    }
-    if (fields.length > extension.maxFields) {
-      throw new ProviderError(ErrorCode.MethodNotSupported, {
-        reason: `the Ledger signs at most ${extension.maxFields} fields in one request (SIGN_FIELDS); this message has ${fields.length}`,
-      });
-    }
     ctx.onConfirm?.('Review the fields on your Ledger and approve');
     signature = await app.signFields(accountIndex, fields, 'testnet', { signal });
   }

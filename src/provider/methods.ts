@@ -12,7 +12,7 @@
  */
 import type { z } from 'zod';
 import type { Capabilities } from '../device/capabilities.js';
-import type { SignedFields } from '../messages/sign-fields.js';
+import { fieldsRefusal, type SignedFields } from '../messages/sign-fields.js';
 import { jsonMessageText, messageRefusal, type SignedMessage } from '../messages/sign-message.js';
 import type { NullifierResult } from '../nullifier/create-nullifier.js';
 import type { SendTransactionResult } from '../zkapp/send-transaction.js';
@@ -129,6 +129,7 @@ export const WALLET_METHODS = {
     method: 'signFields',
     params: signFieldsParams,
     positional: fieldsFirst,
+    requires: (capabilities: Capabilities, { message }: { message: { fields: bigint[] } }) => fieldsRefusal(capabilities, message.fields),
     delegate: true,
     result: resolves<SignedFields>(),
   },

@@ -168,13 +168,14 @@ export class Networks {
   }
 
   /**
-   * Records what the integrator's `confirmAddChain` accepted for endpoint `href`: a known network now uses `href`;
-   * a new one (a network id of its own and a signature domain) is added with it. Returns the network to switch to.
+   * Records what the integrator's `confirmAddChain` accepted for endpoint `href` (its answer, checked here): a known
+   * network now uses `href`; a new one (a network id of its own and a signature domain) is added with it. Returns the
+   * network to switch to.
    * @throws `ProviderError` 20004 for an answer that names no network, a domain the Ledger cannot sign for, or
    *   another domain than a known network's.
    */
-  add(answer: AddedChain, name: string, href: string): ChainNetwork {
-    const { networkID, signingNetwork } = answer;
+  add(answer: unknown, name: string, href: string): ChainNetwork {
+    const { networkID, signingNetwork } = (typeof answer === 'object' && answer !== null ? answer : {}) as Partial<AddedChain>;
     if (typeof networkID !== 'string' || !NETWORK_ID.test(networkID)) {
       throw unsupportedChain('confirmAddChain must answer false or { networkID, signingNetwork } with a network id such as "zeko:testnet"');
     }

@@ -194,16 +194,17 @@ export class LedgerProvider implements WalletMethods {
   }
 
   /**
-   * Switches the network (`{ networkID: 'mina:mainnet' | 'mina:devnet' | 'mina:local' }`) and emits `chainChanged`,
-   * once the integrator's `confirmSwitchChain` approved it; without that hook it is refused (1002) unless the
-   * provider was created with `allowUnconfirmedSwitchChain: true`. The key is the same on every network; signatures
-   * differ by network id.
+   * Switches the network to one of the list (src/provider/networks.ts: `mina:mainnet`, `mina:devnet`, `mina:local`,
+   * `zeko:testnet`) or one `addChain` added, and emits `chainChanged`, once the integrator's `confirmSwitchChain`
+   * approved it; without that hook it is refused (1002) unless the provider was created with
+   * `allowUnconfirmedSwitchChain: true`. The key is the same on every network; signatures differ by signature domain.
    *
-   * @param args - `{ networkID: 'mina:mainnet' | 'mina:devnet' | 'mina:local' }`.
+   * @param args - `{ networkID }`, e.g. `'mina:mainnet'` or `'zeko:testnet'`.
    * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
    * @returns The network now in use, `{ networkID }`.
-   * @throws `ProviderError`: 23001 when the call comes from another origin, 20003 for an unknown network id, 1002 when
-   *   `confirmSwitchChain` refuses, or when there is no such hook and `allowUnconfirmedSwitchChain` is not set.
+   * @throws `ProviderError`: 23001 when the call comes from another origin, 20003 for a value that is no network id,
+   *   20004 for a network it does not know or cannot sign for (Zeko mainnet), 1002 when `confirmSwitchChain` refuses,
+   *   or when there is no such hook and `allowUnconfirmedSwitchChain` is not set.
    * @example
    * ```ts
    * await chain.switchChain({ networkID: 'mina:devnet' });
@@ -243,15 +244,15 @@ export class LedgerProvider implements WalletMethods {
       const confirm = this.#options.confirmAddChain;
       if (!confirm) {
         throw new ProviderError(ErrorCode.UnsupportedChain, {
-          reason: `this wallet adds no network (the integrator has no confirmAddChain hook): ${url} is none of ${this.#networkIds()}`,
+          reason: `this wallet adds no network (the integrator has no confirmAddChain hook): ${url} is the endpoint of none of ${this.#networks.list().join(', ')}`,
         });
       }
-      let answer: Awaited<ReturnType<typeof confirm>> = false;
+      let answer: unknown = false;
       await requireApproval(async () => {
         answer = await confirm({ url, name, origin: this.origin });
         return answer !== false;
       }, `adding ${url} was not approved`);
-      this.#setChain(this.#networks.add(answer as Exclude<typeof answer, false>, name, url));
+      this.#setChain(this.#networks.add(answer, name, url));
       return { networkID: this.chainId };
     });
   }
@@ -805,11 +806,6 @@ export class LedgerProvider implements WalletMethods {
     this.#events.emit('chainChanged', { networkID: this.chainId });
   }
 
-  /** The ids of the networks a page may switch to, for a reason. */
-  #networkIds(): string {
-    return this.#networks.list().join(', ');
-  }
-
   /** The device client; a new one after the transport reported a disconnect (a replugged device). */
   #client(): MinaLedgerApp {
     if (!this.#app || this.#app.transport.disconnected) {
@@ -868,7 +864,7 @@ export class LedgerProvider implements WalletMethods {
  * @returns The provider; every method's promise rejects only with `ProviderError`.
  * @throws `ProviderError` 20003 naming the bad option in `data.field` (`options`, `transport`, `network`,
  *   `accountIndex`, `bridge`, `maxPendingCalls`, `feeCap`, `era`, `graphqlUrl`, `graphqlHeaders`,
- *   `confirmSwitchChain`, `allowUnconfirmedSwitchChain`, `onProgress`, `origin`).
+ *   `confirmSwitchChain`, `confirmAddChain`, `allowUnconfirmedSwitchChain`, `onProgress`, `origin`).
  * @example
  * ```ts
  * import { createLedgerProvider, install } from 'chain-ledger';

@@ -156,6 +156,7 @@ describe('addChain, with Auro argument shapes', () => {
     ['a new network without a domain', { networkID: 'other:net' }, 20004],
     ["another domain than the known network's", { networkID: 'mina:mainnet', signingNetwork: 'testnet' }, 20004],
     ['no network id', {}, 20004],
+    ['true (no network named)', true, 20004],
     ['a refusal (false)', false, 1002],
   ])('the hook answers %s: refused (20004, or 1002 for its refusal), nothing changes', async (_what, answer, code) => {
     const { chain } = await connectedProvider({}, { confirmAddChain: () => answer as AddedChain | false });

@@ -152,7 +152,7 @@ describe('the released app (INS 05): short texts as today, sign-in texts refused
     expect(ledger.exchanges.length).toBe(before);
   });
 
-  it('a message the device cannot sign is refused before the call waits for the device (another call holds it)', async () => {
+  it('a message (or fields) the device cannot sign is refused before the call waits for the device (another call holds it)', async () => {
     let release: (answer: boolean) => void = () => {};
     let shown: () => void = () => {};
     const onScreen = new Promise<void>((resolve) => (shown = resolve));
@@ -170,6 +170,11 @@ describe('the released app (INS 05): short texts as today, sign-in texts refused
     const long = [{ label: 'Message:', value: 'Click to sign in and accept the Terms of Service of dapp.example' }];
     expect(await settled(chain.signJsonMessage({ message: long }))).toMatchObject({ error: { code: 20006 } });
     expect(await settled(chain.signMessage({ message: 'é' }))).toMatchObject({ error: { code: 20006 } });
+    // The same for field lists: several fields need SIGN_FIELDS, 65 are more than any device signs at once.
+    expect(await settled(chain.signFields({ message: ['1', '2'] }))).toMatchObject({ error: { code: 20006 } });
+    expect(await settled(chain.signFields({ message: Array.from({ length: 65 }, (_, i) => String(i)) }))).toMatchObject({
+      error: { code: 20006 },
+    });
     release(true);
     expect((await first).data).toBe('Message : first');
   });
