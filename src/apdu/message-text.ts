@@ -1,20 +1,20 @@
 /**
- * The text rule of the extension's SIGN_TEXT (docs/apdu-extensions.md, 0xA5): which messages it signs, and how a
- * Nano S Plus shows them. One module, read by the host (to refuse before the device is asked) and by the software
- * Ledger (to refuse and to draw), so both apply the same rule.
+ * The message variant of the extension's text rule (./display-text.ts; docs/apdu-extensions.md, "Text"), for
+ * SIGN_TEXT (0xA5): which messages it signs, and how a device shows them. One module, read by the host (to refuse
+ * before the device is asked) and by the software Ledger (to refuse and to draw).
  *
- * A message is a person's text: it keeps its newlines (sign-in texts are "Key: value" lines), so this is the
- * escape-not-refuse rule. Every byte the device's font cannot draw is shown as a visible escape instead of being
- * dropped or drawn as a look-alike: a line feed is a line break; a tab, a carriage return and a backslash are `\t`,
- * `\r` and `\\`; every other control character and every character outside ASCII is its code point, `\u00e9`
- * (`\u{1f600}` above U+FFFF). What is left is printable ASCII, which the font draws as it is. Only NUL is refused: it
- * has no place in a text a person reads, and a C string (the app's buffers, a server's logs) ends at it.
+ * A message is a person's text: it keeps its newlines (sign-in texts are "Key: value" lines), tabs and CRLF pasted
+ * from elsewhere. So where the rule refuses control characters, a message escapes them instead: a line feed is a line
+ * break on the screen, and every other control character is shown by the rule's own escape (`\u0009`), as is every
+ * character beyond ASCII (`\u00e9`) and a backslash (`\\`). Only NUL is refused: no text a person reads holds it, and a
+ * C string (the device's buffers, a server's logs and columns) ends there, so one party could read less than was signed.
  */
 import { utf8 } from './bytes.js';
+import { escapeForDisplay } from './display-text.js';
 
 /**
  * The longest message SIGN_TEXT signs, in UTF-8 bytes. A streaming device must hold the whole text: the signature's
- * nonce is hashed from it before the challenge hash can start (docs/apdu-extensions.md, "Bound").
+ * nonce is hashed from it before the challenge hash can start (docs/apdu-extensions.md, "The bound").
  */
 export const MAX_TEXT_MESSAGE_BYTES = 1024;
 
@@ -24,15 +24,6 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** Whether `text` is Unicode text, i.e. whether its UTF-8 is the text itself (no lone surrogate). */
 export function isUnicodeText(text: string): boolean {
   return !LONE_SURROGATE.test(text);
-}
-
-/** Whether `text` holds a C0 control character or DEL (no origin has one). */
-export function hasControlCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
 }
 
 /**
@@ -51,22 +42,10 @@ export function textMessageProblem(text: string, what = 'this message'): string 
   return undefined;
 }
 
-const NAMED_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\r': '\\r', '\n': '\\n' };
-
 /**
- * `text` as the device shows it: printable ASCII as it is, a line feed as a line break (`lineBreaks`, for a message)
- * or `\n`, and everything else escaped visibly (`\t`, `\r`, `\\`, `\u00e9`, `\u{1f600}`). The result is printable
- * ASCII and line feeds only, so two different texts never look alike on the screen.
+ * A message as the device shows it: each line by the text rule's escape (`escapeForDisplay`), the lines joined by line
+ * breaks. What is drawn is printable ASCII and line feeds only, and two different texts never look alike.
  */
-export function displayText(text: string, { lineBreaks }: { lineBreaks: boolean }): string {
-  let shown = '';
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if (char === '\n' && lineBreaks) shown += '\n';
-    else if (NAMED_ESCAPES[char] !== undefined) shown += NAMED_ESCAPES[char];
-    else if (code >= 0x20 && code <= 0x7e) shown += char;
-    else if (code > 0xffff) shown += `\\u{${code.toString(16)}}`;
-    else shown += `\\u${code.toString(16).padStart(4, '0')}`;
-  }
-  return shown;
+export function displayMessageText(text: string): string {
+  return text.split('\n').map(escapeForDisplay).join('\n');
 }

@@ -15,7 +15,8 @@ import { concatBytes, uintToBytesBE, utf8 } from './bytes.js';
 import { checkAccount, checkNetworkId, type ApduRequest, type NetworkId } from './codec.js';
 import { LedgerInputError } from './errors.js';
 import { INS_SIGN_TEXT, chunk } from './extension.js';
-import { MAX_TEXT_MESSAGE_BYTES, hasControlCharacter, isUnicodeText } from './message-text.js';
+import { displayTextProblem } from './display-text.js';
+import { MAX_TEXT_MESSAGE_BYTES, isUnicodeText } from './message-text.js';
 import { containsReservedText } from './store-key.js';
 
 /** The longest origin the request carries (one length byte). */
@@ -43,9 +44,9 @@ export interface TextToSign {
 export function encodeSignText({ account, networkId, origin, message }: TextToSign): ApduRequest[] {
   checkAccount(account);
   checkNetworkId(networkId);
-  if (typeof origin !== 'string' || origin.length === 0 || hasControlCharacter(origin) || !isUnicodeText(origin)) {
-    throw new LedgerInputError('origin', 'must be a non-empty text without control characters');
-  }
+  // The origin follows the text rule of every extension text (refused with a control character, shown escaped).
+  const originProblem = typeof origin !== 'string' || origin.length === 0 ? 'is empty' : displayTextProblem(origin);
+  if (originProblem !== undefined) throw new LedgerInputError('origin', `must be a text a device can show: it ${originProblem}`);
   const originBytes = utf8.encode(origin);
   if (originBytes.length > MAX_ORIGIN_BYTES) throw new LedgerInputError('origin', `must be at most ${MAX_ORIGIN_BYTES} bytes of UTF-8`);
   if (typeof message !== 'string' || !isUnicodeText(message)) throw new LedgerInputError('message', 'must be Unicode text');

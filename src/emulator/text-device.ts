@@ -1,14 +1,16 @@
 /**
  * The device half of SIGN_TEXT (extension INS 0xA5, version 1.2, docs/apdu-extensions.md), as the software Ledger
- * runs it: read the request, refuse what the rule refuses (src/apdu/message-text.ts), show the origin asking, the
- * network and the message in pages, escaped where the font cannot draw it, and sign the text itself with mina-signer's
- * `signMessage` (the legacy string signature; no "Message : " prefix), as a verifier checks it.
+ * runs it: read the request, refuse what the rule refuses (src/apdu/message-text.ts, the message variant of the
+ * extension's text rule in src/apdu/display-text.ts), show the origin asking, the network and the message in pages,
+ * escaped where the font cannot draw it, and sign the text itself with mina-signer's `signMessage` (the legacy string
+ * signature; no "Message : " prefix), as a verifier checks it.
  */
 import { ByteReader, bytesToUintBE } from '../apdu/bytes.js';
 import type { NetworkId } from '../apdu/codec.js';
 import { SW_INVALID_DATA } from '../apdu/constants.js';
 import { INS_SIGN_TEXT } from '../apdu/extension.js';
-import { MAX_TEXT_MESSAGE_BYTES, displayText, hasControlCharacter } from '../apdu/message-text.js';
+import { decodeDisplayText, escapeForDisplay } from '../apdu/display-text.js';
+import { MAX_TEXT_MESSAGE_BYTES, displayMessageText } from '../apdu/message-text.js';
 import { MAX_ORIGIN_BYTES } from '../apdu/sign-text.js';
 import { rawSignature, type Device } from './app-instructions.js';
 import { fail, invalidData } from './device-errors.js';
@@ -50,8 +52,8 @@ export function readTextRequest(payload: Uint8Array): TextRequest {
   if (networkId !== 0 && networkId !== 1) fail(SW_INVALID_DATA);
   const originLength = reader.u8();
   if (originLength === 0 || originLength > MAX_ORIGIN_BYTES) fail(SW_INVALID_DATA);
-  const origin = text(reader.bytes(originLength));
-  if (hasControlCharacter(origin)) fail(SW_INVALID_DATA);
+  // The origin follows the text rule of every extension text: UTF-8 without control characters.
+  const origin = decodeDisplayText(reader.bytes(originLength)) ?? fail(SW_INVALID_DATA);
   const length = Number(bytesToUintBE(reader.bytes(2)));
   if (length === 0 || length > MAX_TEXT_MESSAGE_BYTES) fail(SW_INVALID_DATA);
   const bytes = reader.bytes(length);
@@ -62,7 +64,8 @@ export function readTextRequest(payload: Uint8Array): TextRequest {
 
 /**
  * "Sign / Message", who asks (the host's claim, as for a nullifier), the network, then the message in pages: line
- * feeds as line breaks, everything the font cannot draw escaped (`\t`, `\u00e9`: never dropped, never a look-alike).
+ * feeds as line breaks, everything else the font cannot draw escaped by the text rule (`\u0009`, `\u00e9`: never
+ * dropped, never a look-alike).
  */
 export function textReview({ origin, networkId, message }: TextRequest): Review {
   return {
@@ -71,9 +74,9 @@ export function textReview({ origin, networkId, message }: TextRequest): Review 
     approvable: true,
     screens: [
       pnn('eye', 'Sign', 'Message'),
-      ...valueScreens('Requested by', displayText(origin, { lineBreaks: false })).map(screen),
+      ...valueScreens('Requested by', escapeForDisplay(origin)).map(screen),
       bn('Network', networkId === 1 ? 'mainnet' : 'testnet'),
-      ...valueScreens('Message', displayText(message, { lineBreaks: true })).map(screen),
+      ...valueScreens('Message', displayMessageText(message)).map(screen),
       pb('validate', APPROVE),
       pb('crossmark', REJECT),
     ],

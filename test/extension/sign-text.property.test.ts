@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import Client from 'mina-signer';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_TEXT_MESSAGE_BYTES, displayText } from '../../src/apdu/message-text.js';
+import { MAX_TEXT_MESSAGE_BYTES, displayMessageText } from '../../src/apdu/message-text.js';
 import { shownValue } from '../../src/emulator/review.js';
 import { providerFailure } from '../support/provider-failure.js';
 import { connectedProvider } from '../support/rig.js';
@@ -61,7 +61,7 @@ describe('any text within the bound signs and verifies; texts beyond are refused
         expect(result.data).toBe(message);
         expect(testnet.verifyMessage({ data: message, publicKey: addressOf(0), signature: result.signature })).toBe(true);
         // What the device showed is the escaped text (line feeds are line breaks, which Speculos reports as no text).
-        expect(shownValue(reviews[0]!, 'Message')).toBe(displayText(message, { lineBreaks: true }).replaceAll('\n', ''));
+        expect(shownValue(reviews[0]!, 'Message')).toBe(displayMessageText(message).replaceAll('\n', ''));
         signed++;
       }),
       { numRuns: runs(300, 60) },
@@ -74,8 +74,8 @@ describe('any text within the bound signs and verifies; texts beyond are refused
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => {
         const [x, y] = [wellFormed(a), wellFormed(b)];
-        if (x !== y) expect(displayText(x, { lineBreaks: true })).not.toBe(displayText(y, { lineBreaks: true }));
-        expect(displayText(x, { lineBreaks: true })).toMatch(/^[\x20-\x7e\n]*$/);
+        if (x !== y) expect(displayMessageText(x)).not.toBe(displayMessageText(y));
+        expect(displayMessageText(x)).toMatch(/^[\x20-\x7e\n]*$/);
       }),
       { numRuns: runs(5000, 1000) },
     );

@@ -9,7 +9,7 @@ import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
 import { MinaLedgerApp, type TextToSign } from '../../src/apdu.js';
 import { concatBytes, fromHex, toHex, uintToBytesBE } from '../../src/apdu/bytes.js';
-import { MAX_TEXT_MESSAGE_BYTES, displayText } from '../../src/apdu/message-text.js';
+import { MAX_TEXT_MESSAGE_BYTES, displayMessageText } from '../../src/apdu/message-text.js';
 import { encodeSignText } from '../../src/apdu/sign-text.js';
 import type { Review, SoftwareLedgerOptions } from '../../src/emulator.js';
 import { shownValue } from '../../src/emulator/review.js';
@@ -93,7 +93,7 @@ describe('the device (the software Ledger)', () => {
     expect(shownValue(reviews[0]!, 'Message')).toBe('\\ufeffhello');
   });
 
-  it('shows who asks, the network and the text in pages: line feeds break lines, the rest is escaped visibly', async () => {
+  it("shows who asks, the network and the text in pages: line feeds break lines, the rest is escaped by the extension's text rule", async () => {
     const reviews: Review[] = [];
     const message = 'Café\ta\\u00e9\r\nline 2 😀\u0007';
     await new MinaLedgerApp(device({}, reviews)).signText(text(message, { networkId: 1 }));
@@ -103,11 +103,14 @@ describe('the device (the software Ledger)', () => {
     expect(shownValue(review!, 'Requested by')).toBe(ORIGIN);
     expect(review!.screens.find((s) => s.title === 'Network')?.text).toBe('mainnet');
     // What the user reads: a literal "\u00e9" in the text is "\\u00e9", the letter é is "\u00e9": never alike.
-    expect(displayText(message, { lineBreaks: true })).toBe('Caf\\u00e9\\ta\\\\u00e9\\r\nline 2 \\u{1f600}\\u0007');
+    expect(displayMessageText(message)).toBe('Caf\\u00e9\\u0009a\\\\u00e9\\u000d\nline 2 \\u{1f600}\\u0007');
     // The screens draw it (the line feed is a line break, not an event Speculos reports).
-    expect(shownValue(review!, 'Message')).toBe('Caf\\u00e9\\ta\\\\u00e9\\rline 2 \\u{1f600}\\u0007');
+    expect(shownValue(review!, 'Message')).toBe('Caf\\u00e9\\u0009a\\\\u00e9\\u000dline 2 \\u{1f600}\\u0007');
     const pages = review!.screens.filter((s) => s.title.startsWith('Message'));
-    expect(pages[0]!.drawing.texts.slice(1)).toEqual(['Caf\\u00e9\\ta\\\\u00e9\\r\n', 'line 2 \\u{1f600}\\u0007']);
+    const drawn = pages.flatMap((p) => p.drawing.texts.slice(1));
+    expect(drawn.join('')).toBe(displayMessageText(message));
+    // The line feed ends its line: "line 2" starts a line of its own.
+    expect(drawn.findIndex((line) => line.endsWith('\\u000d\n'))).toBe(drawn.findIndex((line) => line.startsWith('line 2')) - 1);
     expect(review!.screens.slice(-2).map((s) => s.title)).toEqual(['Approve', 'Reject']);
   });
 
