@@ -13,7 +13,7 @@
  * "Identity").
  */
 
-/** The library's version, as `getWalletInfo()` answers it (test/package.test.ts keeps it equal to package.json's). */
+/** The library's version, as `getWalletInfo()` answers it (test/provider/auro-methods.test.ts keeps it equal to package.json's). */
 export const WALLET_VERSION = '0.1.0';
 
 /** Who the wallet is; `icon` must be a `data:image/…` URI (the mina-js spec refuses anything else). */

@@ -64,7 +64,10 @@ export const NETWORKS: readonly ChainNetwork[] = Object.freeze(
       graphqlUrl: 'https://testnet.zeko.io/graphql',
       explorer: 'https://zekoscan.io/testnet',
     },
-  ].map((network) => Object.freeze(network as ChainNetwork)),
+  ].map((network) =>
+    // Frozen whole (a custom domain is an object): the list is exported, and the provider reads it.
+    Object.freeze({ ...network, signingNetwork: Object.freeze(network.signingNetwork) } as ChainNetwork),
+  ),
 );
 
 /** The provider's `network` option and getter: the signing kind of a network (`mina:local` is the in-process chain). */

@@ -26,7 +26,7 @@ describe('the networks, as data', () => {
       explorer: 'https://zekoscan.io/testnet',
     });
     expect(network('zeko:mainnet').signingNetwork).toEqual({ custom: 'zeko-mainnet' });
-    expect(Object.isFrozen(NETWORKS) && NETWORKS.every(Object.isFrozen)).toBe(true);
+    expect(Object.isFrozen(NETWORKS) && NETWORKS.every((n) => Object.isFrozen(n) && Object.isFrozen(n.signingNetwork))).toBe(true);
   });
 
   it("each domain is mina-signer's: a message signed on the network verifies with Client({ network: domain }), and no other", async () => {
