@@ -61,6 +61,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'util',
     'zkapp',
   ],
+  connect: ['errors', 'provider'],
+  wallet: ['connect', 'errors', 'provider', 'transport'],
   cli: ['credentials', 'emulator', 'errors', 'provider', 'transport', 'util'],
 };
 

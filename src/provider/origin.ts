@@ -4,9 +4,18 @@
  */
 import { ErrorCode, ProviderError, invalidParams } from './to-provider-error.js';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/**
+ * Hosts a browser treats as this machine, so that plain http on them is a secure context ("potentially trustworthy"
+ * in the W3C Secure Contexts spec): `localhost` and `*.localhost`, the whole of 127.0.0.0/8, and [::1]. Distinct
+ * loopback addresses are distinct sites, which is how a wallet page and the dapps it serves are tried on one machine.
+ */
+function isLoopbackHost(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]') return true;
+  const octets = hostname.split('.');
+  return octets.length === 4 && octets[0] === '127' && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255);
+}
 
-/** Throws 20003 (field `origin`) unless `origin` is a bare https origin, or http on localhost / 127.0.0.1 / [::1]. */
+/** Throws 20003 (field `origin`) unless `origin` is a bare https origin, or http on a loopback host (isLoopbackHost). */
 export function checkSecureOrigin(origin: unknown): string {
   if (typeof origin !== 'string') throw invalidParams('origin', 'required outside browsers: the origin this provider serves');
   let url: URL;
@@ -16,7 +25,7 @@ export function checkSecureOrigin(origin: unknown): string {
     throw invalidParams('origin', `not an origin: ${JSON.stringify(origin)}`);
   }
   if (url.origin !== origin) throw invalidParams('origin', `not a bare origin (scheme://host[:port]): ${origin}`);
-  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
   if (!secure) throw invalidParams('origin', `insecure origin ${origin}: use https (or http on localhost)`);
   return origin;
 }
@@ -34,16 +43,38 @@ export function browserOrigin(): string | undefined {
 
 const EXTENSION_SCHEMES = ['chrome-extension:', 'moz-extension:', 'safari-web-extension:', 'ms-browser-extension:'];
 
+/** True only while `asWalletPage` creates a provider (see there). */
+let creatingForWalletPage = false;
+
+/**
+ * Runs `create` (which constructs a bridge provider, synchronously) as the wallet page: a first-party page at the
+ * wallet's own origin that serves the dapp which opened it, each call bound to the origin the browser reported for
+ * that dapp's messages (src/wallet). It is the one web page allowed to be a bridge. Not exported by any entry point
+ * but the wallet's: a dapp's page cannot reach it, and its own origin stays its own.
+ *
+ * @internal
+ */
+export function asWalletPage<T>(create: () => T): T {
+  creatingForWalletPage = true;
+  try {
+    return create();
+  } finally {
+    creatingForWalletPage = false;
+  }
+}
+
 /**
  * Chooses the origin a provider is bound to:
  * - in a web page, `location.origin`, full stop: another `origin` option is refused, and so is an opaque origin;
- * - a bridge (an extension's background, a local server) names the origin it serves; a web page cannot be a bridge;
+ * - a bridge (an extension's background, a local server, the wallet page) names the origin it serves; no other web
+ *   page can be a bridge;
  * - elsewhere (Node), the `origin` option is required.
  */
 export function bindOrigin(option: unknown, bridge: boolean): string {
   const page = browserOrigin();
   if (bridge) {
-    if (page !== undefined) throw invalidParams('bridge', `a web page (${page}) cannot be a bridge: its origin is its own`);
+    if (page !== undefined && !creatingForWalletPage)
+      throw invalidParams('bridge', `a web page (${page}) cannot be a bridge: its origin is its own`);
     return checkSecureOrigin(option);
   }
   if (page === undefined) return checkSecureOrigin(option);

@@ -21,6 +21,9 @@ describe('creation', () => {
   it.each([
     [undefined, /required outside browsers/],
     ['http://dapp.example', /insecure origin/],
+    ['http://128.0.0.1', /insecure origin/],
+    ['http://127.0.0.1.example', /insecure origin/],
+    ['http://localhost.example', /insecure origin/],
     ['https://dapp.example/path', /bare origin/],
     ['not a url', /not an origin/],
   ])('refuses origin %s', (origin, reason) => {
@@ -34,7 +37,15 @@ describe('creation', () => {
     expect(error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: 'origin', reason: expect.stringMatching(reason) } });
   });
 
-  it.each(['https://dapp.example', 'http://localhost:5173', 'http://127.0.0.1:8080'])('accepts %s', (origin) => {
+  // Every loopback host a browser treats as a secure context: distinct ones are distinct sites (a wallet and its dapps).
+  it.each([
+    'https://dapp.example',
+    'http://localhost:5173',
+    'http://127.0.0.1:8080',
+    'http://127.0.0.3:9000',
+    'http://wallet.localhost:5174',
+    'http://[::1]:8080',
+  ])('accepts %s', (origin) => {
     const ledger = quietLedger({ extensions: true });
     expect(createLedgerProvider({ transport: ledger, network: 'devnet', origin }).origin).toBe(origin);
   });

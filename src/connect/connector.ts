@@ -1,0 +1,450 @@
+/**
+ * The dapp side of the wallet window: a `window.chain` with the provider's methods, types and errors, whose every
+ * call runs in the wallet page at the wallet's own origin (src/wallet), where the Ledger, the credential store and
+ * the prover live. Nothing of the wallet's realm is reachable from the dapp's: only results come back.
+ *
+ * The wallet window opens on the first call that needs it, inside that call (a browser opens a popup only from a
+ * user gesture, so the dapp calls from a click handler, and nothing is awaited before `window.open`). Calls made
+ * while it loads wait for the handshake (./protocol.ts). `getAccounts()` with no wallet window answers `[]` without
+ * opening one, so a dapp may call it when it loads.
+ */
+import { ERROR_MESSAGES, ErrorCode, ProviderError, type ProviderErrorData } from '../errors/provider-error.js';
+import { DEFAULT_PROVIDER_INFO, announceProvider, type DiscoveryWindow, type ProviderInfo } from '../provider/discovery.js';
+import { ProviderEvents, type EventName, type Listener } from '../provider/events.js';
+import type { RequestContext } from '../provider/provider.js';
+import type { RequestArguments, RequestMethod, RpcParams, RpcResult } from '../provider/rpc.js';
+import { CONNECT_PROTOCOL, readWalletMessage, type DappMessage, type WireError } from './protocol.js';
+
+/** The wallet window as the dapp holds it: the browser's WindowProxy of another origin. */
+export interface WalletWindow {
+  readonly closed: boolean;
+  postMessage(message: unknown, targetOrigin: string): void;
+  focus?(): void;
+}
+
+/** What the connector uses of the dapp's `window` (the global one unless `window` is given). */
+export interface ConnectorWindow extends DiscoveryWindow {
+  readonly location: { readonly origin: string };
+  open(url: string, target: string, features: string): WalletWindow | null;
+}
+
+export interface ConnectWalletOptions {
+  /** The wallet page, e.g. `https://wallet.example/`. Only messages from its origin, from the window opened, count. */
+  walletUrl: string | URL;
+  /** Put the connector on `window.chain` (default true); it is announced (`mina:announceProvider`) either way. */
+  install?: boolean;
+  /** Also put it on `window.mina`, for dapps that only look there (default false). */
+  asMina?: boolean;
+  /** The announcement's `info` (default chain-ledger's, `DEFAULT_PROVIDER_INFO`). */
+  info?: ProviderInfo;
+  /** `window.open` features of the wallet window (default a 440×720 popup). */
+  windowFeatures?: string;
+  /** The dapp's window (default the global `window`). */
+  window?: ConnectorWindow;
+}
+
+/** How often the connector looks whether the user closed the wallet window. */
+const CLOSED_POLL_MS = 300;
+/** The wallet window's name: a second open from this page reuses it instead of opening another. */
+const WINDOW_NAME = 'chain-ledger-wallet';
+
+interface Call {
+  message: Extract<DappMessage, { type: 'request' }>;
+  resolve(value: unknown): void;
+  reject(error: ProviderError): void;
+  sent: boolean;
+  cleanup(): void;
+}
+
+/**
+ * `window.chain` for a dapp whose wallet is the chain-ledger wallet page. Create it with `connectWallet`.
+ *
+ * Every method takes the same arguments, resolves the same results and rejects with the same `ProviderError`s as
+ * the Ledger provider (docs/provider.md), plus 1001 when the wallet window cannot be opened (a blocked popup: call
+ * from a click) or was closed during the call.
+ */
+export class WalletConnector {
+  /** The dapp's origin (the page's own: the wallet reads it from the browser, not from here). */
+  readonly origin: string;
+  /** The wallet page's origin: the only origin whose messages the connector reads. */
+  readonly walletOrigin: string;
+  readonly #walletUrl: string;
+  readonly #window: ConnectorWindow;
+  readonly #features: string;
+  readonly #events = new ProviderEvents();
+  readonly #calls = new Map<number, Call>();
+  #nextId = 1;
+  #wallet: { window: WalletWindow; ready: boolean; poll: ReturnType<typeof setInterval> } | undefined;
+  #accounts: string[] = [];
+  #networkID: string | undefined;
+
+  constructor(options: ConnectWalletOptions) {
+    const url = new URL(String(options?.walletUrl));
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`walletUrl must be an http(s) URL: ${url.href}`);
+    this.#walletUrl = url.href;
+    this.walletOrigin = url.origin;
+    this.#window = options.window ?? (globalThis as unknown as { window: ConnectorWindow }).window;
+    if (!this.#window || typeof this.#window.open !== 'function') throw new TypeError('no window: pass { window } explicitly');
+    this.origin = this.#window.location.origin;
+    this.#features = options.windowFeatures ?? 'popup,width=440,height=720';
+    this.#window.addEventListener('message', this.#onMessage as EventListener);
+  }
+
+  /** The wallet's network as it last said (`'mina:devnet'`, …), once a wallet window has answered; else undefined. */
+  get networkID(): string | undefined {
+    return this.#networkID;
+  }
+
+  /** Whether the wallet window is open and has connected an account for this site (never asks anything). */
+  isConnected(): boolean {
+    return this.#wallet !== undefined && !this.#wallet.window.closed && this.#accounts.length > 0;
+  }
+
+  requestAccounts(context?: RequestContext): Promise<string[]> {
+    return this.#call('chain_requestAccounts', undefined, context);
+  }
+
+  /** The connected account, or `[]`; `[]` at once, without opening anything, while there is no wallet window. */
+  getAccounts(context?: RequestContext): Promise<string[]> {
+    if (this.#wallet === undefined) {
+      const refused = this.#claimed(context);
+      return refused ? Promise.reject(refused) : Promise.resolve([]);
+    }
+    return this.#call('chain_accounts', undefined, context);
+  }
+
+  requestNetwork(context?: RequestContext): Promise<RpcResult<'chain_requestNetwork'>> {
+    return this.#call('chain_requestNetwork', undefined, context);
+  }
+
+  switchChain(args: RpcParams<'chain_switchChain'>, context?: RequestContext): Promise<RpcResult<'chain_switchChain'>> {
+    return this.#call('chain_switchChain', args, context);
+  }
+
+  signMessage(args: RpcParams<'chain_signMessage'>, context?: RequestContext): Promise<RpcResult<'chain_signMessage'>> {
+    return this.#call('chain_signMessage', args, context);
+  }
+
+  signJsonMessage(args: RpcParams<'chain_sign_JsonMessage'>, context?: RequestContext): Promise<RpcResult<'chain_sign_JsonMessage'>> {
+    return this.#call('chain_sign_JsonMessage', args, context);
+  }
+
+  verifyMessage(args: RpcParams<'chain_verifyMessage'>, context?: RequestContext): Promise<boolean> {
+    return this.#call('chain_verifyMessage', args, context);
+  }
+
+  verifyJsonMessage(args: RpcParams<'chain_verify_JsonMessage'>, context?: RequestContext): Promise<boolean> {
+    return this.#call('chain_verify_JsonMessage', args, context);
+  }
+
+  signFields(args: RpcParams<'chain_signFields'>, context?: RequestContext): Promise<RpcResult<'chain_signFields'>> {
+    return this.#call('chain_signFields', args, context);
+  }
+
+  verifyFields(args: RpcParams<'chain_verifyFields'>, context?: RequestContext): Promise<boolean> {
+    return this.#call('chain_verifyFields', args, context);
+  }
+
+  sendPayment(args: RpcParams<'chain_sendPayment'>, context?: RequestContext): Promise<RpcResult<'chain_sendPayment'>> {
+    return this.#call('chain_sendPayment', args, context);
+  }
+
+  sendStakeDelegation(
+    args: RpcParams<'chain_sendStakeDelegation'>,
+    context?: RequestContext,
+  ): Promise<RpcResult<'chain_sendStakeDelegation'>> {
+    return this.#call('chain_sendStakeDelegation', args, context);
+  }
+
+  sendTransaction(args: RpcParams<'chain_sendTransaction'>, context?: RequestContext): Promise<RpcResult<'chain_sendTransaction'>> {
+    return this.#call('chain_sendTransaction', args, context);
+  }
+
+  createNullifier(args: RpcParams<'chain_createNullifier'>, context?: RequestContext): Promise<RpcResult<'chain_createNullifier'>> {
+    return this.#call('chain_createNullifier', args, context);
+  }
+
+  storePrivateCredential(
+    args: RpcParams<'chain_storePrivateCredential'>,
+    context?: RequestContext,
+  ): Promise<RpcResult<'chain_storePrivateCredential'>> {
+    return this.#call('chain_storePrivateCredential', args, context);
+  }
+
+  requestPresentation(
+    args: RpcParams<'chain_requestPresentation'>,
+    context?: RequestContext,
+  ): Promise<RpcResult<'chain_requestPresentation'>> {
+    return this.#call('chain_requestPresentation', args, context);
+  }
+
+  /**
+   * The wallet-side entry point, `{ method, params }`, `chain_` names and Auro's `mina_` names, forwarded as they are:
+   * the wallet answers exactly as the provider's `request` does (20006 for an unknown method, 20003 for bad params).
+   */
+  request<M extends RequestMethod>(args: RequestArguments<M>, context?: RequestContext): Promise<RpcResult<M>> {
+    const method = (args as { method?: unknown } | null)?.method;
+    if (typeof method !== 'string') {
+      return Promise.reject(new ProviderError(ErrorCode.InvalidParams, { field: 'method', reason: 'request needs { method, params }' }));
+    }
+    if ((method === 'chain_accounts' || method === 'mina_accounts') && this.#wallet === undefined) {
+      return this.getAccounts(context) as Promise<RpcResult<M>>;
+    }
+    return this.#call(method, (args as { params?: unknown }).params, context);
+  }
+
+  /**
+   * Forgets this site's connection in the wallet (its connected-sites list too): `disconnect` and `accountsChanged`
+   * (`[]`) follow. Never opens the wallet window; never rejects.
+   */
+  async disconnect(): Promise<void> {
+    if (this.#wallet?.ready) this.#post({ protocol: CONNECT_PROTOCOL, type: 'disconnect' });
+    this.#setAccounts([], new ProviderError(ErrorCode.NotConnected, { reason: 'disconnected by the page' }));
+  }
+
+  /** Rejects every call of this page still waiting (1002 at once), in the wallet too; returns how many. */
+  rejectPending(): number {
+    const calls = [...this.#calls.values()];
+    if (this.#wallet?.ready) this.#post({ protocol: CONNECT_PROTOCOL, type: 'rejectPending' });
+    for (const call of calls)
+      this.#settle(call, undefined, new ProviderError(ErrorCode.UserRejected, { reason: 'every pending request was rejected' }));
+    return calls.length;
+  }
+
+  on<E extends EventName>(event: E, listener: Listener<E>): this {
+    this.#events.on(event, listener);
+    return this;
+  }
+
+  once<E extends EventName>(event: E, listener: Listener<E>): this {
+    this.#events.once(event, listener);
+    return this;
+  }
+
+  off<E extends EventName>(event: E, listener: Listener<E>): this {
+    this.#events.off(event, listener);
+    return this;
+  }
+
+  removeListener<E extends EventName>(event: E, listener: Listener<E>): this {
+    return this.off(event, listener);
+  }
+
+  removeAllListeners(event?: EventName): this {
+    this.#events.clear(event);
+    return this;
+  }
+
+  // ---- calls ----
+
+  /** 23001 when the call claims another origin than the page's (as the provider refuses it in a page). */
+  #claimed(context: RequestContext | undefined): ProviderError | undefined {
+    const claimed = context?.origin;
+    if (claimed === undefined || claimed === this.origin) return undefined;
+    const shown = typeof claimed === 'string' ? JSON.stringify(claimed.slice(0, 100)) : typeof claimed;
+    return new ProviderError(ErrorCode.OriginMismatch, {
+      reason: `request from ${shown}, but this page is ${this.origin}: a page cannot claim another origin`,
+    });
+  }
+
+  #call<T>(method: string, params: unknown, context: RequestContext | undefined): Promise<T> {
+    const refused = this.#claimed(context);
+    if (refused) return Promise.reject(refused);
+    const signal = context?.signal;
+    if (signal?.aborted) return Promise.reject(cancelled(signal));
+    // Synchronously, before anything is awaited: the browser opens a popup only inside the user's gesture.
+    const blocked = this.#openWallet();
+    if (blocked) return Promise.reject(blocked);
+    return new Promise<T>((resolve, reject) => {
+      const id = this.#nextId++;
+      const onAbort = () => {
+        if (call.sent) this.#post({ protocol: CONNECT_PROTOCOL, type: 'cancel', id });
+        this.#settle(call, undefined, cancelled(signal!));
+      };
+      const call: Call = {
+        message: { protocol: CONNECT_PROTOCOL, type: 'request', id, method, ...(params === undefined ? {} : { params }) },
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        sent: false,
+        cleanup: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#calls.set(id, call);
+      if (this.#wallet?.ready) this.#send(call);
+    });
+  }
+
+  /** Opens the wallet window unless it is open; a ProviderError when the browser refused to open it. */
+  #openWallet(): ProviderError | undefined {
+    if (this.#wallet && !this.#wallet.window.closed) return undefined;
+    if (this.#wallet) this.#walletClosed();
+    const opened = this.#window.open(this.#walletUrl, WINDOW_NAME, this.#features);
+    if (!opened) {
+      return new ProviderError(ErrorCode.NotConnected, {
+        reason: `the browser blocked the wallet window (${this.walletOrigin}): call window.chain from a click or key handler, without awaiting anything before the call`,
+      });
+    }
+    this.#wallet = {
+      window: opened,
+      ready: false,
+      poll: setInterval(() => this.#wallet?.window.closed && this.#walletClosed(), CLOSED_POLL_MS),
+    };
+    return undefined;
+  }
+
+  #send(call: Call): void {
+    call.sent = true;
+    try {
+      this.#post(call.message);
+    } catch (error) {
+      // Arguments the browser cannot copy to another window (a function, a class with private state, a DOM node).
+      this.#settle(
+        call,
+        undefined,
+        new ProviderError(ErrorCode.InvalidParams, {
+          field: 'params',
+          reason: `cannot be sent to the wallet: ${(error as Error)?.message ?? error}`,
+        }),
+      );
+    }
+  }
+
+  #post(message: DappMessage): void {
+    this.#wallet?.window.postMessage(message, this.walletOrigin);
+  }
+
+  #settle(call: Call, result: unknown, error?: ProviderError): void {
+    if (this.#calls.get(call.message.id) !== call) return;
+    this.#calls.delete(call.message.id);
+    call.cleanup();
+    if (error) call.reject(error);
+    else call.resolve(result);
+  }
+
+  /** Rejects the calls that `which` picks with 1001 `reason`. */
+  #rejectCalls(reason: string, which: (call: Call) => boolean): void {
+    for (const call of [...this.#calls.values()]) {
+      if (which(call)) this.#settle(call, undefined, new ProviderError(ErrorCode.NotConnected, { reason }));
+    }
+  }
+
+  #walletClosed(): void {
+    const wallet = this.#wallet;
+    if (!wallet) return;
+    clearInterval(wallet.poll);
+    this.#wallet = undefined;
+    this.#rejectCalls('the wallet window was closed', () => true);
+    this.#setAccounts([], new ProviderError(ErrorCode.NotConnected, { reason: 'the wallet window was closed' }));
+  }
+
+  #setAccounts(accounts: string[], reason?: ProviderError): void {
+    const before = this.#accounts;
+    this.#accounts = accounts;
+    if (before.length === accounts.length && before.every((a, i) => a === accounts[i])) return;
+    if (accounts.length === 0 && reason) this.#events.emit('disconnect', reason);
+    this.#events.emit('accountsChanged', [...accounts]);
+  }
+
+  // ---- messages from the wallet ----
+
+  readonly #onMessage = (event: MessageEvent) => {
+    const wallet = this.#wallet;
+    // Only the window this page opened, at the wallet's origin; never a message a script of this page made up.
+    if (!wallet || event.source !== wallet.window || event.origin !== this.walletOrigin || event.isTrusted === false) return;
+    const message = readWalletMessage(event.data);
+    if (!message) return;
+    switch (message.type) {
+      case 'ready':
+        if (wallet.ready) {
+          // The wallet page loaded again (reloaded or navigated back): calls it had are gone with its realm.
+          wallet.ready = false;
+          this.#rejectCalls('the wallet window was reloaded during the call: call again', (call) => call.sent);
+        }
+        this.#post({ protocol: CONNECT_PROTOCOL, type: 'hello' });
+        return;
+      case 'welcome':
+        wallet.ready = true;
+        this.#networkID = message.networkID;
+        this.#setAccounts(message.accounts, new ProviderError(ErrorCode.NotConnected, { reason: 'not connected in this wallet window' }));
+        for (const call of this.#calls.values()) if (!call.sent) this.#send(call);
+        return;
+      case 'result': {
+        const call = this.#calls.get(message.id);
+        if (call) this.#settle(call, message.result);
+        return;
+      }
+      case 'error': {
+        const call = this.#calls.get(message.id);
+        if (call) this.#settle(call, undefined, fromWire(message.error));
+        return;
+      }
+      case 'event':
+        this.#onEvent(message.event, message.args);
+        return;
+    }
+  };
+
+  #onEvent(event: 'accountsChanged' | 'chainChanged' | 'disconnect', args: unknown[]): void {
+    const [value] = args;
+    if (event === 'accountsChanged' && Array.isArray(value) && value.every((a) => typeof a === 'string')) {
+      // The wallet sends its own `disconnect` before `accountsChanged([])`: none is made up here.
+      this.#setAccounts(value);
+    } else if (event === 'chainChanged' && typeof (value as { networkID?: unknown })?.networkID === 'string') {
+      this.#networkID = (value as { networkID: string }).networkID;
+      this.#events.emit('chainChanged', { networkID: this.#networkID });
+    } else if (event === 'disconnect' && typeof value === 'object' && value !== null) {
+      this.#events.emit('disconnect', fromWire(value as WireError));
+    }
+  }
+}
+
+/** A ProviderError rebuilt from its plain form; 22001 for anything that is not one. */
+function fromWire(error: WireError): ProviderError {
+  const code = error?.code;
+  if (typeof code !== 'number' || !Object.hasOwn(ERROR_MESSAGES, code)) {
+    return new ProviderError(ErrorCode.Internal, { reason: 'the wallet sent an error the connector cannot read' });
+  }
+  const raw = error.data as Partial<ProviderErrorData> | undefined;
+  const data: ProviderErrorData | undefined =
+    typeof raw?.reason === 'string'
+      ? {
+          reason: raw.reason,
+          ...(typeof raw.field === 'string' ? { field: raw.field } : {}),
+          ...(typeof raw.statusWord === 'string' ? { statusWord: raw.statusWord } : {}),
+        }
+      : undefined;
+  return new ProviderError(code as ErrorCode, data);
+}
+
+function cancelled(signal: AbortSignal): ProviderError {
+  const why = (signal.reason as { message?: unknown } | undefined)?.message;
+  return new ProviderError(ErrorCode.UserRejected, { reason: `cancelled by the caller (${typeof why === 'string' ? why : 'aborted'})` });
+}
+
+/**
+ * Connects this dapp to the chain-ledger wallet page: returns a `window.chain` whose calls run in the wallet window
+ * (opened on the first call that needs it, from the user's click), puts it on `window.chain` and announces it to
+ * wallet discovery (`mina:announceProvider`).
+ *
+ * @param options - `walletUrl` (required): where the wallet page is hosted; `install`, `asMina`, `info`,
+ *   `windowFeatures`, `window`.
+ * @returns The connector: the provider's methods, events and errors.
+ * @throws `TypeError` when `walletUrl` is not an http(s) URL, or there is no `window`.
+ * @example
+ * ```ts
+ * import { connectWallet } from 'chain-ledger/connect';
+ * const chain = connectWallet({ walletUrl: 'https://wallet.example/' });
+ * button.onclick = async () => console.log(await chain.requestAccounts());
+ * ```
+ */
+export function connectWallet(options: ConnectWalletOptions): WalletConnector {
+  const connector = new WalletConnector(options);
+  const target = (options.window ?? (globalThis as unknown as { window: ConnectorWindow }).window) as ConnectorWindow &
+    Record<string, unknown>;
+  if (options.install !== false) {
+    target.chain = connector;
+    if (options.asMina) target.mina = connector;
+  }
+  announceProvider(connector, { info: options.info ?? DEFAULT_PROVIDER_INFO, window: target });
+  return connector;
+}

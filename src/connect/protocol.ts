@@ -1,0 +1,119 @@
+/**
+ * The messages between a dapp's connector (chain-ledger/connect) and the wallet window (src/wallet), sent with
+ * `window.postMessage`. Plain objects (structured clone), each tagged with `protocol` so that neither side mistakes
+ * another library's messages for its own. Both sides read what they receive with the functions below, which accept
+ * exactly these shapes and nothing else (no zod: the connector must stay a few kB).
+ *
+ *   wallet → opener  ready                          the wallet page has loaded (sent to any origin: it says nothing)
+ *   dapp   → wallet  hello                          the wallet binds the origin the browser reports for this message
+ *   wallet → dapp    welcome { networkID, accounts }
+ *   dapp   → wallet  request { id, method, params } · cancel { id } · disconnect · rejectPending
+ *   wallet → dapp    result { id, result } · error { id, error } · event { event, args }
+ *
+ * Trust is the browser's: the wallet takes the dapp's origin from `MessageEvent.origin` of its `hello` (never from a
+ * message's content) and from then on acts only on messages of that origin from its opener; the connector acts only
+ * on messages from the window it opened, at the wallet's origin.
+ */
+
+export const CONNECT_PROTOCOL = 'chain-ledger/connect@1';
+
+/** The events the wallet forwards, with their arguments as the provider emits them. */
+export type ConnectEventName = 'accountsChanged' | 'chainChanged' | 'disconnect';
+
+/** A `ProviderError` as it crosses windows: a plain object. */
+export interface WireError {
+  code: number;
+  message: string;
+  data?: { reason: string; field?: string; statusWord?: string };
+}
+
+export type DappMessage =
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'hello' }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'request'; id: number; method: string; params?: unknown }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'cancel'; id: number }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'disconnect' }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'rejectPending' };
+
+export type WalletMessage =
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'ready' }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'welcome'; networkID: string; accounts: string[] }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'result'; id: number; result: unknown }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'error'; id: number; error: WireError }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'event'; event: ConnectEventName; args: unknown[] };
+
+/** Longest method name accepted (the longest real one, `chain_storePrivateCredential`, has 28 characters). */
+const MAX_METHOD_LENGTH = 64;
+
+type Fields = Record<string, unknown>;
+
+/** `data` if it is an object of this protocol whose keys are exactly `keys` (plus `protocol` and `type`). */
+function tagged(data: unknown, keys: readonly string[]): Fields | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const fields = data as Fields;
+  if (fields.protocol !== CONNECT_PROTOCOL || typeof fields.type !== 'string') return undefined;
+  const allowed = new Set(['protocol', 'type', ...keys]);
+  return Object.keys(fields).every((k) => allowed.has(k)) ? fields : undefined;
+}
+
+const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+
+/** A message of the dapp as the wallet reads it, or undefined for anything else (ignored). */
+export function readDappMessage(data: unknown): DappMessage | undefined {
+  const m = tagged(data, ['id', 'method', 'params']);
+  if (m === undefined) return undefined;
+  switch (m.type) {
+    case 'hello':
+    case 'disconnect':
+    case 'rejectPending':
+      return tagged(m, []) && { protocol: CONNECT_PROTOCOL, type: m.type };
+    case 'cancel':
+      return tagged(m, ['id']) && isId(m.id) ? { protocol: CONNECT_PROTOCOL, type: 'cancel', id: m.id } : undefined;
+    case 'request':
+      if (!isId(m.id) || typeof m.method !== 'string' || m.method.length === 0 || m.method.length > MAX_METHOD_LENGTH) return undefined;
+      return { protocol: CONNECT_PROTOCOL, type: 'request', id: m.id, method: m.method, params: m.params };
+    default:
+      return undefined;
+  }
+}
+
+/** A message of the wallet as the connector reads it, or undefined for anything else (ignored). */
+export function readWalletMessage(data: unknown): WalletMessage | undefined {
+  const m = tagged(data, ['id', 'result', 'error', 'event', 'args', 'networkID', 'accounts']);
+  if (m === undefined) return undefined;
+  switch (m.type) {
+    case 'ready':
+      return tagged(m, []) && { protocol: CONNECT_PROTOCOL, type: 'ready' };
+    case 'welcome':
+      if (!tagged(m, ['networkID', 'accounts']) || typeof m.networkID !== 'string' || !isStrings(m.accounts)) return undefined;
+      return { protocol: CONNECT_PROTOCOL, type: 'welcome', networkID: m.networkID, accounts: m.accounts };
+    case 'result':
+      return tagged(m, ['id', 'result']) && isId(m.id)
+        ? { protocol: CONNECT_PROTOCOL, type: 'result', id: m.id, result: m.result }
+        : undefined;
+    case 'error':
+      return tagged(m, ['id', 'error']) && isId(m.id) && typeof m.error === 'object' && m.error !== null
+        ? { protocol: CONNECT_PROTOCOL, type: 'error', id: m.id, error: m.error as WireError }
+        : undefined;
+    case 'event':
+      if (!tagged(m, ['event', 'args']) || !Array.isArray(m.args)) return undefined;
+      if (m.event !== 'accountsChanged' && m.event !== 'chainChanged' && m.event !== 'disconnect') return undefined;
+      return { protocol: CONNECT_PROTOCOL, type: 'event', event: m.event, args: m.args };
+    default:
+      return undefined;
+  }
+}
+
+/** A `ProviderError` (or anything shaped like one) as a plain object for `postMessage`. */
+export function toWireError(error: { code: number; message: string; data?: WireError['data'] }): WireError {
+  const { reason, field, statusWord } = error.data ?? ({} as Partial<NonNullable<WireError['data']>>);
+  const data =
+    typeof reason === 'string'
+      ? {
+          reason,
+          ...(typeof field === 'string' ? { field } : {}),
+          ...(typeof statusWord === 'string' ? { statusWord } : {}),
+        }
+      : undefined;
+  return { code: error.code, message: error.message, ...(data ? { data } : {}) };
+}

@@ -1,0 +1,305 @@
+/**
+ * The wallet page's side of chain-ledger/connect: it serves the one dapp that opened its window, runs that dapp's
+ * calls on a Ledger provider in bridge mode bound to the dapp's origin, and answers with results only.
+ *
+ * Origins are the browser's. The first `hello` from the window's opener binds the origin the browser reports for it
+ * (`MessageEvent.origin`); from then on only messages from the opener at that origin are read (anything else is
+ * ignored, not even answered), every call is made with that origin (`request(args, { origin })`), and every answer
+ * is posted to that origin only (a dapp tab that has navigated elsewhere receives nothing).
+ *
+ * Connections are per origin and remembered (./sites.ts): a site connects with `requestAccounts` (the Ledger shows
+ * the address), is kept in the wallet's connected-sites list until revoked, and is reconnected when a later wallet
+ * window gets the device. A site that is not connected gets 1001 for every call that needs a connection at once,
+ * without a prompt and before any device is there.
+ */
+import { ErrorCode, ProviderError } from '../errors/provider-error.js';
+import { asWalletPage, checkSecureOrigin } from '../provider/origin.js';
+import { createLedgerProvider, type LedgerProvider, type LedgerProviderOptions } from '../provider/provider.js';
+import { toProviderError } from '../provider/to-provider-error.js';
+import type { ApduTransport } from '../transport/types.js';
+import {
+  CONNECT_PROTOCOL,
+  readDappMessage,
+  toWireError,
+  type DappMessage,
+  type WalletMessage,
+  type WireError,
+} from '../connect/protocol.js';
+import type { ConnectedSites } from './sites.js';
+
+/** Where the wallet posts: the window that opened it (a WindowProxy of the dapp's origin). */
+export interface DappWindow {
+  postMessage(message: unknown, targetOrigin: string): void;
+}
+
+/** What the host uses of the wallet page's `window`. */
+export interface HostWindow {
+  readonly opener: DappWindow | null;
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+}
+
+/** What happens, for the wallet's UI and log. */
+export type WalletActivity =
+  | { kind: 'site'; origin: string }
+  | { kind: 'request'; id: number; origin: string; method: string; params: unknown }
+  | { kind: 'waiting-for-device'; id: number; origin: string; method: string }
+  | { kind: 'reconnecting'; origin: string }
+  | { kind: 'settled'; id: number; origin: string; method: string; error?: WireError }
+  | { kind: 'refused'; id: number; origin: string; method: string; error: WireError }
+  | { kind: 'ignored'; origin: string; why: string };
+
+export interface WalletHostOptions {
+  /**
+   * The options of the site's provider (network, graphqlUrl, caps, the review hooks, the credential store…); the
+   * host adds the transport, the site's origin and `bridge: true`.
+   */
+  provider: Omit<LedgerProviderOptions, 'transport' | 'origin' | 'bridge'>;
+  /** The connected sites (the page's `storageSites(localStorage)`). */
+  sites: ConnectedSites;
+  /** Told what happens (a request arrived, waits for the device, settled, a message was ignored). Must not throw. */
+  onActivity?: (activity: WalletActivity) => void;
+}
+
+/** Calls that never need a connection (the provider answers them before `requestAccounts`). */
+const WITHOUT_CONNECTION = new Set([
+  'chain_requestAccounts',
+  'chain_accounts',
+  'chain_requestNetwork',
+  'chain_switchChain',
+  'chain_verifyFields',
+  'chain_verifyMessage',
+  'chain_verify_JsonMessage',
+]);
+
+/** The `chain_` name of a request's method (Auro's `mina_` names are the same methods). */
+const chainName = (method: string) => (method.startsWith('mina_') ? `chain_${method.slice('mina_'.length)}` : method);
+
+export class WalletHost {
+  readonly #options: WalletHostOptions;
+  #opener: DappWindow | null = null;
+  #site: string | undefined;
+  #transport: ApduTransport | undefined;
+  #provider: LedgerProvider | undefined;
+  /** The site's account while its provider is connected (from the provider's own events). */
+  #accounts: string[] = [];
+  /** Settles when the site's provider exists and a remembered site's reconnection is over. */
+  #deviceReady: Promise<void>;
+  #markReady: () => void = () => {};
+  readonly #calls = new Map<number, AbortController>();
+
+  constructor(options: WalletHostOptions) {
+    this.#options = options;
+    this.#deviceReady = new Promise((resolve) => (this.#markReady = resolve));
+  }
+
+  /** The site this window serves, once its opener has said hello. */
+  get site(): string | undefined {
+    return this.#site;
+  }
+
+  /** The site's provider, once there is a device and a site. */
+  get provider(): LedgerProvider | undefined {
+    return this.#provider;
+  }
+
+  /**
+   * Listens to the page's messages and tells the opener (any origin: the message says nothing) that the wallet is
+   * ready. Returns a function that stops listening.
+   */
+  attach(page: HostWindow): () => void {
+    this.#opener = page.opener;
+    const listener = (event: MessageEvent) => {
+      // A MessageEvent made up by a script has isTrusted false; the browser's own say where a message came from.
+      if (event.isTrusted === false) return;
+      this.receive(event.data, { origin: event.origin, source: event.source });
+    };
+    page.addEventListener('message', listener);
+    this.#opener?.postMessage({ protocol: CONNECT_PROTOCOL, type: 'ready' } satisfies WalletMessage, '*');
+    return () => page.removeEventListener('message', listener);
+  }
+
+  /**
+   * One message, with what the browser reported of it: its `origin` and its `source` window. (The page's listener
+   * calls this; tests call it directly.)
+   */
+  receive(data: unknown, from: { origin: string; source: unknown }): void {
+    const why = this.#refusal(data, from);
+    if (why === undefined) this.#handle(readDappMessage(data)!);
+    else this.#activity({ kind: 'ignored', origin: from.origin, why });
+  }
+
+  /** Why a message is ignored, or undefined when it is read; binds the site at its first hello. */
+  #refusal(data: unknown, from: { origin: string; source: unknown }): string | undefined {
+    if (this.#opener === null || from.source !== this.#opener) return 'not from the window that opened the wallet';
+    const message = readDappMessage(data);
+    if (message === undefined) return 'not a chain-ledger/connect message';
+    if (this.#site === undefined) {
+      if (message.type !== 'hello') return 'a call before the handshake';
+      try {
+        this.#site = checkSecureOrigin(from.origin);
+      } catch {
+        return 'not a secure origin (https, or http on a loopback host)';
+      }
+      this.#activity({ kind: 'site', origin: this.#site });
+      if (this.#transport) this.#startProvider(this.#transport);
+    }
+    return from.origin === this.#site ? undefined : `this wallet window serves ${this.#site} only`;
+  }
+
+  /**
+   * The device this window uses from now on (a WebHID transport, or the software Ledger): the site's provider is
+   * created on it, and a site in the connected-sites list is reconnected (the Ledger shows the address).
+   */
+  useDevice(transport: ApduTransport): void {
+    if (this.#transport === transport) return;
+    this.#transport = transport;
+    if (this.#provider) {
+      // Another device: the old connection is gone (the dapp is told: disconnect, accountsChanged []).
+      void this.#provider.disconnect();
+      this.#provider = undefined;
+      this.#deviceReady = new Promise((resolve) => (this.#markReady = resolve));
+    }
+    if (this.#site !== undefined) this.#startProvider(transport);
+  }
+
+  /**
+   * Forgets a connected site: removed from the list, and when it is this window's site, its provider disconnects
+   * (the dapp is told). Also what the page calls when another wallet window revoked this site (`storage` event).
+   */
+  revoke(origin: string): void {
+    this.#options.sites.remove(origin);
+    if (origin === this.#site) void this.#provider?.disconnect();
+  }
+
+  #startProvider(transport: ApduTransport): void {
+    const site = this.#site!;
+    const provider = asWalletPage(() => createLedgerProvider({ ...this.#options.provider, transport, origin: site, bridge: true }));
+    this.#provider = provider;
+    provider.on('accountsChanged', (accounts) => {
+      if (this.#provider !== provider) return;
+      this.#accounts = accounts;
+      this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'accountsChanged', args: [accounts] });
+    });
+    provider.on('chainChanged', (chain) => this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'chainChanged', args: [chain] }));
+    provider.on('disconnect', (error) =>
+      this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'disconnect', args: [toWireError(error)] }),
+    );
+    const ready = this.#markReady;
+    const remembered = this.#options.sites.get(site);
+    if (remembered === undefined) {
+      ready();
+      return;
+    }
+    this.#activity({ kind: 'reconnecting', origin: site });
+    provider.requestAccounts({ origin: site }).then(
+      ([address]) => {
+        // Another account than the one the site was given: the site is told (accountsChanged) and kept with it.
+        if (address !== remembered.address) this.#options.sites.add({ ...remembered, address: address! });
+        ready();
+      },
+      () => ready(), // refused on the device or no device: the site's calls get the provider's 1001
+    );
+  }
+
+  #handle(message: DappMessage): void {
+    const site = this.#site!;
+    switch (message.type) {
+      case 'hello':
+        this.#post({
+          protocol: CONNECT_PROTOCOL,
+          type: 'welcome',
+          networkID: this.#provider?.chainId ?? `mina:${this.#options.provider.network}`,
+          accounts: this.#provider?.isConnected() ? [...this.#accounts] : [],
+        });
+        return;
+      case 'request':
+        void this.#serve(message);
+        return;
+      case 'cancel':
+        this.#calls.get(message.id)?.abort(new DOMException('cancelled by the page', 'AbortError'));
+        return;
+      case 'rejectPending':
+        for (const controller of this.#calls.values())
+          controller.abort(new DOMException('every pending request was rejected', 'AbortError'));
+        this.#provider?.rejectPending();
+        return;
+      case 'disconnect':
+        this.revoke(site);
+        return;
+    }
+  }
+
+  async #serve(message: Extract<DappMessage, { type: 'request' }>): Promise<void> {
+    const site = this.#site!;
+    const { id, method, params } = message;
+    if (this.#calls.has(id)) return; // a repeated id: the first call answers it
+    const name = chainName(method);
+    if (!WITHOUT_CONNECTION.has(name) && !this.#provider?.isConnected() && this.#options.sites.get(site) === undefined) {
+      // Not connected, never connected: refused at once, as the provider refuses it, with nothing shown or asked.
+      const error = toWireError(
+        new ProviderError(ErrorCode.NotConnected, { reason: `${site} is not connected to this wallet: call requestAccounts() first` }),
+      );
+      this.#post({ protocol: CONNECT_PROTOCOL, type: 'error', id, error });
+      this.#activity({ kind: 'refused', id, origin: site, method, error });
+      return;
+    }
+    const controller = new AbortController();
+    this.#calls.set(id, controller);
+    this.#activity({ kind: 'request', id, origin: site, method, params });
+    let error: WireError | undefined;
+    try {
+      const result = await this.#run(id, method, params, controller.signal);
+      this.#post({ protocol: CONNECT_PROTOCOL, type: 'result', id, result });
+    } catch (thrown) {
+      error = toWireError(toProviderError(thrown));
+      this.#post({ protocol: CONNECT_PROTOCOL, type: 'error', id, error });
+    } finally {
+      this.#calls.delete(id);
+      this.#activity({ kind: 'settled', id, origin: site, method, ...(error ? { error } : {}) });
+    }
+  }
+
+  async #run(id: number, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    const site = this.#site!;
+    const name = chainName(method);
+    if (this.#provider === undefined) {
+      // No device yet: what needs none is answered here; the rest waits for the user to connect the Ledger.
+      if (name === 'chain_accounts') return [];
+      if (name === 'chain_requestNetwork') return { networkID: `mina:${this.#options.provider.network}` };
+      this.#activity({ kind: 'waiting-for-device', id, origin: site, method });
+    }
+    await untilAborted(this.#deviceReady, signal);
+    const provider = this.#provider!;
+    const result = await provider.request({ method, params } as never, { origin: site, signal });
+    if (name === 'chain_requestAccounts' && Array.isArray(result) && typeof result[0] === 'string') {
+      const known = this.#options.sites.get(site);
+      if (known?.address !== result[0])
+        this.#options.sites.add({ origin: site, address: result[0], connectedAt: new Date().toISOString() });
+    }
+    return result;
+  }
+
+  #post(message: WalletMessage): void {
+    // Only ever to the bound origin: if the opener has navigated to another site, the browser drops the message.
+    if (this.#site !== undefined) this.#opener?.postMessage(message, this.#site);
+  }
+
+  #activity(activity: WalletActivity): void {
+    try {
+      this.#options.onActivity?.(activity);
+    } catch {
+      // The UI's problem, never the call's.
+    }
+  }
+}
+
+/** `work`, or the signal's reason as soon as it aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
