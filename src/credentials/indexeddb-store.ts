@@ -14,6 +14,12 @@ import { StoreKeys, isSalt, parseSealedEntry, type SealedEntry } from './store-c
 import { CredentialStoreError, checkAccount, checkId, checkSecret, type CredentialEntry, type CredentialStore } from './store.js';
 
 export const DEFAULT_CREDENTIAL_DB = 'chain-ledger-credentials';
+
+/**
+ * The page's IndexedDB as it was when this module loaded: a script that replaces `indexedDB` later does not receive
+ * the store's requests (security review T3-F; what the store keeps there is ciphertext either way).
+ */
+const INDEXED_DB_AT_LOAD: IDBFactory | undefined = globalThis.indexedDB;
 const DB_VERSION = 1;
 const ENTRIES = 'entries';
 const HEADERS = 'headers';
@@ -205,7 +211,7 @@ export class IndexedDbCredentialStore implements CredentialStore {
 
   #open(): Promise<IDBDatabase> {
     this.#db ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const factory = this.#factory ?? globalThis.indexedDB;
+      const factory = this.#factory ?? INDEXED_DB_AT_LOAD ?? globalThis.indexedDB;
       if (factory === undefined) {
         reject(new CredentialStoreError('io', 'IndexedDB is not available here'));
         return;

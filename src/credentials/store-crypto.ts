@@ -1,6 +1,7 @@
 /**
  * Encryption at rest for the credential stores. No primitive is written here: HKDF, HMAC and SHA-256 come from
- * @noble/hashes, AES-256-GCM from WebCrypto (`globalThis.crypto.subtle`, in Node 20 and every browser).
+ * @noble/hashes, AES-256-GCM from WebCrypto (`globalThis.crypto.subtle`, in Node 20 and every browser, taken when
+ * this module loads).
  *
  * From the 32-byte store secret (which the provider derives from a deterministic Ledger signature), HKDF-SHA256
  * derives independent keys, one per info string. Every store has its own random 32-byte salt, kept in its header
@@ -34,6 +35,26 @@ export const STORE_KDF_INFO = {
   check: `${DOMAIN}: check`,
   entryList: `${DOMAIN}: entry list`,
 } as const;
+/**
+ * WebCrypto as it was when this module loaded, bound to its object: a script of the same page that wraps
+ * `SubtleCrypto.prototype.decrypt` or `importKey` (or `crypto.getRandomValues`) afterwards sees none of the store's
+ * plaintexts or keys (security review T3-F). A script that ran before this module is not stopped, and a page's
+ * scripts share much else (docs/security.md, "In-page mode"): the wallet page keeps the store out of the dapp's realm.
+ */
+const WEB_CRYPTO = captureWebCrypto();
+
+function captureWebCrypto() {
+  const crypto = globalThis.crypto;
+  const subtle = crypto?.subtle;
+  if (!subtle) return undefined;
+  return {
+    importKey: subtle.importKey.bind(subtle) as SubtleCrypto['importKey'],
+    encrypt: subtle.encrypt.bind(subtle) as SubtleCrypto['encrypt'],
+    decrypt: subtle.decrypt.bind(subtle) as SubtleCrypto['decrypt'],
+    getRandomValues: crypto.getRandomValues.bind(crypto) as Crypto['getRandomValues'],
+  };
+}
+
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** Length of a store's salt, in bytes. */
@@ -80,7 +101,7 @@ export class StoreKeys {
 
   /** A fresh random salt (base64) for a new or re-keyed store. */
   static newSalt(): string {
-    return base64.encode(globalThis.crypto.getRandomValues(new Uint8Array(SALT_BYTES)));
+    return base64.encode(webCrypto().getRandomValues(new Uint8Array(SALT_BYTES)));
   }
 
   /**
@@ -99,7 +120,7 @@ export class StoreKeys {
     const raw = Uint8Array.from(encryptionBytes);
     let encryption: CryptoKey;
     try {
-      encryption = await subtle().importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
+      encryption = await webCrypto().importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
     } finally {
       raw.fill(0);
       encryptionBytes.fill(0);
@@ -137,8 +158,8 @@ export class StoreKeys {
   }
 
   async seal(id: string, credential: string, storedAt: string): Promise<SealedEntry> {
-    const iv = globalThis.crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const data = await subtle().encrypt(
+    const iv = webCrypto().getRandomValues(new Uint8Array(IV_BYTES));
+    const data = await webCrypto().encrypt(
       { name: 'AES-GCM', iv, additionalData: this.#aad(id, storedAt), tagLength: TAG_BYTES * 8 },
       this.#encryption,
       pad(utf8.encode(credential)),
@@ -154,7 +175,7 @@ export class StoreKeys {
     const where = `entry ${entry.id} of ${this.account}`;
     let plaintext: ArrayBuffer;
     try {
-      plaintext = await subtle().decrypt(
+      plaintext = await webCrypto().decrypt(
         {
           name: 'AES-GCM',
           iv: Uint8Array.from(base64.decode(entry.iv)),
@@ -244,13 +265,12 @@ function equalStrings(a: string, b: string): boolean {
   return diff === 0;
 }
 
-function subtle(): SubtleCrypto {
-  const s = globalThis.crypto?.subtle;
-  if (!s) {
+function webCrypto(): NonNullable<typeof WEB_CRYPTO> {
+  if (!WEB_CRYPTO) {
     throw new CredentialStoreError(
       'io',
       'WebCrypto (crypto.subtle) is not available: a browser page must be a secure context (https or localhost)',
     );
   }
-  return s;
+  return WEB_CRYPTO;
 }

@@ -58,6 +58,16 @@ export interface WorkerChannel {
   release?(): void;
 }
 
+/**
+ * The browser's Worker as it was when this module loaded (the name shadows the global on purpose: bundlers recognise
+ * `new Worker(new URL(…), …)` by its text), and its `postMessage`: a script of the page that replaces `Worker` or
+ * wraps `Worker.prototype.postMessage` afterwards does not see the credentials sent to the presentation Worker
+ * (security review T3-F). Undefined in Node.
+ */
+const Worker: typeof globalThis.Worker | undefined = globalThis.Worker;
+const postToWorker = Worker?.prototype.postMessage;
+const apply = Reflect.apply;
+
 /** How long a closing run waits for the worker to persist its key cache before it is terminated anyway. */
 const CLOSE_GRACE_MS = 10_000;
 /** How long a browser Worker may take to load its module graph before the page proves in its own thread instead. */
@@ -270,7 +280,7 @@ async function startNodeWorker(): Promise<NodeWorkerEntry | undefined> {
  * cannot start: the page then proves in its own thread (in-thread.ts), and says why.
  */
 async function browserWorker(signal: AbortSignal | undefined): Promise<WorkerChannel | undefined> {
-  if (typeof Worker === 'undefined') return undefined;
+  if (Worker === undefined || postToWorker === undefined) return undefined;
   const { publishKeyCacheReport } = await import('./indexeddb-key-cache.js');
   let worker: Worker;
   try {
@@ -313,7 +323,7 @@ async function browserWorker(signal: AbortSignal | undefined): Promise<WorkerCha
     return undefined;
   }
   return {
-    post: (message) => worker.postMessage(message),
+    post: (message) => apply(postToWorker, worker, [message]),
     listen(reply, failure) {
       onReply = reply;
       onFailure = failure;
