@@ -1,34 +1,33 @@
 /**
- * The web dapp example. In this repository it bundles chain-ledger from src/ (the aliases below, and the
- * `chain-ledger-source` condition, which points package.json "imports" at src/ too) so that it always matches the
- * code under test; in an application, drop the aliases and the condition and import the plugin from the package:
- * `import { chainLedger } from 'chain-ledger/vite'`.
+ * The web dapp example. In this repository it bundles chain-ledger/connect from src/ (the alias below), so that it
+ * always matches the code under test; in an application, drop the alias. A dapp needs no chain-ledger Vite plugin
+ * and no cross-origin isolation: it holds no device and proves nothing (docs/wallet.md). It must not be served with
+ * `Cross-Origin-Opener-Policy: same-origin`, which would cut it off from the wallet window it opens.
+ *
+ * The wallet page it opens: CHAIN_LEDGER_WALLET_URL at build (or dev-server start) time, default the local one that
+ * `npm run wallet` serves.
  */
 import { fileURLToPath } from 'node:url';
-import { defaultClientConditions, defineConfig } from 'vite';
-import { chainLedger } from '../../src/vite.js';
+import { defineConfig } from 'vite';
 
 const src = (path: string) => fileURLToPath(new URL(`../../src/${path}`, import.meta.url));
+
+/** The wallet `npm run wallet` serves (examples/wallet/serve.ts). */
+export const LOCAL_WALLET_URL = 'http://127.0.0.1:5174/';
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
-  plugins: [chainLedger()],
+  define: { __CHAIN_LEDGER_WALLET_URL__: JSON.stringify(process.env.CHAIN_LEDGER_WALLET_URL ?? LOCAL_WALLET_URL) },
   resolve: {
-    conditions: ['chain-ledger-source', ...defaultClientConditions],
-    alias: [
-      { find: /^chain-ledger$/, replacement: src('index.ts') },
-      { find: /^chain-ledger\/transport$/, replacement: src('transport.ts') },
-      { find: /^chain-ledger\/emulator$/, replacement: src('emulator.ts') },
-      { find: /^chain-ledger\/dmk$/, replacement: src('dmk.ts') },
-    ],
+    alias: [{ find: /^chain-ledger\/connect$/, replacement: src('connect.ts') }],
   },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
     manifest: true,
-    // o1js's browser build is one 16 MB file (its wasm inlined); it is a lazy chunk, expected to be big.
+    // o1js's browser build (the sample buttons) is one 16 MB file (its wasm inlined); a lazy chunk, expected to be big.
     chunkSizeWarningLimit: 20_000,
     reportCompressedSize: false,
   },

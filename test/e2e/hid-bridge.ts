@@ -1,10 +1,12 @@
 /**
- * Injected into the web dapp page before its scripts (bundled by esbuild --format=iife, added with Playwright's
- * addInitScript): installs the test-only `navigator.hid` of test/support/hid-shim.ts, whose one fake Ledger answers
- * each APDU through `window.__hidExchange(hex)`, a function the test exposes from Node (page.exposeFunction), where
- * the software Ledger runs. The page's real `@ledgerhq/hw-transport-webhid` speaks the HID framing to it.
+ * Injected into the wallet page before its scripts (bundled by esbuild --format=iife, added with Playwright's
+ * addInitScript, on the wallet's origin only): installs the test-only `navigator.hid` of test/support/hid-shim.ts,
+ * whose one fake Ledger answers each APDU through `window.__hidExchange(hex)`, a binding the test exposes from Node
+ * (where the software Ledger runs) and answers for the wallet's origin only. The page's real
+ * `@ledgerhq/hw-transport-webhid` speaks the HID framing to it.
  *
- * A grant survives a reload of the tab (sessionStorage), as Chromium remembers a device granted to an origin.
+ * A grant is the origin's (localStorage): it survives a reload and reaches every later window of the wallet, as
+ * Chromium remembers a device granted to an origin.
  */
 import { createHidShim } from '../support/hid-shim.js';
 
@@ -22,9 +24,9 @@ const fromHex = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (h) => 
 const shim = createHidShim(
   { exchange: async (apdu) => fromHex(await window.__hidExchange(toHex(apdu))) },
   {
-    granted: sessionStorage.getItem(GRANT_KEY) === 'yes',
+    granted: localStorage.getItem(GRANT_KEY) === 'yes',
     chooser: () => {
-      sessionStorage.setItem(GRANT_KEY, 'yes');
+      localStorage.setItem(GRANT_KEY, 'yes');
       return 'select';
     },
   },

@@ -22,10 +22,17 @@ export interface Finished {
 
 /**
  * Runs `command args` in the repository and resolves how it ended, whatever its exit code, once its output streams
- * have closed; kills it and rejects, naming `what`, when it runs longer than `timeoutMs`.
+ * have closed; kills it and rejects, naming `what`, when it runs longer than `timeoutMs`. `env` adds to this
+ * process's environment.
  */
-export function spawnBounded(command: string, args: string[], timeoutMs: number, what = `${command} ${args.join(' ')}`): Promise<Finished> {
-  const child = spawn(command, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnBounded(
+  command: string,
+  args: string[],
+  timeoutMs: number,
+  what = `${command} ${args.join(' ')}`,
+  env: Record<string, string> = {},
+): Promise<Finished> {
+  const child = spawn(command, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const done: Finished = { code: null, stdout: '', stderr: '', output: '' };
   child.stdout.on('data', (c: Buffer) => {
     done.stdout += c.toString();
@@ -60,8 +67,9 @@ export async function runBounded(
   args: string[],
   timeoutMs: number,
   what = `${command} ${args.join(' ')}`,
+  env: Record<string, string> = {},
 ): Promise<string> {
-  const { code, output } = await spawnBounded(command, args, timeoutMs, what);
+  const { code, output } = await spawnBounded(command, args, timeoutMs, what, env);
   if (code !== 0) throw new Error(`${what} exited ${code}:\n${output.slice(-4000)}`);
   return output;
 }

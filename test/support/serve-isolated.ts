@@ -1,6 +1,7 @@
 /**
- * A static server on loopback for the built web dapp, with the headers that make its pages cross-origin isolated
- * (o1js needs SharedArrayBuffer): used by the e2e test and the browser benchmark.
+ * A static server on loopback for a built page, by default with the headers that make its pages cross-origin isolated
+ * (o1js needs SharedArrayBuffer); the wallet page and the dapps that open it get their own headers and loopback
+ * addresses (distinct addresses are distinct sites). Used by the e2e test and the browser benchmark.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -14,14 +15,27 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
+/** COOP + COEP: the page is cross-origin isolated, and severed from any window that opens it or that it opens. */
+export const COOP_COEP = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } as const;
+
+export interface ServeOptions {
+  /** The loopback address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** The headers of every response (default COOP_COEP). */
+  headers?: Record<string, string>;
+}
+
 /**
- * Serves `dir` (paths outside it are 404) on an ephemeral port of 127.0.0.1. `route(path)` may map a path to another
- * file first (undefined: not its path; null: refused, 404).
+ * Serves `dir` (paths outside it are 404) on an ephemeral port of `options.host` (default 127.0.0.1). `route(path)`
+ * may map a path to another file first (undefined: not its path; null: refused, 404).
  */
 export async function serveIsolated(
   dir: string,
   route: (path: string) => string | null | undefined = () => undefined,
+  options: ServeOptions = {},
 ): Promise<{ origin: string; close(): Promise<void> }> {
+  const host = options.host ?? '127.0.0.1';
+  const headers = options.headers ?? COOP_COEP;
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname)).replace(/^(\.\.[/\\])+/, '');
     const routed = route(path);
@@ -31,8 +45,7 @@ export async function serveIsolated(
       const body = await readFile(file as string);
       res.writeHead(200, {
         'content-type': TYPES[extname(file as string)] ?? 'application/octet-stream',
-        'cross-origin-opener-policy': 'same-origin',
-        'cross-origin-embedder-policy': 'require-corp',
+        ...headers,
         'cache-control': 'no-store',
       });
       res.end(body);
@@ -40,10 +53,10 @@ export async function serveIsolated(
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const close = async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
-  return { origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close };
+  return { origin: `http://${host}:${(server.address() as { port: number }).port}`, close };
 }

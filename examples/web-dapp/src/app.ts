@@ -1,33 +1,35 @@
 /**
- * The web dapp: `window.chain` backed by a Ledger (WebHID) or, in demo mode, by the software Ledger with the public
- * test mnemonic (NOT hardware, labelled as such). Forms for sendTransaction, createNullifier, storePrivateCredential
- * and requestPresentation; results and ProviderErrors shown as a user reads them. The page finds the provider as a
- * dapp finds any Mina wallet: `mina:requestProvider` answered by `mina:announceProvider` (chain-ledger `install`).
+ * The web dapp: a Mina dapp whose `window.chain` is the chain-ledger wallet, reached with chain-ledger/connect. The
+ * page holds no key, no credential and no device: each call runs in the wallet window (its own origin), which opens
+ * on the first click that needs it. Forms for sendTransaction, createNullifier, storePrivateCredential and
+ * requestPresentation; results and ProviderErrors shown as a user reads them. The page finds the wallet as a dapp
+ * finds any Mina wallet: `mina:requestProvider` answered by `mina:announceProvider`.
  *
- * Only chain-ledger's public entry points are imported; o1js and mina-attestations are loaded by the provider on
- * first use (and by the sample buttons below, on click), so they are lazy chunks of the bundle.
+ * o1js and mina-attestations are loaded only by the sample buttons (an issuer's credential, a verifier's request),
+ * on click: lazy chunks of the bundle. The dapp itself proves nothing and needs no cross-origin isolation.
  */
 import {
   ANNOUNCE_PROVIDER_EVENT,
   DEFAULT_PROVIDER_INFO,
   REQUEST_PROVIDER_EVENT,
-  createLedgerProvider,
-  install,
+  connectWallet,
   isProviderError,
-  type LedgerProvider,
-  type Network,
-  type ProviderDetail,
-} from 'chain-ledger';
-import { SoftwareLedger, TEST_MNEMONIC, type Review } from 'chain-ledger/emulator';
-import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
+  type WalletConnector,
+} from 'chain-ledger/connect';
 import sampleCommand from './sample-zkapp-command.json' with { type: 'json' };
 import { sampleSpec } from './sample-spec.js';
 
+/** Where the wallet page is hosted (set at build time: CHAIN_LEDGER_WALLET_URL, vite.config.ts). */
+declare const __CHAIN_LEDGER_WALLET_URL__: string;
+
 declare global {
   interface Window {
-    chain?: LedgerProvider;
+    chain?: WalletConnector;
   }
 }
+
+// The three lines of a dapp (docs/wallet.md): the connector is window.chain, announced to wallet discovery.
+connectWallet({ walletUrl: __CHAIN_LEDGER_WALLET_URL__ });
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
   const element = document.getElementById(id);
@@ -35,12 +37,9 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
   return element as T;
 };
 
-let chain: LedgerProvider | undefined;
-/** Undoes the wallet side's `install` (window.chain and the announcements) before a new connection. */
-let uninstall: (() => void) | undefined;
+/** The wallet, as discovery found it (the connector above). */
+let chain: WalletConnector | undefined;
 let address: string | undefined;
-/** A Ledger this site was granted before, reopened at load without a prompt. */
-let remembered: ApduTransport | undefined;
 
 // ---- presentation of results and errors ----
 
@@ -67,7 +66,10 @@ export function describeError(error: unknown): { text: string; code?: number } {
   return { text: `${e?.name ?? 'Error'}: ${e?.message ?? String(error)}` };
 }
 
-/** Runs one method from a button: pending → a summary line and the result (JSON), or a readable error. */
+/**
+ * Runs one method from a button: pending → a summary line and the result (JSON), or a readable error. `work` calls
+ * window.chain before anything is awaited: the wallet window can only open inside the click.
+ */
 async function run(
   resultId: string,
   button: HTMLButtonElement,
@@ -75,15 +77,17 @@ async function run(
   // biome-ignore lint/suspicious/noExplicitAny: each caller's summarize states the result shape it reads.
   summarize: (result: any) => string = () => '',
 ): Promise<void> {
-  if (!chain) {
-    show(resultId, 'error', 'Connect a Ledger (or start the demo) first.');
-    return;
+  const started = performance.now();
+  let call: Promise<unknown>;
+  try {
+    call = work();
+  } catch (error) {
+    call = Promise.reject(error);
   }
   button.disabled = true;
-  show(resultId, 'pending', 'Working…');
-  const started = performance.now();
+  show(resultId, 'pending', 'Working… (see the wallet window)');
   try {
-    const result = await work();
+    const result = await call;
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     let summary = '';
     try {
@@ -100,88 +104,16 @@ async function run(
   }
 }
 
-// ---- device status: "Confirm on your Ledger…" ----
-
-function setStatus(text: string): void {
-  const status = $('status');
-  status.hidden = text === '';
-  status.textContent = text;
-}
-
-// ---- the demo device: the software Ledger's screens and buttons, in the page ----
-
-function demoApprover(review: Review): Promise<boolean> {
-  const list = $('demo-screens');
-  list.replaceChildren(
-    // Each screen as the device draws it, line by line (long values paged as the device pages them).
-    ...review.screens.map((s) => {
-      const li = document.createElement('li');
-      li.textContent = s.lines.join('\n');
-      li.style.whiteSpace = 'pre-line';
-      return li;
-    }),
-  );
-  const approve = $<HTMLButtonElement>('device-approve');
-  const reject = $<HTMLButtonElement>('device-reject');
-  approve.disabled = !review.approvable;
-  reject.disabled = false;
-  reject.textContent = review.approvable ? 'Reject' : 'Dismiss';
-  return new Promise((resolve) => {
-    const decide = (answer: boolean) => () => {
-      approve.onclick = reject.onclick = null;
-      approve.disabled = reject.disabled = true;
-      list.replaceChildren();
-      resolve(answer);
-    };
-    approve.onclick = decide(true);
-    reject.onclick = decide(false);
-  });
-}
-
 // ---- connecting ----
-
-async function connect(transport: ApduTransport, demo: boolean): Promise<void> {
-  const network = ($<HTMLSelectElement>('network').value as Network) || 'devnet';
-  const graphqlUrl = $<HTMLInputElement>('graphql').value.trim() || undefined;
-  // The wallet side: the provider goes on window.chain and announces itself (mina:announceProvider).
-  const provider = createLedgerProvider({
-    transport,
-    network,
-    graphqlUrl,
-    onDeviceAction: ({ status, prompt }) => setStatus(status === 'confirm' ? `Confirm on your Ledger… ${prompt}` : ''),
-  });
-  uninstall?.();
-  uninstall = install(provider);
-  // The dapp side, as with any Mina wallet (Auro, Pallad, @mina-js/connect): ask who is there, pick the Ledger.
-  chain = discoverLedger();
-  chain.on('disconnect', (error) => {
-    address = undefined;
-    setConnection(`Disconnected: ${describeError(error).text.split('\n')[0]}`, 'disconnected');
-  });
-  const connection = $('connection');
-  setConnection(demo ? 'Connecting to the software Ledger…' : 'Connecting: confirm the address on your Ledger…', 'connecting');
-  try {
-    [address] = await chain.requestAccounts();
-    const caps = chain.capabilities!;
-    const extension = caps.extension ? ', protocol extension' : '';
-    setConnection(`Connected: ${address} (Mina app ${caps.appVersion.version}${extension}; ${chain.network})`, 'connected');
-    connection.dataset.address = address;
-    connection.dataset.kind = demo ? 'software' : 'ledger';
-    $('webhid-note').textContent = '';
-  } catch (error) {
-    chain = undefined;
-    setConnection(describeError(error).text.split('\n\n')[0]!, 'error');
-  }
-}
 
 /**
  * Wallet discovery: dispatch `mina:requestProvider` and take the provider whose announcement carries chain-ledger's
- * rdns. Injected wallets answer synchronously, inside `dispatchEvent`.
+ * rdns. Wallets answer synchronously, inside `dispatchEvent`.
  */
-function discoverLedger(): LedgerProvider {
-  let found: LedgerProvider | undefined;
+function discoverWallet(): WalletConnector {
+  let found: WalletConnector | undefined;
   const onAnnounce = (event: Event) => {
-    const { info, provider } = (event as CustomEvent<ProviderDetail<LedgerProvider>>).detail;
+    const { info, provider } = (event as CustomEvent<{ info: { rdns: string }; provider: WalletConnector }>).detail;
     if (info.rdns === DEFAULT_PROVIDER_INFO.rdns) found = provider;
   };
   window.addEventListener(ANNOUNCE_PROVIDER_EVENT, onAnnounce);
@@ -190,7 +122,7 @@ function discoverLedger(): LedgerProvider {
   } finally {
     window.removeEventListener(ANNOUNCE_PROVIDER_EVENT, onAnnounce);
   }
-  if (!found) throw new Error('no chain-ledger provider answered mina:requestProvider');
+  if (!found) throw new Error('no chain-ledger wallet answered mina:requestProvider');
   return found;
 }
 
@@ -198,44 +130,21 @@ function setConnection(text: string, state: string): void {
   const connection = $('connection');
   connection.textContent = text;
   connection.dataset.state = state;
+  if (state === 'connected' && address) connection.dataset.address = address;
+  else delete connection.dataset.address;
 }
 
-async function connectLedger(): Promise<void> {
-  try {
-    // From the click: the chooser needs a user gesture; a device granted before opens without one.
-    const transport = remembered ?? (await openWebHid({ request: true }));
-    remembered = undefined;
-    await connect(transport, false);
-  } catch (error) {
-    const e = error as { name?: string; message?: string };
-    setConnection(`${e.name ?? 'Error'}: ${e.message ?? String(error)}`, 'error');
-  }
-}
-
-/** Through Ledger's Device Management Kit (src/dmk.ts, loaded on click): WebHID or Web Bluetooth. */
-async function connectDmk(over: 'usb' | 'bluetooth'): Promise<void> {
-  try {
-    const { connectWithDmk } = await import('./dmk.js');
-    await connect(await connectWithDmk(over), false);
-  } catch (error) {
-    const e = error as { name?: string; _tag?: string; message?: string };
-    setConnection(`${e.name ?? e._tag ?? 'Error'}: ${e.message ?? String(error)}`, 'error');
-  }
-}
-
-async function startDemo(): Promise<void> {
-  $('demo-banner').hidden = false;
-  $('demo-device').hidden = false;
-  // The chain-ledger extension 1.1 (nullifiers, presentations, zkApp commands in clear) is opt-in: on here unless the
-  // released app is picked, to compare its blind zkApp review with the clear one. The banner says so.
-  const firmware = $<HTMLSelectElement>('demo-firmware').value;
-  const device = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
-    extensions: firmware !== 'released',
-    approve: demoApprover,
-    blindSigning: true,
-    warn: (message) => console.warn(message),
-  });
-  await connect(device, true);
+function connectWalletWindow(): void {
+  // The call itself opens the wallet window: nothing is awaited before it.
+  const accounts = chain!.requestAccounts();
+  setConnection('Connecting: confirm in the wallet window and on your Ledger…', 'connecting');
+  accounts.then(
+    ([account]) => {
+      address = account;
+      setConnection(`Connected: ${address} (${chain!.networkID ?? 'network unknown'})`, 'connected');
+    },
+    (error) => setConnection(describeError(error).text.split('\n\n')[0]!, 'error'),
+  );
 }
 
 // ---- samples ----
@@ -291,27 +200,18 @@ export function start(): void {
   const button = (id: string) => $<HTMLButtonElement>(id);
   const value = (id: string) => $<HTMLInputElement | HTMLTextAreaElement>(id).value;
 
-  button('connect').onclick = () => void connectLedger();
-  button('demo').onclick = () => void startDemo();
-  button('connect-dmk').onclick = () => void connectDmk('usb');
-  button('connect-dmk').disabled = !isWebHidAvailable();
-  // Web Bluetooth (Nano X, Flex, Stax): offered where the browser has it.
-  button('connect-ble').hidden = !('bluetooth' in navigator);
-  button('connect-ble').onclick = () => void connectDmk('bluetooth');
-
-  if (isWebHidAvailable()) {
-    // A Ledger granted to this site before is reopened without a prompt.
-    openWebHid().then(
-      (transport) => {
-        remembered = transport;
-        $('webhid-note').textContent = 'A Ledger you allowed before is plugged in: Connect opens it without a prompt.';
-      },
-      () => ($('webhid-note').textContent = 'Plug in your Ledger, unlock it and open the Mina app.'),
-    );
-  } else {
-    button('connect').disabled = true;
-    $('webhid-note').textContent = 'WebHID is not available in this browser (Chrome, Edge or Opera on https or localhost): try the demo.';
-  }
+  chain = discoverWallet();
+  $('wallet-url').textContent = chain.walletOrigin;
+  chain.on('accountsChanged', ([account]) => {
+    address = account;
+    if (account) setConnection(`Connected: ${account} (${chain!.networkID ?? 'network unknown'})`, 'connected');
+  });
+  chain.on('disconnect', (error) => {
+    address = undefined;
+    setConnection(`Disconnected: ${describeError(error).text.split('\n')[0]}`, 'disconnected');
+  });
+  button('connect').onclick = connectWalletWindow;
+  button('disconnect').onclick = () => void chain!.disconnect();
 
   button('sample-berkeley').onclick = () => ($<HTMLTextAreaElement>('tx').value = sample('berkeley'));
   button('sample-mesa').onclick = () => ($<HTMLTextAreaElement>('tx').value = sample('mesa'));
@@ -348,14 +248,14 @@ export function start(): void {
             .filter((s) => s !== ''),
         }),
       (result: { public: { nullifier: { x: string } } }) =>
-        `nullifier made on the Ledger and verified here (x = ${result.public.nullifier.x.slice(0, 16)}…)`,
+        `nullifier made on the Ledger and verified by the wallet (x = ${result.public.nullifier.x.slice(0, 16)}…)`,
     );
   button('store').onclick = () =>
     void run(
       'result-store',
       button('store'),
       () => chain!.storePrivateCredential({ credential: value('credential') }),
-      () => 'stored, encrypted, in this browser (IndexedDB)',
+      () => 'stored, encrypted, in the wallet (its own IndexedDB: this page cannot read it)',
     );
   button('present').onclick = () =>
     void run(

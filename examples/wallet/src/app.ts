@@ -1,0 +1,276 @@
+/**
+ * The chain-ledger wallet page: a first-party window at the wallet's own origin that dapps open with
+ * chain-ledger/connect. It holds the Ledger (WebHID; or the software Ledger in a demo mode, labelled NOT HARDWARE),
+ * the credential store (this origin's IndexedDB), the presentation prover and its key cache, and serves the one
+ * dapp that opened it through src/wallet's host: every call bound to the origin the browser reported for the dapp.
+ *
+ * What the user sees: which site asks (the browser-given origin), what it asks, "Confirm on your Ledger…" with what
+ * to check, the host's summary of a zkApp command when the device can only sign it blind, how long the work takes,
+ * and the connected sites with a Revoke button each. Opened directly (no dapp), it is the connected-sites manager.
+ */
+import type { DeviceAction, ZkappSummary } from 'chain-ledger';
+import { SoftwareLedger, TEST_MNEMONIC, type Review } from 'chain-ledger/emulator';
+import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
+import { WalletHost, type WalletActivity, type WalletHostOptions } from '../../../src/wallet/host.js';
+import { CONNECTED_SITES_KEY, storageSites } from '../../../src/wallet/sites.js';
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`missing #${id}`);
+  return element as T;
+};
+
+const sites = storageSites(localStorage);
+/** The options every provider of this window gets; network and node are read from the form when a device is chosen. */
+const providerOptions: WalletHostOptions['provider'] = {
+  network: 'devnet',
+  onDeviceAction: showDeviceAction,
+  confirmZkapp,
+  confirmSwitchChain: ({ from, to, origin }) => ask(`${origin} asks to switch the network from ${from} to ${to}.`, 'Switch'),
+};
+const host = new WalletHost({ provider: providerOptions, sites, onActivity });
+
+// ---- what the site asks ----
+
+let requestStarted = 0;
+let requestTimer: ReturnType<typeof setInterval> | undefined;
+
+function onActivity(activity: WalletActivity): void {
+  switch (activity.kind) {
+    case 'site':
+      setText('site', `Serving ${activity.origin}`, { state: 'bound', origin: activity.origin });
+      renderSites();
+      return;
+    case 'request': {
+      const request = $('request');
+      request.dataset.method = activity.method;
+      setText('request', `${activity.origin} asks: ${activity.method}`, { state: 'working' });
+      const details = $('request-details');
+      details.hidden = activity.params === undefined;
+      details.textContent = describeParams(activity.params);
+      requestStarted = performance.now();
+      clearInterval(requestTimer);
+      requestTimer = setInterval(() => {
+        if (request.dataset.state === 'working') request.dataset.elapsed = String(Math.round((performance.now() - requestStarted) / 1000));
+      }, 1000);
+      return;
+    }
+    case 'waiting-for-device':
+      setStatus(`Connect your Ledger (or start the demo) to answer ${activity.origin}.`);
+      return;
+    case 'reconnecting':
+      setStatus(`${activity.origin} was connected before: confirm your address on the Ledger to reconnect it.`);
+      return;
+    case 'settled': {
+      clearInterval(requestTimer);
+      const seconds = ((performance.now() - requestStarted) / 1000).toFixed(1);
+      const error = activity.error;
+      const text = error
+        ? `${activity.method}: error ${error.code} (${error.message}${error.data?.reason ? `: ${error.data.reason}` : ''})`
+        : `${activity.method}: done in ${seconds} s, the result went to ${activity.origin}`;
+      setText('request', text, { state: error ? 'error' : 'done' });
+      setStatus('');
+      renderSites();
+      return;
+    }
+    case 'refused':
+    case 'ignored':
+      // Not a prompt: a line in the console for whoever looks (a site that is not connected, a stray message).
+      console.info(
+        `chain-ledger wallet: ${activity.kind} ${activity.kind === 'refused' ? activity.method : activity.why} from ${activity.origin}`,
+      );
+      return;
+  }
+}
+
+/** The request's arguments as JSON, shortened: what will be signed is shown in full on the device. */
+function describeParams(params: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(params, null, 2) ?? '';
+  } catch {
+    text = String(params);
+  }
+  return text.length > 4000 ? `${text.slice(0, 4000)}\n… (${text.length} characters)` : text;
+}
+
+function showDeviceAction({ status, prompt }: DeviceAction): void {
+  setStatus(status === 'confirm' ? `Confirm on your Ledger… ${prompt}` : '');
+}
+
+/** A blind-signing device shows only a hash: the summary computed here is all the user can read before approving. */
+function confirmZkapp(summary: ZkappSummary & { origin: string }): boolean | Promise<boolean> {
+  if (summary.clearSigning) return true; // the device shows the command itself
+  const nano = (n: string) => `${Number(BigInt(n)) / 1e9} MINA`;
+  const lines = [
+    `${summary.origin} asks you to sign a zkApp command on ${summary.network}.`,
+    `Fee payer: ${summary.feePayer}${summary.walletPays ? ' (you)' : ''}, fee ${nano(summary.fee)}`,
+    `You spend at most: ${nano(summary.spend)}`,
+    ...summary.balanceChanges.map((c) => `Balance change: ${c.token === 'MINA' ? nano(c.amount) : `${c.amount} of token ${c.token}`}`),
+    ...summary.sensitive.map((s) => `Account update ${s.update} changes ${s.change} of ${s.account}`),
+    ...summary.signatures.map(
+      (s) => `You sign the ${s.commitment} commitment (updates ${s.updates.join(', ') || 'none'}${s.feePayer ? ', as fee payer' : ''})`,
+    ),
+  ];
+  return ask(lines.join('\n'), 'Continue to the device');
+}
+
+/** Shows `text` with two buttons; true when the user chooses `yes`. */
+function ask(text: string, yes: string): Promise<boolean> {
+  const panel = $('summary');
+  $('summary-text').textContent = text;
+  $('summary-approve').textContent = yes;
+  panel.hidden = false;
+  return new Promise((resolve) => {
+    const answer = (ok: boolean) => () => {
+      panel.hidden = true;
+      $('summary-approve').onclick = $('summary-reject').onclick = null;
+      resolve(ok);
+    };
+    $('summary-approve').onclick = answer(true);
+    $('summary-reject').onclick = answer(false);
+  });
+}
+
+// ---- the device ----
+
+function useDevice(transport: ApduTransport, kind: 'ledger' | 'software', how: string): void {
+  const network = $<HTMLSelectElement>('network').value as 'devnet' | 'mainnet';
+  providerOptions.network = network;
+  providerOptions.graphqlUrl = $<HTMLInputElement>('graphql').value.trim() || undefined;
+  for (const id of ['network', 'graphql', 'connect', 'demo', 'demo-firmware']) $<HTMLButtonElement>(id).disabled = true;
+  setText('device', `${kind === 'software' ? 'Software Ledger (NOT HARDWARE)' : 'Ledger'} ${how}, ${network}.`, {
+    state: 'connected',
+    kind,
+  });
+  host.useDevice(transport);
+}
+
+async function connectLedger(): Promise<void> {
+  try {
+    useDevice(await openWebHid({ request: true }), 'ledger', 'connected'); // the chooser needs this click
+  } catch (error) {
+    const e = error as { name?: string; message?: string };
+    setText('device', `${e.name ?? 'Error'}: ${e.message ?? String(error)}`, { state: 'error' });
+  }
+}
+
+function startDemo(): void {
+  $('demo-banner').hidden = false;
+  $('demo-device').hidden = false;
+  const device = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
+    extensions: $<HTMLSelectElement>('demo-firmware').value !== 'released',
+    approve: demoApprover,
+    blindSigning: true,
+    warn: (message) => console.warn(message),
+  });
+  useDevice(device, 'software', 'in this window');
+}
+
+function demoApprover(review: Review): Promise<boolean> {
+  const list = $('demo-screens');
+  list.replaceChildren(
+    ...review.screens.map((s) => {
+      const li = document.createElement('li');
+      li.textContent = s.lines.join('\n');
+      li.style.whiteSpace = 'pre-line';
+      return li;
+    }),
+  );
+  const approve = $<HTMLButtonElement>('device-approve');
+  const reject = $<HTMLButtonElement>('device-reject');
+  approve.disabled = !review.approvable;
+  reject.disabled = false;
+  reject.textContent = review.approvable ? 'Reject' : 'Dismiss';
+  return new Promise((resolve) => {
+    const decide = (answer: boolean) => () => {
+      approve.onclick = reject.onclick = null;
+      approve.disabled = reject.disabled = true;
+      list.replaceChildren();
+      resolve(answer);
+    };
+    approve.onclick = decide(true);
+    reject.onclick = decide(false);
+  });
+}
+
+// ---- connected sites ----
+
+function renderSites(): void {
+  const list = $('sites');
+  const all = sites.list();
+  if (all.length === 0) {
+    const li = document.createElement('li');
+    li.className = 'note';
+    li.textContent = 'No site is connected.';
+    list.replaceChildren(li);
+    return;
+  }
+  list.replaceChildren(
+    ...all.map((site) => {
+      const li = document.createElement('li');
+      li.dataset.origin = site.origin;
+      const text = document.createElement('span');
+      text.textContent = `${site.origin} — ${site.address.slice(0, 12)}…${site.address.slice(-6)}, since ${site.connectedAt.slice(0, 10)} `;
+      const revoke = document.createElement('button');
+      revoke.type = 'button';
+      revoke.className = 'secondary revoke';
+      revoke.dataset.origin = site.origin;
+      revoke.textContent = 'Revoke';
+      revoke.onclick = () => {
+        host.revoke(site.origin);
+        renderSites();
+      };
+      li.append(text, revoke);
+      return li;
+    }),
+  );
+}
+
+// ---- page ----
+
+function setText(id: string, text: string, data: Record<string, string> = {}): void {
+  const element = $(id);
+  element.textContent = text;
+  Object.assign(element.dataset, data);
+}
+
+function setStatus(text: string): void {
+  const status = $('status');
+  status.hidden = text === '';
+  status.textContent = text;
+}
+
+export function start(): void {
+  $('wallet-origin').textContent = location.origin;
+  const isolated = globalThis.crossOriginIsolated === true;
+  setText(
+    'isolation',
+    isolated
+      ? 'This window is cross-origin isolated: presentations are proved here.'
+      : 'This browser did not isolate this window (Document-Isolation-Policy): nullifiers and presentations need a Chromium with site isolation (docs/wallet.md).',
+    { isolated: String(isolated) },
+  );
+  $<HTMLButtonElement>('connect').onclick = () => void connectLedger();
+  $<HTMLButtonElement>('demo').onclick = startDemo;
+  if (isWebHidAvailable()) {
+    // A Ledger allowed to this wallet before is reopened without the chooser.
+    openWebHid().then(
+      (transport) => useDevice(transport, 'ledger', 'reopened (allowed before)'),
+      () => setText('device', 'Plug in your Ledger, unlock it, open the Mina app, then Connect Ledger.', { state: 'none' }),
+    );
+  } else {
+    $<HTMLButtonElement>('connect').disabled = true;
+    setText('device', 'WebHID is not available in this browser (Chrome, Edge or Opera): try the demo.', { state: 'none' });
+  }
+  // Another wallet window revoked a site (localStorage tells the others): this window's site is disconnected too.
+  addEventListener('storage', (event) => {
+    if (event.key !== CONNECTED_SITES_KEY) return;
+    const site = host.site;
+    if (site !== undefined && sites.get(site) === undefined) host.revoke(site);
+    renderSites();
+  });
+  renderSites();
+  host.attach(window);
+  document.body.dataset.ready = 'true';
+}

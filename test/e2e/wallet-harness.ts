@@ -1,0 +1,265 @@
+/**
+ * The e2e test's world: the wallet page built and served at its own site (127.0.0.2, with
+ * Document-Isolation-Policy), the web dapp built for that wallet and served, as it would be by three unrelated sites,
+ * from 127.0.0.1 (the issuer), 127.0.0.3 (the verifier) and 127.0.0.4 (a stranger), and the packaged Chromium.
+ * Distinct loopback addresses are distinct sites (ports are not), so storage, isolation and postMessage origins are
+ * what they are between real sites.
+ */
+import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { fromHex, toHex } from '../../src/apdu/bytes.js';
+import { SoftwareLedger, TEST_MNEMONIC, type Review } from '../../src/emulator.js';
+import type { BundleSizes } from '../../examples/web-dapp/build.js';
+import type { KeyCacheReport } from '../../src/presentations/indexeddb-key-cache.js';
+import { CHROMIUM_FLAGS, chromiumPath } from '../support/chromium.js';
+import { runBounded } from '../support/process.js';
+import { serveIsolated } from '../support/serve-isolated.js';
+import { hostileScript, walletProbe } from './hostile.js';
+import { nodeCacheRoute } from './key-cache.js';
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const DAPP_DIST = join(REPO, 'examples/web-dapp/dist');
+const WALLET_DIST = join(REPO, 'examples/wallet/dist');
+export const SCREENSHOTS = join(REPO, 'test-results/screenshots');
+/** Account 0 of the test mnemonic. */
+export const ACCOUNT_0 = 'B62qnzbXmRNo9q32n4SNu2mpB8e7FYYLH8NmaX6oFCBYjjQ8SbD7uzV';
+
+/**
+ * The browser's flags: the tests' usual ones, plus `--site-per-process`. Desktop Chrome runs strict site isolation
+ * by default; the packaged headless-shell does not, and without it Chromium ignores Document-Isolation-Policy (the
+ * wallet window would not be cross-origin isolated, and o1js could not prove there).
+ */
+export const WALLET_CHROMIUM_FLAGS = [...CHROMIUM_FLAGS, '--site-per-process'];
+
+export interface Env {
+  browser: Browser;
+  wallet: string;
+  issuer: string;
+  verifier: string;
+  stranger: string;
+  sizes: BundleSizes;
+  hidBridge: string;
+  buildMillis: number;
+  /** The wallet build's o1js chunk (its largest file), as a request path. */
+  walletO1jsChunk: string;
+}
+
+let pending: Promise<Env> | undefined;
+const closers: (() => Promise<void>)[] = [];
+
+/** Built, served and launched once, by the first test (not a beforeAll: a missing Chromium must fail, not skip). */
+export function env(): Promise<Env> {
+  return (pending ??= (async () => {
+    const executablePath = await chromiumPath();
+    const started = Date.now();
+    const tsx = join(REPO, 'node_modules/.bin/tsx');
+    const [, hidBridge] = await Promise.all([
+      runBounded(
+        join(REPO, 'node_modules/.bin/vite'),
+        ['build', '--config', 'examples/wallet/vite.config.ts', '--logLevel', 'error'],
+        300_000,
+      ),
+      runBounded(
+        join(REPO, 'node_modules/.bin/esbuild'),
+        ['test/e2e/hid-bridge.ts', '--bundle', '--format=iife', '--platform=browser', '--target=es2022', '--log-level=error'],
+        60_000,
+      ),
+    ]);
+    const wallet = await serveIsolated(WALLET_DIST, nodeCacheRoute, {
+      host: '127.0.0.2',
+      headers: { 'document-isolation-policy': 'isolate-and-require-corp' },
+    });
+    closers.push(wallet.close);
+    // The dapp is built for this wallet (its URL is a build-time constant, as a real dapp's would be).
+    await runBounded(tsx, ['examples/web-dapp/build.ts'], 240_000, 'the web dapp build', { CHAIN_LEDGER_WALLET_URL: `${wallet.origin}/` });
+    const buildMillis = Date.now() - started;
+    const sizes = JSON.parse(await readFile(join(REPO, 'examples/web-dapp/bundle-sizes.json'), 'utf8')) as BundleSizes;
+    // No isolation headers for the dapps: they prove nothing, and COOP would cut them off from the wallet window.
+    const [issuer, verifier, stranger] = await Promise.all(
+      ['127.0.0.1', '127.0.0.3', '127.0.0.4'].map((host) => serveIsolated(DAPP_DIST, undefined, { host, headers: {} })),
+    );
+    closers.push(issuer!.close, verifier!.close, stranger!.close);
+    const browser = await chromium.launch({ executablePath, headless: true, args: WALLET_CHROMIUM_FLAGS });
+    closers.push(() => browser.close());
+    await mkdir(SCREENSHOTS, { recursive: true });
+    return {
+      browser,
+      wallet: wallet.origin,
+      issuer: issuer!.origin,
+      verifier: verifier!.origin,
+      stranger: stranger!.origin,
+      sizes,
+      hidBridge,
+      buildMillis,
+      walletO1jsChunk: await largestAsset(join(WALLET_DIST, 'assets')),
+    };
+  })());
+}
+
+export async function closeEnv(): Promise<void> {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+}
+
+async function largestAsset(dir: string): Promise<string> {
+  const files = await Promise.all((await readdir(dir)).map(async (f) => ({ f, size: (await stat(join(dir, f))).size })));
+  return `/assets/${files.sort((a, b) => b.size - a.size)[0]!.f}`;
+}
+
+/** What the test sees of a page, kept in Node so that it survives the page: its errors, requests, key-cache reports. */
+export interface Watched {
+  errors: string[];
+  requests: string[];
+  reports: KeyCacheReport[];
+  /** chain-ledger's own console lines (warnings included). */
+  lines: string[];
+  crashed: boolean;
+}
+
+const KEY_CACHE_LINE = 'chain-ledger key cache: ';
+
+export function watch(page: Page, watched: Watched = { errors: [], requests: [], reports: [], lines: [], crashed: false }): Watched {
+  page.on('pageerror', (e) => {
+    watched.errors.push(e.message);
+    console.log(`page error (${page.url()}): ${e.stack ?? e.message}`);
+  });
+  page.on('request', (r) => watched.requests.push(new URL(r.url()).pathname));
+  page.on('console', (m) => {
+    const text = m.text();
+    if (!text.startsWith('chain-ledger')) return;
+    console.log(`console (${new URL(page.url()).origin}): ${text.slice(0, 2000)}`);
+    watched.lines.push(text);
+    if (text.startsWith(KEY_CACHE_LINE)) watched.reports.push(JSON.parse(text.slice(KEY_CACHE_LINE.length)) as KeyCacheReport);
+  });
+  page.on('crash', () => {
+    watched.crashed = true;
+    console.log(`page crashed (${page.url()})`);
+  });
+  return watched;
+}
+
+/** A software Ledger in Node; each review waits for the test to answer it (and says when it was shown). */
+export function nodeLedger() {
+  const waiting: { review: Review; shownAt: number; answer(ok: boolean): void }[] = [];
+  const wakeups: (() => void)[] = [];
+  const ledger = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
+    extensions: true,
+    blindSigning: true,
+    warn: () => {}, // the test knows: this is the software Ledger
+    approve: (review) =>
+      new Promise<boolean>((answer) => {
+        waiting.push({ review, shownAt: Date.now(), answer });
+        wakeups.splice(0).forEach((wake) => wake());
+      }),
+  });
+  /** The next review the device shows; fails early if `failed()` finds an error shown instead. */
+  async function nextReview(timeoutMs = 30_000, failed?: () => Promise<string | undefined>) {
+    const deadline = Date.now() + timeoutMs;
+    while (waiting.length === 0) {
+      if (Date.now() > deadline) throw new Error('nothing asked the device for a review');
+      const error = await failed?.();
+      if (error !== undefined) throw new Error(`an error is shown instead of a device review:\n${error}`);
+      await new Promise<void>((wake) => {
+        wakeups.push(wake);
+        setTimeout(wake, 250);
+      });
+    }
+    return waiting.shift()!;
+  }
+  return { ledger, nextReview, pendingReviews: () => waiting.length };
+}
+
+export type NodeLedger = ReturnType<typeof nodeLedger>;
+
+/**
+ * A browser context with the Node Ledger behind the wallet origin's `navigator.hid` (a fake Nano X: its grant is the
+ * wallet origin's), the hostile script in every dapp page and the probe in every wallet page.
+ */
+export async function walletContext(ledger: SoftwareLedger | undefined): Promise<BrowserContext> {
+  const { browser, hidBridge, wallet } = await env();
+  const context = await browser.newContext();
+  closers.push(() => context.close());
+  if (ledger) {
+    // The device answers the wallet's frames only: a dapp's page has no permission for it, as WebHID grants are per origin.
+    await context.exposeBinding('__hidExchange', async (source, hex: string) => {
+      if (new URL(source.frame.url()).origin !== wallet) throw new Error('this origin was never granted the device');
+      return toHex(await ledger.exchange(fromHex(hex)));
+    });
+    await context.addInitScript({ content: `if (location.origin === ${JSON.stringify(wallet)}) {\n${hidBridge}\n}` });
+  }
+  await context.addInitScript(hostileScript, wallet);
+  await context.addInitScript(walletProbe, wallet);
+  await context.addInitScript(() => {
+    // A heartbeat: it advances only while the page's main thread is free (checked while o1js proves).
+    const w = window as unknown as { __ticks: number };
+    w.__ticks = 0;
+    setInterval(() => w.__ticks++, 50);
+  });
+  return context;
+}
+
+/** Opens the dapp at `origin` in a new page of `context`. */
+export async function openDapp(context: BrowserContext, origin: string): Promise<{ page: Page; watched: Watched }> {
+  const page = await context.newPage();
+  const watched = watch(page);
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  return { page, watched };
+}
+
+/**
+ * Clicks `selector` in the dapp (a real click: a user gesture, as window.open needs) and returns the wallet window it
+ * opens, loaded.
+ */
+export async function clickOpeningWallet(page: Page, selector: string): Promise<{ popup: Page; watched: Watched; clickedAt: number }> {
+  const opened = page.waitForEvent('popup');
+  const clickedAt = Date.now();
+  await page.click(selector);
+  const popup = await opened;
+  const watched = watch(popup);
+  await popup.waitForSelector('body[data-ready="true"]');
+  return { popup, watched, clickedAt };
+}
+
+/** Waits for a dapp's result box to settle; returns its state, error code and parsed JSON. */
+export async function result(page: Page, id: string, timeout = 60_000): Promise<{ state: string; code?: number; json: any; text: string }> {
+  const handle = await page.waitForFunction(
+    (id) => {
+      const box = document.getElementById(id);
+      const state = box?.dataset.state;
+      return state === 'ok' || state === 'error' ? { state, code: box!.dataset.code, text: box!.textContent ?? '' } : false;
+    },
+    id,
+    { timeout, polling: 250 },
+  );
+  const { state, code, text } = (await handle.jsonValue()) as { state: string; code?: string; text: string };
+  let json: unknown;
+  try {
+    json = JSON.parse(text.slice(text.indexOf('\n\n') + 2));
+  } catch {
+    json = undefined;
+  }
+  return { state, code: code === undefined ? undefined : Number(code), json, text };
+}
+
+export function expectOk(r: { state: string; text: string }): void {
+  if (r.state !== 'ok') throw new Error(`the page shows an error:\n${r.text}`);
+}
+
+/** The text of a result box showing an error, if it does. */
+export const pageError = (page: Page, id: string) => async () =>
+  page.evaluate((id) => {
+    const box = document.getElementById(id);
+    return box?.dataset.state === 'error' ? (box.textContent ?? '') : undefined;
+  }, id);
+
+/** Clicks the wallet's Approve on its demo software Ledger once it shows a review matching `expectText`. */
+export async function approveInWallet(popup: Page, expectText: RegExp): Promise<void> {
+  await popup.waitForSelector('#device-approve:not([disabled])', { timeout: 60_000 });
+  await expect.poll(() => popup.locator('#demo-screens').textContent()).toMatch(expectText);
+  await popup.click('#device-approve');
+}
+
+export const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
