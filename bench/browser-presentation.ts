@@ -1,10 +1,11 @@
 /**
- * chain_requestPresentation in a real browser: headless Chromium, the built web dapp (examples/web-dapp/dist, built by
- * `npm run bench` before this runs), demo mode (the software Ledger in the page, approved by the bench as a user would).
+ * chain_requestPresentation in a real browser: headless Chromium, the built wallet page (examples/wallet/dist, built by
+ * `npm run bench` before this runs) at its own site with the web dapp (built here for that wallet) asking, the
+ * wallet's demo mode (the software Ledger in the wallet window, approved by the bench as a user would).
  *
- * Two presentations of the same spec on one origin:
+ * Two presentations of the same spec in one wallet window:
  *   - cold: the first on a fresh browser context (empty IndexedDB), so the whole circuit is compiled in the browser;
- *   - cached: the next one after a page reload, with the keys the first one stored in the key cache.
+ *   - cached: the next one, in a fresh presentation Worker, with the keys the first one stored in the key cache.
  * Each is split as the key cache reports it (event `chain-ledger:key-cache`, console line `chain-ledger key cache:
  * {...}`): loading the cache from IndexedDB, the compile, the device step (from the end of the compile to the start
  * of the proof: the owner's signature), the proof, and persisting what o1js wrote. And whether the page stayed
@@ -15,18 +16,23 @@
  * The baseline is "no cache", i.e. the cold row: what every presentation costs in Auro and Pallad, which compile in a
  * sandboxed iframe without storage every time (docs/performance.md).
  *
- * Standalone: `npx tsx examples/web-dapp/build.ts && npx tsx bench/browser-presentation.ts` prints the rows as JSON.
+ * Standalone: `npm run build:wallet && npx tsx bench/browser-presentation.ts` prints the rows as JSON.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import type { KeyCacheReport } from '../src/presentations/indexeddb-key-cache.js';
+import { buildWebDapp, type BundleSizes } from '../examples/web-dapp/build.js';
+import { walletHeadersFor } from '../examples/wallet/vite.config.js';
 import { CHROMIUM_FLAGS, chromiumPath } from '../test/support/chromium.js';
 import { serveIsolated } from '../test/support/serve-isolated.js';
 import { round } from './lib.js';
 
-const DIST = fileURLToPath(new URL('../examples/web-dapp/dist/', import.meta.url));
+const DAPP_DIST = fileURLToPath(new URL('../examples/web-dapp/dist/', import.meta.url));
+const WALLET_DIST = fileURLToPath(new URL('../examples/wallet/dist/', import.meta.url));
+/** Strict site isolation, which desktop Chrome has by default and the packaged headless-shell lacks: without it Chromium ignores Document-Isolation-Policy. */
+const FLAGS = [...CHROMIUM_FLAGS, '--site-per-process'];
 /** One presentation's bound (a cold in-browser compile on a loaded 2-core machine took up to 5.5 min, the proof 1–2). */
 const PRESENTATION_TIMEOUT_MS = 20 * 60_000;
 const REPORT_LINE = 'chain-ledger key cache: ';
@@ -34,7 +40,7 @@ const REPORT_LINE = 'chain-ledger key cache: ';
 export interface BrowserPresentationRow {
   presentation: string;
   cache: 'cold' | 'cached';
-  /** From the click on "Create presentation" to the result in the page. */
+  /** From the click on "Create presentation" in the dapp to the result there. */
   totalMs: number;
   loadMs: number;
   compileMs: number;
@@ -48,10 +54,10 @@ export interface BrowserPresentationRow {
   loadedMB: number;
   hits: number;
   written: number;
-  /** The longest main-thread task in the page during the presentation (0: none ≥ 50 ms). */
+  /** The longest main-thread task in the wallet window during the presentation (0: none ≥ 50 ms). */
   longestTaskMs: number;
   longTasks: number;
-  /** The longest gap between two beats of a 50 ms heartbeat in the page during the presentation. */
+  /** The longest gap between two beats of a 50 ms heartbeat in the wallet window during the presentation. */
   longestHeartbeatGapMs: number;
 }
 
@@ -129,27 +135,35 @@ async function outcome(page: Page, id: string, timeoutMs: number): Promise<void>
   }
 }
 
-async function connectDemo(page: Page): Promise<void> {
-  await waitFor('the page', async () => (await page.evaluate(() => document.body.dataset.ready)) === 'true', 60_000);
-  await page.click('#demo');
-  await waitFor('the demo connection', async () => (await page.getAttribute('#connection', 'data-state')) === 'connected', 120_000);
-}
-
 async function fill(page: Page, button: string, textarea: string): Promise<void> {
   await page.click(button);
   await waitFor(textarea, async () => (await page.locator(textarea).inputValue()).startsWith('{'), 180_000);
 }
 
-export async function benchBrowserPresentation(): Promise<BrowserPresentationBench> {
-  if (!existsSync(join(DIST, 'index.html')))
-    throw new Error('browser bench: build the web dapp first (npx tsx examples/web-dapp/build.ts)');
-  const { origin, close } = await serveIsolated(DIST);
-  const browser = await chromium.launch({ executablePath: await chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
+/**
+ * The wallet window of `dapp`, in demo mode: opened by the dapp's Connect (or by any call, `opener`), its software
+ * Ledger started; the bench approves every review there.
+ */
+async function openDemoWallet(dapp: Page, opener = '#connect'): Promise<Page> {
+  const opened = dapp.waitForEvent('popup');
+  await dapp.click(opener);
+  const wallet = await opened;
+  await waitFor('the wallet page', async () => (await wallet.evaluate(() => document.body.dataset.ready)) === 'true', 60_000);
+  await wallet.click('#demo');
+  return wallet;
+}
+
+export async function benchBrowserPresentation(): Promise<BrowserPresentationBench & { dappBundle: BundleSizes }> {
+  if (!existsSync(join(WALLET_DIST, 'index.html'))) throw new Error('browser bench: build the wallet first (npm run build:wallet)');
+  const wallet = await serveIsolated(WALLET_DIST, undefined, { host: '127.0.0.2', headers: walletHeadersFor });
+  process.env.CHAIN_LEDGER_WALLET_URL = `${wallet.origin}/`; // the dapp is built for this wallet
+  const dappBundle = await buildWebDapp();
+  const dappServer = await serveIsolated(DAPP_DIST, undefined, { headers: {} });
+  const browser = await chromium.launch({ executablePath: await chromiumPath(), headless: true, args: FLAGS });
   try {
     const context = await browser.newContext(); // fresh: empty IndexedDB, so the first presentation is cold
     await context.addInitScript(responsivenessProbe);
     const reports: KeyCacheReport[] = [];
-    let page = await context.newPage();
     let crashed = false;
     const watch = (p: Page) => {
       p.on('console', (message) => {
@@ -158,12 +172,15 @@ export async function benchBrowserPresentation(): Promise<BrowserPresentationBen
       });
       p.on('crash', () => (crashed = true));
     };
-    watch(page);
-    const stopApproving = autoApprove(() => page);
+    const page = await context.newPage();
+    await page.goto(`${dappServer.origin}/`);
+    await waitFor('the page', async () => (await page.evaluate(() => document.body.dataset.ready)) === 'true', 60_000);
+    let walletPage = await openDemoWallet(page);
+    watch(walletPage);
+    const stopApproving = autoApprove(() => walletPage);
     try {
-      await page.goto(`${origin}/`);
-      await connectDemo(page);
-      const environment = await page.evaluate(() => ({
+      await waitFor('the connection', async () => (await page.getAttribute('#connection', 'data-state')) === 'connected', 120_000);
+      const environment = await walletPage.evaluate(() => ({
         hardwareConcurrency: navigator.hardwareConcurrency,
         crossOriginIsolated: globalThis.crossOriginIsolated,
       }));
@@ -174,12 +191,19 @@ export async function benchBrowserPresentation(): Promise<BrowserPresentationBen
       const present = async (label: string, cache: BrowserPresentationRow['cache']) => {
         await fill(page, '#sample-request', '#presentation-request');
         reports.length = 0;
-        await page.evaluate(() => (globalThis as unknown as { __bench: { start(): void } }).__bench.start());
+        if (crashed) {
+          // o1js's wasm took the wallet's renderer down after the proof (cf. o1js#2870): a new wallet window, as a user would open.
+          await walletPage.close();
+          crashed = false;
+          walletPage = await openDemoWallet(page);
+          watch(walletPage);
+        }
+        await walletPage.evaluate(() => (globalThis as unknown as { __bench: { start(): void } }).__bench.start());
         const started = Date.now();
         await page.click('#present');
         await outcome(page, 'result-present', PRESENTATION_TIMEOUT_MS);
         const totalMs = Date.now() - started;
-        const responsiveness = await page.evaluate(() =>
+        const responsiveness = await walletPage.evaluate(() =>
           (
             globalThis as unknown as { __bench: { stop(): { longestTaskMs: number; longTasks: number; longestHeartbeatGapMs: number } } }
           ).__bench.stop(),
@@ -210,30 +234,21 @@ export async function benchBrowserPresentation(): Promise<BrowserPresentationBen
       };
 
       const cold = await present('first of the spec, fresh browser context (nothing cached)', 'cold');
-      // A reload of the same origin: the page and its Worker start over, IndexedDB stays. (If o1js's wasm took the
-      // renderer down after the proof, cf. o1js#2870, a new page of the same context stands in for the reload.)
-      if (crashed) {
-        page = await context.newPage();
-        watch(page);
-        crashed = false;
-        await page.goto(`${origin}/`);
-      } else {
-        await page.reload();
-      }
-      await connectDemo(page);
-      const cached = await present('the same spec after a page reload (keys from the cache)', 'cached');
+      // Every presentation runs in a fresh Worker: the next one loads the keys the first one stored in IndexedDB.
+      const cached = await present('the same spec again (a fresh Worker, keys from the cache)', 'cached');
       const rows = [cold, cached].map((row) => ({
         ...row,
         ratioTotal: round(row.totalMs / cold.totalMs),
         ratioCompile: round(row.compileMs / cold.compileMs),
       }));
-      return { browser: `Chromium ${browser.version()} (headless)`, ...environment, rows };
+      return { browser: `Chromium ${browser.version()} (headless, --site-per-process)`, ...environment, rows, dappBundle };
     } finally {
       stopApproving();
     }
   } finally {
     await browser.close();
-    await close();
+    await dappServer.close();
+    await wallet.close();
   }
 }
 

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { machine } from './lib.js';
 import { benchCreateNullifier } from './create-nullifier.js';
 import { benchImportCost } from './import-cost.js';
-import { buildWebDapp } from '../examples/web-dapp/build.js';
+import { buildWallet } from '../examples/wallet/build.js';
 import { benchPresentation } from './presentation.js';
 import { benchBrowserPresentation } from './browser-presentation.js';
 import { benchSendTransaction } from './send-transaction.js';
@@ -18,19 +18,24 @@ const clearSigning = await benchClearSigning();
 const createNullifier = await benchCreateNullifier();
 const presentation = await benchPresentation();
 const importCost = await benchImportCost();
-// The built web dapp: its bundle sizes, and the page the browser rows drive.
-const bundle = await buildWebDapp();
-const browserPresentation = await benchBrowserPresentation();
+// The built wallet page (the provider's browser bundle), and the web dapp built for it: the pages the browser rows drive.
+const bundle = await buildWallet();
+const { dappBundle, ...browserPresentation } = await benchBrowserPresentation();
 const kB = (bytes: number) => Math.round(bytes / 1024);
 const lazyOther = bundle.lazy.files.filter((f) => !f.packages.includes('o1js') && !f.packages.includes('mina-attestations'));
 const bundleSizes = [
-  { part: 'initial (HTML, CSS, entry chunk)', ...sum(bundle.initial.files), packages: union(bundle.initial.files) },
+  { part: 'the wallet page: initial (HTML, CSS, entry chunk)', ...sum(bundle.initial.files), packages: union(bundle.initial.files) },
   { part: 'lazy: o1js', ...sum(bundle.o1js), packages: union(bundle.o1js) },
   { part: 'lazy: mina-attestations', ...sum(bundle.minaAttestations), packages: union(bundle.minaAttestations) },
   {
     part: 'lazy: the rest (mina-signer internals per era, WebHID transport, IndexedDB store, …)',
     ...sum(lazyOther),
     packages: union(lazyOther),
+  },
+  {
+    part: 'the web dapp: initial (HTML, CSS, its entry chunk with chain-ledger/connect)',
+    ...sum(dappBundle.initial.files),
+    packages: union(dappBundle.initial.files),
   },
 ];
 function sum(files: { bytes: number; gzipBytes: number }[]) {
@@ -114,13 +119,14 @@ const lines = [
   'from the call to the device prompt (the compile). With the wasm backend there is no worker thread (o1js cannot',
   'start its wasm in one): the presentation runs in-process and recompiles each time.',
   '',
-  '## chain_requestPresentation in the browser (headless Chromium, the web dapp, demo mode) vs no cache',
+  '## chain_requestPresentation in the browser (headless Chromium, the wallet window, demo mode) vs no cache',
   '',
-  `${browserPresentation.browser}, \`navigator.hardwareConcurrency\` ${browserPresentation.hardwareConcurrency}, cross-origin isolated: ${browserPresentation.crossOriginIsolated}; o1js wasm in the page's`,
-  'presentation Worker. The baseline is the cold row (no cache): the first presentation of a spec on a fresh browser',
-  'context, compiled from nothing. The cached row is the next presentation of the same spec after a page reload, its',
-  "keys loaded from chain-ledger's IndexedDB key cache. The split is the key cache's own report; device = from the end",
-  'of the compile to the start of the proof (the software Ledger in the page, approved by the bench). Anchors: Auro and',
+  `${browserPresentation.browser}, \`navigator.hardwareConcurrency\` ${browserPresentation.hardwareConcurrency}, cross-origin isolated: ${browserPresentation.crossOriginIsolated}; o1js wasm in the wallet`,
+  "window's presentation Worker (the web dapp asks; the wallet window, Document-Isolation-Policy, proves). The baseline",
+  'is the cold row (no cache): the first presentation of a spec on a fresh browser context, compiled from nothing. The',
+  "cached row is the next presentation of the same spec, in a fresh Worker, its keys loaded from chain-ledger's",
+  "IndexedDB key cache. The split is the key cache's own report; device = from the end of the compile to the start of",
+  'the proof (the software Ledger in the wallet window, approved by the bench). Anchors: Auro and',
   "Pallad compile in a sandboxed iframe without storage, so every presentation of theirs costs at least the cold row's",
   'compile, and they prove on that page/iframe thread.',
   '',
@@ -131,7 +137,7 @@ const lines = [
       `| ${r.presentation} | ${r.cache} | ${r.totalMs} | ${r.ratioTotal} | ${r.loadMs} | ${r.compileMs} | ${r.ratioCompile} | ${r.deviceMs} | ${r.proofMs} | ${r.persistMs} | ${r.entriesLoaded} (${r.loadedMB}) | ${r.hits} | ${r.written} | ${r.longestTaskMs} | ${r.longTasks} | ${r.longestHeartbeatGapMs} |`,
   ),
   '',
-  'Responsiveness is measured in the page from the click to the result: the longest task that held its main thread',
+  'Responsiveness is measured in the wallet window from the click to the result: the longest task that held its main thread',
   "(PerformanceObserver 'longtask': tasks of 50 ms or more; 0 = none) and the longest gap of a 50 ms heartbeat there.",
   '',
   "## import('chain-ledger'): time and memory, before and after the heavy methods",
@@ -145,10 +151,12 @@ const lines = [
   '| --- | ---: | ---: | ---: | ---: | --- |',
   ...importCost.map((r) => `| ${r.scenario} | ${r.ms} | ${r.rssMB} | ${r.ratioMs} | ${r.ratioRss} | ${r.loaded.join(', ') || '–'} |`),
   '',
-  '## Browser bundle of the web dapp example',
+  '## Browser bundles: the wallet page and the web dapp',
   '',
-  '`examples/web-dapp` built by Vite with the `chain-ledger/vite` plugin (minified). The initial bundle is what a page',
-  'loads before anything else; o1js and mina-attestations come only when a nullifier or a credential method runs.',
+  '`examples/wallet` (the provider, the Ledger transports, the demo software Ledger) built by Vite with the',
+  '`chain-ledger/vite` plugin (minified). Its initial bundle is what the wallet window loads before anything else;',
+  'o1js and mina-attestations come only when a nullifier or a credential method runs. Last row: the web dapp, whose',
+  'initial bundle holds only the page and `chain-ledger/connect`.',
   '',
   '| part | size (kB) | gzip (kB) | chunks | packages |',
   '| --- | ---: | ---: | ---: | --- |',

@@ -176,6 +176,8 @@ async function main(): Promise<void> {
     await throughWindowChain(device.transport, device.software !== undefined);
     if (device.software) console.log(`\n${device.software.exchanges.length} APDU exchanges with the software Ledger.`);
     printSummary(device.label);
+    console.log('\nIn a browser: `npm run wallet` serves the wallet page (the Ledger, your credentials and the prover in a window');
+    console.log('at its own origin) and a web dapp that uses it through chain-ledger/connect (docs/wallet.md).');
   } finally {
     await device.close();
   }

@@ -1,23 +1,49 @@
 /**
- * The wallet page. Like the web dapp it bundles chain-ledger from src/ (the aliases below), with the
- * `chain-ledger/vite` plugin, but it is isolated with Document-Isolation-Policy instead of COOP/COEP: o1js needs a
- * cross-origin isolated context, and COOP would sever the window from the dapp that opened it (docs/wallet.md).
+ * The wallet page. It bundles chain-ledger from src/ (the aliases below), with the `chain-ledger/vite` plugin, and is
+ * isolated with Document-Isolation-Policy instead of COOP/COEP: o1js needs a cross-origin isolated context, and COOP
+ * would sever the window from the dapp that opened it. Its prover window (prover.html, the fallback for browsers that
+ * ignore that policy) is isolated with COOP/COEP: it needs no opener (docs/wallet.md).
  */
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { chainLedger } from '../../src/vite.js';
 
-const src = (path: string) => fileURLToPath(new URL(`../../src/${path}`, import.meta.url));
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const src = (path: string) => here(`../../src/${path}`);
 
-/** What the wallet page's server must send with every response (the same in production). */
-export const WALLET_HEADERS = { 'Document-Isolation-Policy': 'isolate-and-require-corp' } as const;
+/**
+ * What the wallet's site sends with every response (the same in production): Document-Isolation-Policy isolates the
+ * wallet window and keeps its opener; COEP `require-corp` lets the prover window (below) start its Worker from these
+ * scripts (a COEP document's worker must have a compatible policy) and changes nothing for the wallet window.
+ */
+export const WALLET_HEADERS = {
+  'Document-Isolation-Policy': 'isolate-and-require-corp',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+} as const;
+/** And with prover.html: COOP too, which isolates it (with COEP) where the browser ignores Document-Isolation-Policy. */
+export const PROVER_HEADERS = { ...WALLET_HEADERS, 'Cross-Origin-Opener-Policy': 'same-origin' } as const;
+
+/** The headers of a response of the wallet's site, by path. */
+export function walletHeadersFor(path: string): Record<string, string> {
+  return /^\/prover(\.html)?(\?|$)/.test(path) ? { ...PROVER_HEADERS } : { ...WALLET_HEADERS };
+}
+
+/** Sends `walletHeadersFor` from `vite` and `vite preview`. */
+function walletHeaders(): Plugin {
+  const use = (server: {
+    middlewares: { use(f: (req: { url?: string }, res: { setHeader(k: string, v: string): void }, next: () => void) => void): void };
+  }) =>
+    server.middlewares.use((req, res, next) => {
+      for (const [name, value] of Object.entries(walletHeadersFor(req.url ?? '/'))) res.setHeader(name, value);
+      next();
+    });
+  return { name: 'chain-ledger-wallet-headers', configureServer: use, configurePreviewServer: use };
+}
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
-  plugins: [chainLedger({ crossOriginIsolation: false })],
-  server: { headers: { ...WALLET_HEADERS } },
-  preview: { headers: { ...WALLET_HEADERS } },
+  plugins: [chainLedger({ crossOriginIsolation: false }), walletHeaders()],
   resolve: {
     alias: [
       { find: /^chain-ledger$/, replacement: src('index.ts') },
@@ -29,6 +55,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
+    manifest: true,
+    rollupOptions: { input: { index: here('index.html'), prover: here('prover.html') } },
     // o1js's browser build is one 16 MB file (its wasm inlined); it is a lazy chunk, expected to be big.
     chunkSizeWarningLimit: 20_000,
     reportCompressedSize: false,

@@ -2,7 +2,8 @@
  * `npm run build:web-dapp`: builds the example with Vite (examples/web-dapp/dist) and writes
  * examples/web-dapp/bundle-sizes.json: the initial bundle (the entry chunk, its static imports and the CSS) and each
  * lazy chunk, with the packages each holds. Fails if anything but the page and chain-ledger/connect reaches the
- * initial bundle (o1js and mina-attestations come only with the sample buttons).
+ * initial bundle (o1js and mina-attestations come only with the sample buttons). `buildAndMeasure` does the same for
+ * the wallet page (examples/wallet/build.ts).
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Rollup } from 'vite';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-/** What the initial bundle may hold: the page and chain-ledger (its connect entry; no zod, no mina-signer). */
+/** What the dapp's initial bundle may hold: the page and chain-ledger (its connect entry; no zod, no mina-signer). */
 const INITIAL_ONLY = ['chain-ledger', 'web-dapp'];
 
 export interface ChunkSize {
@@ -33,13 +34,21 @@ function packagesOf(moduleIds: string[]): string[] {
   for (const id of moduleIds) {
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(id);
     if (match) names.add(match[1]!);
-    else if (id.includes('/src/')) names.add(id.includes('/examples/web-dapp/') ? 'web-dapp' : 'chain-ledger');
+    else if (id.includes('/src/')) names.add(/\/examples\/([^/]+)\//.exec(id)?.[1] ?? 'chain-ledger');
   }
   return [...names].sort();
 }
 
-export async function buildWebDapp(): Promise<BundleSizes> {
-  const result = (await build({ configFile: `${HERE}vite.config.ts`, logLevel: 'warn' })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+/**
+ * Builds with the Vite config `configFile`, writes the sizes to `sizesFile`, and throws (naming the chunks) when the
+ * initial bundle holds a package that `allowedInitially` refuses.
+ */
+export async function buildAndMeasure(
+  configFile: string,
+  sizesFile: string,
+  allowedInitially: (pkg: string) => boolean,
+): Promise<BundleSizes> {
+  const result = (await build({ configFile, logLevel: 'warn' })) as Rollup.RollupOutput | Rollup.RollupOutput[];
   const output = (Array.isArray(result) ? result : [result]).flatMap((r) => r.output);
   const chunks = output.filter((o): o is Rollup.OutputChunk => o.type === 'chunk');
   const byFile = new Map(chunks.map((c) => [c.fileName, c]));
@@ -68,7 +77,7 @@ export async function buildWebDapp(): Promise<BundleSizes> {
       initial.push(size(item.fileName, item.source, []));
     }
   }
-  const leaked = initial.filter((c) => c.packages.some((p) => !INITIAL_ONLY.includes(p)));
+  const leaked = initial.filter((c) => c.packages.some((p) => !allowedInitially(p)));
   if (leaked.length > 0) {
     throw new Error(`packages reached the initial bundle: ${leaked.map((c) => `${c.file} (${c.packages.join(', ')})`).join('; ')}`);
   }
@@ -83,17 +92,25 @@ export async function buildWebDapp(): Promise<BundleSizes> {
     o1js: lazy.filter((c) => c.packages.includes('o1js')),
     minaAttestations: lazy.filter((c) => c.packages.includes('mina-attestations')),
   };
-  await writeFile(`${HERE}bundle-sizes.json`, `${JSON.stringify(sizes, null, 2)}\n`);
+  await writeFile(sizesFile, `${JSON.stringify(sizes, null, 2)}\n`);
   return sizes;
+}
+
+export function buildWebDapp(): Promise<BundleSizes> {
+  return buildAndMeasure(`${HERE}vite.config.ts`, `${HERE}bundle-sizes.json`, (pkg) => INITIAL_ONLY.includes(pkg));
+}
+
+/** Prints what `buildAndMeasure` measured. */
+export function printSizes(sizes: BundleSizes, written: string): void {
+  console.log(`initial bundle: ${kB(sizes.initial.bytes)} (gzip ${kB(sizes.initial.gzipBytes)}) in ${sizes.initial.files.length} files`);
+  for (const f of sizes.initial.files) console.log(`  ${f.file.padEnd(44)} ${kB(f.bytes).padStart(12)}  ${f.packages.join(', ')}`);
+  console.log(`lazy chunks: ${kB(sizes.lazy.bytes)} (gzip ${kB(sizes.lazy.gzipBytes)}) in ${sizes.lazy.files.length} files`);
+  for (const f of sizes.lazy.files) console.log(`  ${f.file.padEnd(44)} ${kB(f.bytes).padStart(12)}  ${f.packages.join(', ')}`);
+  console.log(`written to ${written}`);
 }
 
 const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const sizes = await buildWebDapp();
-  console.log(`initial bundle: ${kB(sizes.initial.bytes)} (gzip ${kB(sizes.initial.gzipBytes)}) in ${sizes.initial.files.length} files`);
-  for (const f of sizes.initial.files) console.log(`  ${f.file.padEnd(44)} ${kB(f.bytes).padStart(12)}  ${f.packages.join(', ')}`);
-  console.log(`lazy chunks: ${kB(sizes.lazy.bytes)} (gzip ${kB(sizes.lazy.gzipBytes)}) in ${sizes.lazy.files.length} files`);
-  for (const f of sizes.lazy.files) console.log(`  ${f.file.padEnd(44)} ${kB(f.bytes).padStart(12)}  ${f.packages.join(', ')}`);
-  console.log('written to examples/web-dapp/bundle-sizes.json');
+  printSizes(await buildWebDapp(), 'examples/web-dapp/bundle-sizes.json');
 }

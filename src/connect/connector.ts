@@ -8,12 +8,12 @@
  * while it loads wait for the handshake (./protocol.ts). `getAccounts()` with no wallet window answers `[]` without
  * opening one, so a dapp may call it when it loads.
  */
-import { ERROR_MESSAGES, ErrorCode, ProviderError, type ProviderErrorData } from '../errors/provider-error.js';
+import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import { DEFAULT_PROVIDER_INFO, announceProvider, type DiscoveryWindow, type ProviderInfo } from '../provider/discovery.js';
 import { ProviderEvents, type EventName, type Listener } from '../provider/events.js';
 import type { RequestContext } from '../provider/provider.js';
 import type { RequestArguments, RequestMethod, RpcParams, RpcResult } from '../provider/rpc.js';
-import { CONNECT_PROTOCOL, readWalletMessage, type DappMessage, type WireError } from './protocol.js';
+import { CONNECT_PROTOCOL, fromWireError, readWalletMessage, type DappMessage, type WireError } from './protocol.js';
 
 /** The wallet window as the dapp holds it: the browser's WindowProxy of another origin. */
 export interface WalletWindow {
@@ -375,7 +375,7 @@ export class WalletConnector {
       }
       case 'error': {
         const call = this.#calls.get(message.id);
-        if (call) this.#settle(call, undefined, fromWire(message.error));
+        if (call) this.#settle(call, undefined, fromWireError(message.error));
         return;
       }
       case 'event':
@@ -393,27 +393,9 @@ export class WalletConnector {
       this.#networkID = (value as { networkID: string }).networkID;
       this.#events.emit('chainChanged', { networkID: this.#networkID });
     } else if (event === 'disconnect' && typeof value === 'object' && value !== null) {
-      this.#events.emit('disconnect', fromWire(value as WireError));
+      this.#events.emit('disconnect', fromWireError(value as WireError));
     }
   }
-}
-
-/** A ProviderError rebuilt from its plain form; 22001 for anything that is not one. */
-function fromWire(error: WireError): ProviderError {
-  const code = error?.code;
-  if (typeof code !== 'number' || !Object.hasOwn(ERROR_MESSAGES, code)) {
-    return new ProviderError(ErrorCode.Internal, { reason: 'the wallet sent an error the connector cannot read' });
-  }
-  const raw = error.data as Partial<ProviderErrorData> | undefined;
-  const data: ProviderErrorData | undefined =
-    typeof raw?.reason === 'string'
-      ? {
-          reason: raw.reason,
-          ...(typeof raw.field === 'string' ? { field: raw.field } : {}),
-          ...(typeof raw.statusWord === 'string' ? { statusWord: raw.statusWord } : {}),
-        }
-      : undefined;
-  return new ProviderError(code as ErrorCode, data);
 }
 
 function cancelled(signal: AbortSignal): ProviderError {

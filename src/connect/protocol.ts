@@ -15,6 +15,8 @@
  * on messages from the window it opened, at the wallet's origin.
  */
 
+import { ERROR_MESSAGES, ErrorCode, ProviderError, type ProviderErrorData } from '../errors/provider-error.js';
+
 export const CONNECT_PROTOCOL = 'chain-ledger/connect@1';
 
 /** The events the wallet forwards, with their arguments as the provider emits them. */
@@ -104,16 +106,27 @@ export function readWalletMessage(data: unknown): WalletMessage | undefined {
   }
 }
 
+/** The `data` of a ProviderError, keeping only its documented fields of the right types (undefined without a reason). */
+function errorData(raw: Partial<ProviderErrorData> | undefined): ProviderErrorData | undefined {
+  if (typeof raw?.reason !== 'string') return undefined;
+  return {
+    reason: raw.reason,
+    ...(typeof raw.field === 'string' ? { field: raw.field } : {}),
+    ...(typeof raw.statusWord === 'string' ? { statusWord: raw.statusWord } : {}),
+  };
+}
+
 /** A `ProviderError` (or anything shaped like one) as a plain object for `postMessage`. */
-export function toWireError(error: { code: number; message: string; data?: WireError['data'] }): WireError {
-  const { reason, field, statusWord } = error.data ?? ({} as Partial<NonNullable<WireError['data']>>);
-  const data =
-    typeof reason === 'string'
-      ? {
-          reason,
-          ...(typeof field === 'string' ? { field } : {}),
-          ...(typeof statusWord === 'string' ? { statusWord } : {}),
-        }
-      : undefined;
+export function toWireError(error: { code: number; message: string; data?: Partial<ProviderErrorData> }): WireError {
+  const data = errorData(error.data);
   return { code: error.code, message: error.message, ...(data ? { data } : {}) };
+}
+
+/** A ProviderError rebuilt from its plain form; 22001 for anything that is not one. */
+export function fromWireError(error: WireError): ProviderError {
+  const code = error?.code;
+  if (typeof code !== 'number' || !Object.hasOwn(ERROR_MESSAGES, code)) {
+    return new ProviderError(ErrorCode.Internal, { reason: 'the wallet sent an error the connector cannot read' });
+  }
+  return new ProviderError(code as ErrorCode, errorData(error.data));
 }

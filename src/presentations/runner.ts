@@ -80,10 +80,22 @@ const isNode = () =>
   typeof process.versions?.node === 'string' &&
   typeof (globalThis as { document?: unknown }).document === 'undefined';
 
+/** Starts a browser's presentation worker somewhere: this page's own Worker (the default), or another window's. */
+export type BrowserProver = (signal: AbortSignal | undefined) => Promise<WorkerChannel | undefined>;
+let browserProver: BrowserProver | undefined;
+
+/**
+ * Where a browser's presentations run from now on: `prover` (the wallet page sets one that reaches its isolated
+ * prover window when its own window is not cross-origin isolated), or this page's own Worker (undefined).
+ */
+export function useBrowserProver(prover: BrowserProver | undefined): void {
+  browserProver = prover;
+}
+
 /** A run for one presentation in a worker, or undefined when none can be started (the caller runs it in-thread). */
 export async function startPresentationRun(signal?: AbortSignal): Promise<PresentationRun | undefined> {
   signal?.throwIfAborted();
-  const channel = isNode() ? await nodeWorker() : await browserWorker(signal);
+  const channel = isNode() ? await nodeWorker() : await (browserProver ?? startBrowserWorker)(signal);
   if (signal?.aborted) {
     channel?.terminate(); // never left running (a Node worker would keep the process alive)
     signal.throwIfAborted();
@@ -277,9 +289,10 @@ async function startNodeWorker(): Promise<NodeWorkerEntry | undefined> {
 
 /**
  * The browser's presentation Worker, once it has said it is ready (its module graph loaded), or undefined when it
- * cannot start: the page then proves in its own thread (in-thread.ts), and says why.
+ * cannot start: the page then proves in its own thread (in-thread.ts), and says why. (The wallet's prover window
+ * starts it for the wallet window too: src/wallet/prover.ts.)
  */
-async function browserWorker(signal: AbortSignal | undefined): Promise<WorkerChannel | undefined> {
+export async function startBrowserWorker(signal: AbortSignal | undefined): Promise<WorkerChannel | undefined> {
   if (Worker === undefined || postToWorker === undefined) return undefined;
   const { publishKeyCacheReport } = await import('./indexeddb-key-cache.js');
   let worker: Worker;

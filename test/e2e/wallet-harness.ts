@@ -5,7 +5,7 @@
  * Distinct loopback addresses are distinct sites (ports are not), so storage, isolation and postMessage origins are
  * what they are between real sites.
  */
-import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -17,6 +17,7 @@ import type { KeyCacheReport } from '../../src/presentations/indexeddb-key-cache
 import { CHROMIUM_FLAGS, chromiumPath } from '../support/chromium.js';
 import { runBounded } from '../support/process.js';
 import { serveIsolated } from '../support/serve-isolated.js';
+import { walletHeadersFor } from '../../examples/wallet/vite.config.js';
 import { hostileScript, walletProbe } from './hostile.js';
 import { nodeCacheRoute } from './key-cache.js';
 
@@ -41,9 +42,10 @@ export interface Env {
   verifier: string;
   stranger: string;
   sizes: BundleSizes;
+  walletSizes: BundleSizes;
   hidBridge: string;
   buildMillis: number;
-  /** The wallet build's o1js chunk (its largest file), as a request path. */
+  /** The wallet build's o1js chunk, as a request path. */
   walletO1jsChunk: string;
 }
 
@@ -56,27 +58,24 @@ export function env(): Promise<Env> {
     const executablePath = await chromiumPath();
     const started = Date.now();
     const tsx = join(REPO, 'node_modules/.bin/tsx');
-    const [, hidBridge] = await Promise.all([
-      runBounded(
-        join(REPO, 'node_modules/.bin/vite'),
-        ['build', '--config', 'examples/wallet/vite.config.ts', '--logLevel', 'error'],
-        300_000,
-      ),
+    // The wallet's own headers (examples/wallet/vite.config.ts): Document-Isolation-Policy; COOP + COEP for its prover
+    // window. Listening before the build, so that the dapp (whose wallet URL is a build-time constant, as a real
+    // dapp's would be) builds beside it.
+    const wallet = await serveIsolated(WALLET_DIST, nodeCacheRoute, { host: '127.0.0.2', headers: walletHeadersFor });
+    closers.push(wallet.close);
+    const [, , hidBridge] = await Promise.all([
+      runBounded(tsx, ['examples/wallet/build.ts'], 300_000, 'the wallet build'),
+      runBounded(tsx, ['examples/web-dapp/build.ts'], 300_000, 'the web dapp build', { CHAIN_LEDGER_WALLET_URL: `${wallet.origin}/` }),
       runBounded(
         join(REPO, 'node_modules/.bin/esbuild'),
         ['test/e2e/hid-bridge.ts', '--bundle', '--format=iife', '--platform=browser', '--target=es2022', '--log-level=error'],
         60_000,
       ),
     ]);
-    const wallet = await serveIsolated(WALLET_DIST, nodeCacheRoute, {
-      host: '127.0.0.2',
-      headers: { 'document-isolation-policy': 'isolate-and-require-corp' },
-    });
-    closers.push(wallet.close);
-    // The dapp is built for this wallet (its URL is a build-time constant, as a real dapp's would be).
-    await runBounded(tsx, ['examples/web-dapp/build.ts'], 240_000, 'the web dapp build', { CHAIN_LEDGER_WALLET_URL: `${wallet.origin}/` });
     const buildMillis = Date.now() - started;
-    const sizes = JSON.parse(await readFile(join(REPO, 'examples/web-dapp/bundle-sizes.json'), 'utf8')) as BundleSizes;
+    const sizesOf = async (example: string) =>
+      JSON.parse(await readFile(join(REPO, `examples/${example}/bundle-sizes.json`), 'utf8')) as BundleSizes;
+    const [sizes, walletSizes] = await Promise.all([sizesOf('web-dapp'), sizesOf('wallet')]);
     // No isolation headers for the dapps: they prove nothing, and COOP would cut them off from the wallet window.
     const [issuer, verifier, stranger] = await Promise.all(
       ['127.0.0.1', '127.0.0.3', '127.0.0.4'].map((host) => serveIsolated(DAPP_DIST, undefined, { host, headers: {} })),
@@ -92,20 +91,23 @@ export function env(): Promise<Env> {
       verifier: verifier!.origin,
       stranger: stranger!.origin,
       sizes,
+      walletSizes,
       hidBridge,
       buildMillis,
-      walletO1jsChunk: await largestAsset(join(WALLET_DIST, 'assets')),
+      walletO1jsChunk: `/${walletSizes.o1js[0]!.file}`,
     };
   })());
 }
 
-export async function closeEnv(): Promise<void> {
-  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+/** A browser that ignores Document-Isolation-Policy (no strict site isolation): where the wallet needs its prover window. */
+export async function browserWithoutSiteIsolation(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: await chromiumPath(), headless: true, args: CHROMIUM_FLAGS });
+  closers.push(() => browser.close());
+  return browser;
 }
 
-async function largestAsset(dir: string): Promise<string> {
-  const files = await Promise.all((await readdir(dir)).map(async (f) => ({ f, size: (await stat(join(dir, f))).size })));
-  return `/assets/${files.sort((a, b) => b.size - a.size)[0]!.f}`;
+export async function closeEnv(): Promise<void> {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
 }
 
 /** What the test sees of a page, kept in Node so that it survives the page: its errors, requests, key-cache reports. */
@@ -177,9 +179,9 @@ export type NodeLedger = ReturnType<typeof nodeLedger>;
  * A browser context with the Node Ledger behind the wallet origin's `navigator.hid` (a fake Nano X: its grant is the
  * wallet origin's), the hostile script in every dapp page and the probe in every wallet page.
  */
-export async function walletContext(ledger: SoftwareLedger | undefined): Promise<BrowserContext> {
-  const { browser, hidBridge, wallet } = await env();
-  const context = await browser.newContext();
+export async function walletContext(ledger: SoftwareLedger | undefined, browser?: Browser): Promise<BrowserContext> {
+  const { hidBridge, wallet, ...rest } = await env();
+  const context = await (browser ?? rest.browser).newContext();
   closers.push(() => context.close());
   if (ledger) {
     // The device answers the wallet's frames only: a dapp's page has no permission for it, as WebHID grants are per origin.

@@ -23,6 +23,7 @@ import {
   type NodeLedger,
   type Watched,
   approveInWallet,
+  browserWithoutSiteIsolation,
   clickOpeningWallet,
   closeEnv,
   env,
@@ -33,6 +34,7 @@ import {
   result,
   shot,
   walletContext,
+  watch,
 } from './wallet-harness.js';
 
 afterAll(closeEnv);
@@ -67,14 +69,21 @@ const hostileLog = (page: Page) => page.evaluate(() => (window as unknown as { _
 const probeLog = (popup: Page) => popup.evaluate(() => (window as unknown as { __walletProbe: WalletProbeLog }).__walletProbe);
 
 describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, examples/wallet)', () => {
-  it("builds: the dapp's initial bundle is the page and chain-ledger/connect only; o1js and mina-attestations come with its sample buttons", async () => {
-    const { sizes, buildMillis } = await env();
+  it("builds: the dapp's initial bundle is its page and chain-ledger/connect only; the wallet's holds the provider, with o1js and mina-attestations lazy", async () => {
+    const { sizes, walletSizes, buildMillis } = await env();
     expect(new Set(sizes.initial.files.flatMap((f) => f.packages))).toEqual(new Set(['chain-ledger', 'web-dapp']));
-    expect(sizes.o1js.length).toBeGreaterThan(0);
-    expect(sizes.minaAttestations.length).toBeGreaterThan(0);
+    expect(sizes.o1js.length).toBeGreaterThan(0); // the dapp's sample buttons
+    const walletInitial = new Set(walletSizes.initial.files.flatMap((f) => f.packages));
+    expect(walletInitial.has('chain-ledger')).toBe(true);
+    expect(walletInitial.has('o1js') || walletInitial.has('mina-attestations')).toBe(false);
+    const walletLazy = new Set(walletSizes.lazy.files.flatMap((f) => f.packages));
+    for (const p of ['o1js', 'mina-attestations', 'mina-signer', 'mina-signer-berkeley', '@ledgerhq/hw-transport-webhid']) {
+      expect(walletLazy.has(p), p).toBe(true);
+    }
     const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;
     console.log(
-      `web-dapp: built (with the wallet) in ${buildMillis} ms; initial ${kB(sizes.initial.bytes)} (gzip ${kB(sizes.initial.gzipBytes)})`,
+      `built in ${buildMillis} ms: the dapp's initial bundle ${kB(sizes.initial.bytes)} (gzip ${kB(sizes.initial.gzipBytes)}); ` +
+        `the wallet's ${kB(walletSizes.initial.bytes)} (gzip ${kB(walletSizes.initial.gzipBytes)}), lazy ${kB(walletSizes.lazy.bytes)}`,
     );
   }, 600_000);
 
@@ -454,5 +463,68 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
         `${coldRememberedMs} ms opening it for a remembered site (its reconnection)`,
     );
     expect(watched.errors.filter((e) => e !== 'memory access out of bounds')).toEqual([]);
+  }, 900_000);
+
+  it('in a browser that ignores Document-Isolation-Policy (no strict site isolation) the wallet proves in its prover window (COOP + COEP), asking the user to open it; ' +
+    (FULL_RUNS
+      ? 'the presentation verifies (CHAIN_LEDGER_FULL_RUNS=1)'
+      : 'the compile runs there, then the owner rejects (1002)'), async () => {
+    const { issuer } = await env();
+    const device = nodeLedger();
+    const context = await walletContext(device.ledger, await browserWithoutSiteIsolation());
+    const { page, watched } = await openDapp(context, issuer);
+    const { popup, watched: popupWatched } = await clickOpeningWallet(page, '#connect');
+    expect(await popup.evaluate(() => ({ isolated: crossOriginIsolated, opener: window.opener !== null }))).toEqual({
+      isolated: false,
+      opener: true,
+    });
+    expect(await popup.locator('#isolation').getAttribute('data-isolated')).toBe('false');
+    await popup.click('#connect');
+    (await device.nextReview()).answer(true); // the address
+    await page.waitForSelector('#connection[data-state="connected"]');
+    await page.click('#sample-credential');
+    await expect.poll(() => page.locator('#credential').inputValue(), { timeout: 120_000 }).toMatch(/^\{/);
+    await page.click('#store');
+    (await device.nextReview(60_000, pageError(page, 'result-store'))).answer(true); // the credential
+    (await device.nextReview()).answer(true); // the store key
+    expectOk(await result(page, 'result-store'));
+    await page.click('#sample-request');
+    await expect.poll(() => page.locator('#presentation-request').inputValue(), { timeout: 120_000 }).toMatch(/^\{/);
+    const requestJson = await page.locator('#presentation-request').inputValue();
+    const entries = circuitEntries(circuitOf(requestJson));
+    await seedKeyCache(popup, FULL_RUNS ? [] : entries.filter((id) => id !== 'lagrange-basis-fp-8192')); // the wallet origin's IndexedDB
+
+    await page.click('#present');
+    await expect.poll(() => popup.locator('#status').textContent()).toMatch(/open the prover window/);
+    const opened = popup.waitForEvent('popup');
+    await popup.click('#open-prover'); // a click in the wallet window: the browser lets it open a window
+    const prover = await opened;
+    const proverWatched = watch(prover);
+    await prover.waitForSelector('body[data-ready="true"]');
+    expect(await prover.evaluate(() => ({ isolated: crossOriginIsolated, opener: window.opener !== null }))).toEqual({
+      isolated: true,
+      opener: false,
+    });
+    const owner = await device.nextReview(400_000, pageError(page, 'result-present'));
+    expect(owner.review.kind).toBe('presentation');
+    expect(shownValue(owner.review, 'Verifier')).toBe(issuer);
+    // The compile ran in the prover window's Worker (its key-cache report), not in the wallet window.
+    expect(proverWatched.reports[0]).toMatchObject({ phase: 'compile', circuit: circuitOf(requestJson) });
+    expect(popupWatched.reports).toEqual([]);
+    if (!FULL_RUNS) {
+      owner.answer(false);
+      expect((await result(page, 'result-present', 120_000)).code).toBe(1002);
+    } else {
+      owner.answer(true);
+      const presented = await result(page, 'result-present', 400_000);
+      expectOk(presented);
+      const { Presentation, PresentationRequest } = await import('mina-attestations');
+      await Presentation.verify(PresentationRequest.fromJSON('https', requestJson), Presentation.fromJSON(presented.json.presentation), {
+        verifierIdentity: issuer,
+      });
+    }
+    expect([...watched.errors, ...popupWatched.errors, ...proverWatched.errors.filter((e) => e !== 'memory access out of bounds')]).toEqual(
+      [],
+    );
   }, 900_000);
 });

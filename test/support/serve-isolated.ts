@@ -21,8 +21,8 @@ export const COOP_COEP = { 'cross-origin-opener-policy': 'same-origin', 'cross-o
 export interface ServeOptions {
   /** The loopback address to listen on (default 127.0.0.1). */
   host?: string;
-  /** The headers of every response (default COOP_COEP). */
-  headers?: Record<string, string>;
+  /** The headers of every response (default COOP_COEP), or of each response by its path. */
+  headers?: Record<string, string> | ((path: string) => Record<string, string>);
 }
 
 /**
@@ -45,7 +45,7 @@ export async function serveIsolated(
       const body = await readFile(file as string);
       res.writeHead(200, {
         'content-type': TYPES[extname(file as string)] ?? 'application/octet-stream',
-        ...headers,
+        ...(typeof headers === 'function' ? headers(path) : headers),
         'cache-control': 'no-store',
       });
       res.end(body);

@@ -11,7 +11,9 @@
 import type { DeviceAction, ZkappSummary } from 'chain-ledger';
 import { SoftwareLedger, TEST_MNEMONIC, type Review } from 'chain-ledger/emulator';
 import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
+import { useBrowserProver } from '../../../src/presentations/runner.js';
 import { WalletHost, type WalletActivity, type WalletHostOptions } from '../../../src/wallet/host.js';
+import { proverWindowProver } from '../../../src/wallet/prover.js';
 import { CONNECTED_SITES_KEY, storageSites } from '../../../src/wallet/sites.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
@@ -248,9 +250,21 @@ export function start(): void {
     'isolation',
     isolated
       ? 'This window is cross-origin isolated: presentations are proved here.'
-      : 'This browser did not isolate this window (Document-Isolation-Policy): nullifiers and presentations need a Chromium with site isolation (docs/wallet.md).',
+      : 'This browser did not isolate this window (it ignores Document-Isolation-Policy): presentations are proved in the prover window.',
     { isolated: String(isolated) },
   );
+  if (!isolated) {
+    // The fallback (docs/wallet.md): a second window of this origin, isolated by COOP and COEP, runs the prover.
+    useBrowserProver(
+      proverWindowProver({
+        onWaiting: (waiting) =>
+          setStatus(waiting ? 'To prove, open the prover window (this window cannot: it is not cross-origin isolated).' : ''),
+      }),
+    );
+    const open = $<HTMLButtonElement>('open-prover');
+    open.hidden = false;
+    open.onclick = () => window.open('./prover.html', 'chain-ledger-prover', 'popup,width=420,height=320');
+  }
   $<HTMLButtonElement>('connect').onclick = () => void connectLedger();
   $<HTMLButtonElement>('demo').onclick = startDemo;
   if (isWebHidAvailable()) {

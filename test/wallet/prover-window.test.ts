@@ -1,0 +1,91 @@
+/**
+ * The prover-window relay (src/wallet/prover.ts) over Node's BroadcastChannel, with a stand-in for the presentation
+ * Worker that answers the session's messages: the wallet's side finds a prover window (or waits for one), a run's
+ * messages and replies cross, failures and a closing window reach the run, and the runner's own protocol
+ * (runOver) works over it. The real Worker in the real prover window: test/e2e/web-dapp.browser.test.ts.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { runOver, type WorkerChannel } from '../../src/presentations/runner.js';
+import type { SessionMessage, WorkerReply } from '../../src/presentations/session.js';
+import { proverWindowProver, serveProverWindow } from '../../src/wallet/prover.js';
+import { within } from '../support/rig.js';
+
+/** A Worker stand-in: answers `prepare` and `finalize` as the session does; records what it got; can fail. */
+function fakeWorker() {
+  const got: SessionMessage[] = [];
+  let reply: (r: WorkerReply) => void = () => {};
+  let failure: (e: unknown) => void = () => {};
+  let terminated = false;
+  const channel: WorkerChannel = {
+    post(message) {
+      got.push(message);
+      if ('prepare' in message) reply({ prepared: { messageFields: ['1'], tagName: 't', clientNonce: '2', context: '3' } } as never);
+      if ('finalize' in message) reply({ presentation: `proved with ${message.finalize.signature}` } as WorkerReply);
+    },
+    listen(onReply, onFailure) {
+      reply = onReply;
+      failure = onFailure;
+    },
+    terminate: () => void (terminated = true),
+  };
+  return { channel, got, fail: (message: string) => failure(new Error(message)), terminated: () => terminated };
+}
+
+const stops: (() => void)[] = [];
+afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
+});
+
+describe('the prover window relay', () => {
+  it('runs a presentation session in the prover window: prepare, finalize, then the Worker is terminated there', async () => {
+    const worker = fakeWorker();
+    stops.push(serveProverWindow(async () => worker.channel));
+    const channel = (await within(proverWindowProver()(undefined), 'a prover window'))!;
+    const run = runOver(channel, undefined);
+    const prepared = await within(run.prepare({ type: 'no-context', request: '{}', credentials: [] }), 'prepare');
+    expect(prepared.messageFields).toEqual(['1']);
+    expect(await within(run.finalize('SIG'), 'finalize')).toBe('proved with SIG');
+    run.close();
+    await expect.poll(worker.terminated).toBe(true);
+    expect(worker.got.map((m) => Object.keys(m)[0])).toEqual(['prepare', 'finalize']);
+  });
+
+  it('waits, saying so, until a prover window is opened; an abort ends the wait', async () => {
+    const waiting: boolean[] = [];
+    const pending = proverWindowProver({ onWaiting: (w) => waiting.push(w) })(undefined);
+    await new Promise((wake) => setTimeout(wake, 700));
+    expect(waiting).toEqual([true]);
+    stops.push(serveProverWindow(async () => fakeWorker().channel));
+    await within(pending, 'a prover window');
+    expect(waiting).toEqual([true, false]);
+
+    stops.splice(0).forEach((stop) => stop());
+    const controller = new AbortController();
+    const aborted = proverWindowProver()(controller.signal);
+    controller.abort(new Error('the dapp cancelled'));
+    await expect(aborted).rejects.toThrow('the dapp cancelled');
+  });
+
+  it("a Worker's failure and a prover window that closes reach the run as worker failures", async () => {
+    const worker = fakeWorker();
+    const stop = serveProverWindow(async () => worker.channel);
+    const channel = (await within(proverWindowProver()(undefined), 'a prover window'))!;
+    const failures: string[] = [];
+    channel.listen(
+      () => {},
+      (error) => failures.push((error as Error).message),
+    );
+    worker.fail('o1js trapped');
+    stop();
+    await expect.poll(() => failures).toEqual(['o1js trapped', 'the prover window was closed']);
+    expect(worker.terminated()).toBe(true);
+  });
+
+  it('a prover window that cannot start its Worker is a clear error', async () => {
+    stops.push(serveProverWindow(async () => undefined));
+    await expect(proverWindowProver()(undefined)).rejects.toMatchObject({
+      code: 22001,
+      data: { reason: 'the prover window could not start the presentation Worker' },
+    });
+  });
+});
