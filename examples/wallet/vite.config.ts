@@ -30,13 +30,13 @@ export function walletHeadersFor(path: string): Record<string, string> {
 
 /** Sends `walletHeadersFor` from `vite` and `vite preview`. */
 function walletHeaders(): Plugin {
-  const use = (server: {
-    middlewares: { use(f: (req: { url?: string }, res: { setHeader(k: string, v: string): void }, next: () => void) => void): void };
-  }) =>
+  type Server = Parameters<NonNullable<Extract<Plugin['configurePreviewServer'], (...args: never[]) => unknown>>>[0];
+  const use = (server: Pick<Server, 'middlewares'>): void => {
     server.middlewares.use((req, res, next) => {
       for (const [name, value] of Object.entries(walletHeadersFor(req.url ?? '/'))) res.setHeader(name, value);
       next();
     });
+  };
   return { name: 'chain-ledger-wallet-headers', configureServer: use, configurePreviewServer: use };
 }
 
