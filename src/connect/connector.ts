@@ -11,8 +11,8 @@
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import { DEFAULT_PROVIDER_INFO, announceProvider, type DiscoveryWindow, type ProviderInfo } from '../provider/discovery.js';
 import { ProviderEvents, type EventName, type Listener } from '../provider/events.js';
-import type { RequestContext } from '../provider/provider.js';
-import type { RequestArguments, RequestMethod, RpcParams, RpcResult } from '../provider/rpc.js';
+import type { RequestArguments, RequestContext, RequestMethod, RpcParams, RpcResult } from '../provider/rpc.js';
+import { WALLET_NAME } from './methods.js';
 import { CONNECT_PROTOCOL, fromWireError, readWalletMessage, type DappMessage, type WireError } from './protocol.js';
 
 /** The wallet window as the dapp holds it: the browser's WindowProxy of another origin. */
@@ -101,7 +101,7 @@ export class WalletConnector {
   }
 
   requestAccounts(context?: RequestContext): Promise<string[]> {
-    return this.#call('chain_requestAccounts', undefined, context);
+    return this.#call(WALLET_NAME.requestAccounts, undefined, context);
   }
 
   /** The connected account, or `[]`; `[]` at once, without opening anything, while there is no wallet window. */
@@ -110,72 +110,72 @@ export class WalletConnector {
       const refused = this.#claimed(context);
       return refused ? Promise.reject(refused) : Promise.resolve([]);
     }
-    return this.#call('chain_accounts', undefined, context);
+    return this.#call(WALLET_NAME.getAccounts, undefined, context);
   }
 
   requestNetwork(context?: RequestContext): Promise<RpcResult<'chain_requestNetwork'>> {
-    return this.#call('chain_requestNetwork', undefined, context);
+    return this.#call(WALLET_NAME.requestNetwork, undefined, context);
   }
 
   switchChain(args: RpcParams<'chain_switchChain'>, context?: RequestContext): Promise<RpcResult<'chain_switchChain'>> {
-    return this.#call('chain_switchChain', args, context);
+    return this.#call(WALLET_NAME.switchChain, args, context);
   }
 
   signMessage(args: RpcParams<'chain_signMessage'>, context?: RequestContext): Promise<RpcResult<'chain_signMessage'>> {
-    return this.#call('chain_signMessage', args, context);
+    return this.#call(WALLET_NAME.signMessage, args, context);
   }
 
   signJsonMessage(args: RpcParams<'chain_sign_JsonMessage'>, context?: RequestContext): Promise<RpcResult<'chain_sign_JsonMessage'>> {
-    return this.#call('chain_sign_JsonMessage', args, context);
+    return this.#call(WALLET_NAME.signJsonMessage, args, context);
   }
 
   verifyMessage(args: RpcParams<'chain_verifyMessage'>, context?: RequestContext): Promise<boolean> {
-    return this.#call('chain_verifyMessage', args, context);
+    return this.#call(WALLET_NAME.verifyMessage, args, context);
   }
 
   verifyJsonMessage(args: RpcParams<'chain_verify_JsonMessage'>, context?: RequestContext): Promise<boolean> {
-    return this.#call('chain_verify_JsonMessage', args, context);
+    return this.#call(WALLET_NAME.verifyJsonMessage, args, context);
   }
 
   signFields(args: RpcParams<'chain_signFields'>, context?: RequestContext): Promise<RpcResult<'chain_signFields'>> {
-    return this.#call('chain_signFields', args, context);
+    return this.#call(WALLET_NAME.signFields, args, context);
   }
 
   verifyFields(args: RpcParams<'chain_verifyFields'>, context?: RequestContext): Promise<boolean> {
-    return this.#call('chain_verifyFields', args, context);
+    return this.#call(WALLET_NAME.verifyFields, args, context);
   }
 
   sendPayment(args: RpcParams<'chain_sendPayment'>, context?: RequestContext): Promise<RpcResult<'chain_sendPayment'>> {
-    return this.#call('chain_sendPayment', args, context);
+    return this.#call(WALLET_NAME.sendPayment, args, context);
   }
 
   sendStakeDelegation(
     args: RpcParams<'chain_sendStakeDelegation'>,
     context?: RequestContext,
   ): Promise<RpcResult<'chain_sendStakeDelegation'>> {
-    return this.#call('chain_sendStakeDelegation', args, context);
+    return this.#call(WALLET_NAME.sendStakeDelegation, args, context);
   }
 
   sendTransaction(args: RpcParams<'chain_sendTransaction'>, context?: RequestContext): Promise<RpcResult<'chain_sendTransaction'>> {
-    return this.#call('chain_sendTransaction', args, context);
+    return this.#call(WALLET_NAME.sendTransaction, args, context);
   }
 
   createNullifier(args: RpcParams<'chain_createNullifier'>, context?: RequestContext): Promise<RpcResult<'chain_createNullifier'>> {
-    return this.#call('chain_createNullifier', args, context);
+    return this.#call(WALLET_NAME.createNullifier, args, context);
   }
 
   storePrivateCredential(
     args: RpcParams<'chain_storePrivateCredential'>,
     context?: RequestContext,
   ): Promise<RpcResult<'chain_storePrivateCredential'>> {
-    return this.#call('chain_storePrivateCredential', args, context);
+    return this.#call(WALLET_NAME.storePrivateCredential, args, context);
   }
 
   requestPresentation(
     args: RpcParams<'chain_requestPresentation'>,
     context?: RequestContext,
   ): Promise<RpcResult<'chain_requestPresentation'>> {
-    return this.#call('chain_requestPresentation', args, context);
+    return this.#call(WALLET_NAME.requestPresentation, args, context);
   }
 
   /**

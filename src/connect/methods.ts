@@ -1,9 +1,10 @@
 /**
- * The wallet methods the connector forwards, and the direct method of each: the provider's own list (METHODS in
- * src/provider/provider.ts), repeated here because importing the provider would bring zod, mina-signer and the
- * rest into the dapp's bundle. test/connect/connector.test.ts keeps the two lists equal.
+ * The wallet methods the connector forwards, and the direct method of each: the provider's method table
+ * (src/provider/methods.ts, `METHODS`), repeated here because importing the table would bring its zod schemas into
+ * the dapp's bundle. test/connect/connector.test.ts keeps the two equal, and checks that each direct method of the
+ * connector sends its wallet name.
  */
-import type { WalletMethod } from '../provider/rpc.js';
+import type { ProviderMethod, WalletMethod } from '../provider/methods.js';
 
 export const WALLET_METHODS = {
   chain_requestAccounts: 'requestAccounts',
@@ -22,7 +23,9 @@ export const WALLET_METHODS = {
   chain_storePrivateCredential: 'storePrivateCredential',
   chain_signMessage: 'signMessage',
   chain_switchChain: 'switchChain',
-} as const satisfies Record<WalletMethod, string>;
+} as const satisfies { [M in WalletMethod]: ProviderMethod<M> };
 
-/** A direct method of the provider that a wallet method runs (`sendTransaction` for `chain_sendTransaction`). */
-export type DirectMethod = (typeof WALLET_METHODS)[WalletMethod];
+/** The wallet name of each direct method (`chain_sendTransaction` for `sendTransaction`), what the connector sends. */
+export const WALLET_NAME = Object.fromEntries(Object.entries(WALLET_METHODS).map(([wallet, direct]) => [direct, wallet])) as {
+  readonly [M in WalletMethod as (typeof WALLET_METHODS)[M]]: M;
+};

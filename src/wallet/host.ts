@@ -14,7 +14,8 @@
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import { asWalletPage, checkSecureOrigin } from '../provider/origin.js';
-import { createLedgerProvider, type LedgerProvider, type LedgerProviderOptions } from '../provider/provider.js';
+import type { LedgerProviderOptions } from '../provider/options.js';
+import { createLedgerProvider, type LedgerProvider } from '../provider/provider.js';
 import { toProviderError } from '../provider/to-provider-error.js';
 import type { ApduTransport } from '../transport/types.js';
 import {

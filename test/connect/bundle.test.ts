@@ -33,6 +33,7 @@ describe('the chain-ledger/connect bundle', () => {
     expect(inputs).toEqual([
       'src/connect.ts',
       'src/connect/connector.ts',
+      'src/connect/methods.ts',
       'src/connect/protocol.ts',
       'src/errors/provider-error.ts',
       'src/provider/discovery.ts',

@@ -71,11 +71,25 @@ const codeOf = (promise: Promise<unknown>) =>
   );
 
 describe('chain-ledger/connect and the wallet host', () => {
-  it("serves exactly the provider's wallet methods, and has each of the provider's page methods", () => {
+  it("serves exactly the provider's wallet methods: each direct method sends its wallet name, as the provider's table says", async () => {
     expect(WALLET_METHODS).toEqual(METHODS);
-    const { chain } = rig();
+    const { chain, wallet } = rig();
+    await chain.requestAccounts();
+    const sent = () =>
+      wallet()
+        .received.map((m) => m.data as { type: string; method?: string })
+        .filter((m) => m.type === 'request');
+    for (const [walletName, direct] of Object.entries(METHODS)) {
+      const before = sent().length;
+      await (chain as unknown as Record<string, (args?: unknown) => Promise<unknown>>)[direct]!({}).catch(() => undefined);
+      expect(
+        sent()
+          .slice(before)
+          .map((m) => m.method),
+        direct,
+      ).toEqual([walletName]);
+    }
     for (const name of [
-      ...Object.values(METHODS),
       'request',
       'on',
       'once',

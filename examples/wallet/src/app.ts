@@ -8,7 +8,7 @@
  * to check, the host's summary of a zkApp command when the device can only sign it blind, how long the work takes,
  * and the connected sites with a Revoke button each. Opened directly (no dapp), it is the connected-sites manager.
  */
-import type { DeviceAction, ZkappSummary } from 'chain-ledger';
+import type { DeviceAction, ProgressEvent, ZkappSummary } from 'chain-ledger';
 import { SoftwareLedger, TEST_MNEMONIC, type Review } from 'chain-ledger/emulator';
 import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
 import { useBrowserProver } from '../../../src/presentations/runner.js';
@@ -27,6 +27,7 @@ const sites = storageSites(localStorage);
 const providerOptions: WalletHostOptions['provider'] = {
   network: 'devnet',
   onDeviceAction: showDeviceAction,
+  onProgress: showProgress,
   confirmZkapp,
   confirmSwitchChain: ({ from, to, origin }) => ask(`${origin} asks to switch the network from ${from} to ${to}.`, 'Switch'),
 };
@@ -98,6 +99,23 @@ function describeParams(params: unknown): string {
 
 function showDeviceAction({ status, prompt }: DeviceAction): void {
   setStatus(status === 'confirm' ? `Confirm on your Ledger… ${prompt}` : '');
+}
+
+/** What the call is doing now, and since when: loading the prover, compiling, proving, broadcasting. */
+const STAGES: Partial<Record<ProgressEvent['stage'], string>> = {
+  'loading-prover': 'Loading the prover (o1js, mina-attestations)',
+  compiling: 'Compiling the presentation circuit',
+  'confirm-on-device': 'Waiting for your answer on the Ledger',
+  proving: 'Proving',
+  broadcasting: 'Sending to the network',
+};
+
+function showProgress({ stage, elapsedMs }: ProgressEvent): void {
+  const progress = $('progress');
+  const text = STAGES[stage];
+  progress.hidden = text === undefined;
+  progress.dataset.stage = stage;
+  if (text) progress.textContent = `${text}… (${(elapsedMs / 1000).toFixed(1)} s into the request)`;
 }
 
 /** A blind-signing device shows only a hash: the summary computed here is all the user can read before approving. */
