@@ -49,8 +49,8 @@ let creatingForWalletPage = false;
 /**
  * Runs `create` (which constructs a bridge provider, synchronously) as the wallet page: a first-party page at the
  * wallet's own origin that serves the dapp which opened it, each call bound to the origin the browser reported for
- * that dapp's messages (src/wallet). It is the one web page allowed to be a bridge. Not exported by any entry point
- * but the wallet's: a dapp's page cannot reach it, and its own origin stays its own.
+ * that dapp's messages (src/wallet). It is the one web page allowed to be a bridge. No entry point of the package
+ * exports it: only the wallet page's host, built from this repository, calls it, so a dapp's own origin stays its own.
  *
  * @internal
  */
