@@ -392,7 +392,8 @@ export class WalletConnector {
     } else if (event === 'chainChanged' && typeof (value as { networkID?: unknown })?.networkID === 'string') {
       this.#networkID = (value as { networkID: string }).networkID;
       this.#events.emit('chainChanged', { networkID: this.#networkID });
-    } else if (event === 'disconnect' && typeof value === 'object' && value !== null) {
+    } else if (event === 'disconnect' && typeof value === 'object' && value !== null && this.#accounts.length > 0) {
+      // (Once per disconnection: after the page's own disconnect() the page was told already.)
       this.#events.emit('disconnect', fromWireError(value as WireError));
     }
   }

@@ -286,13 +286,17 @@ describe('chain-ledger/connect and the wallet host', () => {
     expect(events.slice(-2)).toEqual(['disconnect 1001', 'accountsChanged []']);
   });
 
-  it("a dapp's disconnect() forgets the site in the wallet", async () => {
+  it("a dapp's disconnect() forgets the site in the wallet; disconnect and accountsChanged([]) come once", async () => {
     const { chain, sites } = rig();
     await chain.requestAccounts();
+    const events: string[] = [];
+    chain.on('disconnect', (e) => events.push(`disconnect ${e.code}`));
+    chain.on('accountsChanged', (a) => events.push(`accountsChanged ${JSON.stringify(a)}`));
     await chain.disconnect();
     await settle();
     expect(sites.get(DAPP)).toBeUndefined();
     expect(chain.isConnected()).toBe(false);
+    expect(events).toEqual(['disconnect 1001', 'accountsChanged []']);
   });
 
   it('an AbortSignal cancels a call at once (1002) and in the wallet; rejectPending rejects every waiting call', async () => {
