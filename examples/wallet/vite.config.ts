@@ -5,7 +5,7 @@
  * ignore that policy) is isolated with COOP/COEP: it needs no opener (docs/wallet.md).
  */
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { chainLedger } from '../../src/vite.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -45,6 +45,8 @@ export default defineConfig({
   base: './',
   plugins: [chainLedger({ crossOriginIsolation: false }), walletHeaders()],
   resolve: {
+    // In this repository: package.json "imports" (the browser twins of the loaders) point at src/ too.
+    conditions: ['chain-ledger-source', ...defaultClientConditions],
     alias: [
       { find: /^chain-ledger$/, replacement: src('index.ts') },
       { find: /^chain-ledger\/transport$/, replacement: src('transport.ts') },
