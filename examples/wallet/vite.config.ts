@@ -51,6 +51,7 @@ export default defineConfig({
       { find: /^chain-ledger$/, replacement: src('index.ts') },
       { find: /^chain-ledger\/transport$/, replacement: src('transport.ts') },
       { find: /^chain-ledger\/emulator$/, replacement: src('emulator.ts') },
+      { find: /^chain-ledger\/dmk$/, replacement: src('dmk.ts') },
     ],
   },
   build: {

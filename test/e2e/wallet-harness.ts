@@ -143,10 +143,11 @@ export function watch(page: Page, watched: Watched = { errors: [], requests: [],
 }
 
 /** A software Ledger in Node; each review waits for the test to answer it (and says when it was shown). */
-export function nodeLedger() {
+export function nodeLedger(options: { appOpen?: boolean } = {}) {
   const waiting: { review: Review; shownAt: number; answer(ok: boolean): void }[] = [];
   const wakeups: (() => void)[] = [];
   const ledger = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
+    ...options,
     extensions: true,
     blindSigning: true,
     warn: () => {}, // the test knows: this is the software Ledger

@@ -76,6 +76,8 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     const walletInitial = new Set(walletSizes.initial.files.flatMap((f) => f.packages));
     expect(walletInitial.has('chain-ledger')).toBe(true);
     expect(walletInitial.has('o1js') || walletInitial.has('mina-attestations')).toBe(false);
+    // Ledger's Device Management Kit comes with the wallet's "Connect over USB (Ledger DMK)" click only.
+    expect([...walletInitial].filter((p) => p.startsWith('@ledgerhq/device-'))).toEqual([]);
     const walletLazy = new Set(walletSizes.lazy.files.flatMap((f) => f.packages));
     for (const p of ['o1js', 'mina-attestations', 'mina-signer', 'mina-signer-berkeley', '@ledgerhq/hw-transport-webhid']) {
       expect(walletLazy.has(p), p).toBe(true);
@@ -127,6 +129,48 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     expect([...watched.errors, ...popupWatched.errors]).toEqual([]);
     await context.close();
   }, 300_000);
+
+  it('Ledger DMK over WebHID in the wallet window (the test HID shim): the Mina app opened from the dashboard, the site connects, createNullifier', async () => {
+    const { issuer, walletSizes } = await env();
+    const device = nodeLedger({ appOpen: false });
+    const context = await walletContext(device.ledger);
+    const { page, watched } = await openDapp(context, issuer);
+    const { popup, watched: popupWatched } = await clickOpeningWallet(page, '#connect');
+    // DMK is a lazy chunk of the wallet: loaded by its click, not with the wallet window.
+    const dmkChunks = walletSizes.lazy.files.filter((f) => f.packages.includes('@ledgerhq/device-management-kit')).map((f) => `/${f.file}`);
+    expect(dmkChunks.length).toBeGreaterThan(0);
+    expect(popupWatched.requests.filter((r) => dmkChunks.includes(r))).toEqual([]);
+    expect(await popup.locator('#connect-ble').isHidden()).toBe(true); // headless Chromium has no Web Bluetooth
+    await popup.click('#connect-dmk');
+    // The device action opens the Mina app for the user: the dashboard asks, the wallet says so.
+    const open = await device.nextReview();
+    expect(open.review.kind).toBe('open-app');
+    await expect
+      .poll(() => popup.locator('#status').textContent())
+      .toBe('Confirm on your Ledger… Open the Mina app: confirm on your Ledger');
+    open.answer(true);
+    const address = await device.nextReview();
+    expect(address.review.kind).toBe('address');
+    address.answer(true);
+    await page.waitForSelector('#connection[data-state="connected"]');
+    expect(await page.locator('#connection').getAttribute('data-address')).toBe(ACCOUNT_0);
+    expect(device.ledger.appOpen).toBe(true);
+    const wire = await popup.evaluate(() => ({ calls: window.__hidShim!.calls, errors: window.__hidShim!.protocolErrors.length }));
+    expect(wire).toMatchObject({ calls: { requestDevice: 1 }, errors: 0 });
+    expect(device.ledger.exchanges.some((e) => e.request.startsWith('e0d8'))).toBe(true);
+
+    await page.fill('#nullifier-message', '4, 5');
+    await page.click('#nullifier');
+    const review = await device.nextReview();
+    expect(review.review.kind).toBe('nullifier');
+    review.answer(true);
+    const nullifier = await result(page, 'result-nullifier', 120_000);
+    expectOk(nullifier);
+    await verifyNullifier(nullifier.json, ['4', '5']);
+    await shot(popup, 'wallet-dmk-webhid');
+    expect([...watched.errors, ...popupWatched.errors]).toEqual([]);
+    await context.close();
+  }, 240_000);
 
   it('WebHID in the wallet window (the real @ledgerhq/hw-transport-webhid): the issuer connects through the chooser, signs a Mesa command, makes a nullifier', async () => {
     const { issuer } = await env();

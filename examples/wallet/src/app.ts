@@ -158,7 +158,8 @@ function useDevice(transport: ApduTransport, kind: 'ledger' | 'software', how: s
   const network = $<HTMLSelectElement>('network').value as 'devnet' | 'mainnet';
   providerOptions.network = network;
   providerOptions.graphqlUrl = $<HTMLInputElement>('graphql').value.trim() || undefined;
-  for (const id of ['network', 'graphql', 'connect', 'demo', 'demo-firmware']) $<HTMLButtonElement>(id).disabled = true;
+  for (const id of ['network', 'graphql', 'connect', 'connect-dmk', 'connect-ble', 'demo', 'demo-firmware'])
+    $<HTMLButtonElement>(id).disabled = true;
   setText('device', `${kind === 'software' ? 'Software Ledger (NOT HARDWARE)' : 'Ledger'} ${how}, ${network}.`, {
     state: 'connected',
     kind,
@@ -172,6 +173,17 @@ async function connectLedger(): Promise<void> {
   } catch (error) {
     const e = error as { name?: string; message?: string };
     setText('device', `${e.name ?? 'Error'}: ${e.message ?? String(error)}`, { state: 'error' });
+  }
+}
+
+/** Through Ledger's Device Management Kit (./dmk.ts, loaded on click): WebHID or Web Bluetooth, the browser's chooser. */
+async function connectDmk(over: 'usb' | 'bluetooth'): Promise<void> {
+  try {
+    const { connectWithDmk } = await import('./dmk.js');
+    useDevice(await connectWithDmk(over), 'ledger', `connected over ${over === 'usb' ? 'USB' : 'Bluetooth'} (Ledger DMK)`);
+  } catch (error) {
+    const e = error as { name?: string; _tag?: string; message?: string };
+    setText('device', `${e.name ?? e._tag ?? 'Error'}: ${e.message ?? String(error)}`, { state: 'error' });
   }
 }
 
@@ -285,6 +297,11 @@ export function start(): void {
   }
   $<HTMLButtonElement>('connect').onclick = () => void connectLedger();
   $<HTMLButtonElement>('demo').onclick = startDemo;
+  $<HTMLButtonElement>('connect-dmk').onclick = () => void connectDmk('usb');
+  $<HTMLButtonElement>('connect-dmk').disabled = !isWebHidAvailable();
+  // Web Bluetooth (Nano X, Flex, Stax): offered where the browser has it.
+  $<HTMLButtonElement>('connect-ble').hidden = !('bluetooth' in navigator);
+  $<HTMLButtonElement>('connect-ble').onclick = () => void connectDmk('bluetooth');
   if (isWebHidAvailable()) {
     // A Ledger allowed to this wallet before is reopened without the chooser.
     openWebHid().then(

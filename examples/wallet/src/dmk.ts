@@ -1,8 +1,8 @@
 /**
  * Connecting through Ledger's Device Management Kit (chain-ledger/dmk): WebHID or Web Bluetooth, chosen by the
- * user. Loaded on click only (a lazy chunk: the kit is not in the page's initial bundle). The device action behind
- * each call opens the Mina app for the user, so the page says "Open the Mina app: confirm on your Ledger" instead of
- * failing when it is closed.
+ * user, in the wallet window. Loaded on click only (a lazy chunk: the kit is not in the wallet's initial bundle). The
+ * device action behind each call opens the Mina app for the user, so the wallet says "Open the Mina app: confirm on
+ * your Ledger" instead of failing when it is closed.
  */
 import { DeviceManagementKitBuilder, type DeviceManagementKit } from '@ledgerhq/device-management-kit';
 import { webBleIdentifier, webBleTransportFactory } from '@ledgerhq/device-transport-kit-web-ble';
