@@ -137,7 +137,18 @@ describe('the built package under native Node ESM', () => {
   it('ships dist with type declarations for every entry point', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, timeout: 60_000 });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    for (const entry of ['index', 'apdu', 'emulator', 'transport', 'transport-node', 'credentials', 'credentials-node', 'connect', 'vite', 'dmk']) {
+    for (const entry of [
+      'index',
+      'apdu',
+      'emulator',
+      'transport',
+      'transport-node',
+      'credentials',
+      'credentials-node',
+      'connect',
+      'vite',
+      'dmk',
+    ]) {
       expect(files).toContain(`dist/${entry}.js`);
       expect(files).toContain(`dist/${entry}.d.ts`);
     }
