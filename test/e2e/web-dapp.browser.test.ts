@@ -484,7 +484,7 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
       owner.answer(false);
       expect((await result(page, 'result-present', 120_000)).code).toBe(1002);
     } else {
-      const worker = again.workers().find((w) => /presentation/.test(w.url()));
+      const worker = again.workers().find((w) => /\/worker\.browser[-.]/.test(w.url()));
       await worker!.evaluate(() =>
         setTimeout(() => {
           throw new Error('injected by the e2e test: the presentation Worker fails');
