@@ -1,12 +1,9 @@
 /**
  * The dapp side of the wallet window: a `window.chain` with the provider's methods, types and errors, whose every
- * call runs in the wallet page at the wallet's own origin (src/wallet), where the Ledger, the credential store and
- * the prover live. Nothing of the wallet's realm is reachable from the dapp's: only results come back.
- *
- * The wallet window opens on the first call that needs it, inside that call (a browser opens a popup only from a
- * user gesture, so the dapp calls from a click handler, and nothing is awaited before `window.open`). Calls made
- * while it loads wait for the handshake (./protocol.ts). `getAccounts()` with no wallet window answers `[]` without
- * opening one, so a dapp may call it when it loads.
+ * call runs in the wallet page at the wallet's own origin (src/wallet); only results come back. The wallet window
+ * opens inside the first call that needs it (a popup opens only from a user gesture: nothing is awaited before
+ * `window.open`); calls made while it loads wait for the handshake (./protocol.ts). `getAccounts()` with no wallet
+ * window answers `[]` without opening one, so a dapp may call it when it loads.
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import { DEFAULT_PROVIDER_INFO, announceProvider, type DiscoveryWindow, type ProviderInfo } from '../provider/discovery.js';
@@ -19,7 +16,6 @@ import { CONNECT_PROTOCOL, fromWireError, readWalletMessage, type DappMessage, t
 export interface WalletWindow {
   readonly closed: boolean;
   postMessage(message: unknown, targetOrigin: string): void;
-  focus?(): void;
 }
 
 /** What the connector uses of the dapp's `window` (the global one unless `window` is given). */
@@ -119,6 +115,26 @@ export class WalletConnector {
 
   switchChain(args: RpcParams<'chain_switchChain'>, context?: RequestContext): Promise<RpcResult<'chain_switchChain'>> {
     return this.#call(WALLET_NAME.switchChain, args, context);
+  }
+
+  getNetworkId(context?: RequestContext): Promise<RpcResult<'chain_networkId'>> {
+    return this.#call(WALLET_NAME.getNetworkId, undefined, context);
+  }
+
+  addChain(args: RpcParams<'chain_addChain'>, context?: RequestContext): Promise<RpcResult<'chain_addChain'>> {
+    return this.#call(WALLET_NAME.addChain, args, context);
+  }
+
+  getWalletInfo(context?: RequestContext): Promise<RpcResult<'wallet_info'>> {
+    return this.#call(WALLET_NAME.getWalletInfo, undefined, context);
+  }
+
+  /** Forgets this site's connection in the wallet, as `disconnect()` does, and resolves `[]` (Auro's, EIP-2255's). */
+  revokePermissions(
+    args?: RpcParams<'wallet_revokePermissions'>,
+    context?: RequestContext,
+  ): Promise<RpcResult<'wallet_revokePermissions'>> {
+    return this.#call(WALLET_NAME.revokePermissions, args, context);
   }
 
   signMessage(args: RpcParams<'chain_signMessage'>, context?: RequestContext): Promise<RpcResult<'chain_signMessage'>> {

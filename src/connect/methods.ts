@@ -23,6 +23,10 @@ export const WALLET_METHODS = {
   chain_storePrivateCredential: 'storePrivateCredential',
   chain_signMessage: 'signMessage',
   chain_switchChain: 'switchChain',
+  chain_networkId: 'getNetworkId',
+  chain_addChain: 'addChain',
+  wallet_info: 'getWalletInfo',
+  wallet_revokePermissions: 'revokePermissions',
 } as const satisfies { [M in WalletMethod]: ProviderMethod<M> };
 
 /** The wallet name of each direct method (`chain_sendTransaction` for `sendTransaction`), what the connector sends. */

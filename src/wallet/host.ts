@@ -67,7 +67,11 @@ const WITHOUT_CONNECTION = new Set([
   'chain_requestAccounts',
   'chain_accounts',
   'chain_requestNetwork',
+  'chain_networkId',
   'chain_switchChain',
+  'chain_addChain',
+  'wallet_info',
+  'wallet_revokePermissions',
   'chain_verifyFields',
   'chain_verifyMessage',
   'chain_verify_JsonMessage',
@@ -268,11 +272,18 @@ export class WalletHost {
       // No device yet: what needs none is answered here; the rest waits for the user to connect the Ledger.
       if (name === 'chain_accounts') return [];
       if (name === 'chain_requestNetwork') return { networkID: `mina:${this.#options.provider.network}` };
+      if (name === 'chain_networkId') return `mina:${this.#options.provider.network}`;
+      if (name === 'wallet_revokePermissions') {
+        this.#options.sites.remove(site);
+        return [];
+      }
       this.#activity({ kind: 'waiting-for-device', id, origin: site, method });
     }
     await untilAborted(this.#deviceReady, signal);
     const provider = this.#provider!;
     const result = await provider.request({ method, params } as never, { origin: site, signal });
+    // The page revoked its own permissions (Auro's revokePermissions): the wallet forgets the site, as on disconnect().
+    if (name === 'wallet_revokePermissions') this.#options.sites.remove(site);
     if (name === 'chain_requestAccounts' && Array.isArray(result) && typeof result[0] === 'string') {
       const known = this.#options.sites.get(site);
       if (known?.address !== result[0])

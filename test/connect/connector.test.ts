@@ -215,8 +215,8 @@ describe('chain-ledger/connect and the wallet host', () => {
     expect(activities.some((a) => a.kind === 'waiting-for-device')).toBe(true);
     expect(ledger.exchanges).toHaveLength(0);
     host().useDevice(ledger);
-    expect((await within(signed, 'signMessage')).data).toBe('Message : remembered');
-    expect(reviews.map((r) => r.kind)).toEqual(['address', 'message']);
+    expect(new Client({ network: 'testnet' }).verifyMessage(await within(signed, 'signMessage'))).toBe(true);
+    expect(reviews.map((r) => r.kind)).toEqual(['address', 'text']); // SIGN_TEXT (extension 1.2)
     expect(chain.isConnected()).toBe(true);
   });
 

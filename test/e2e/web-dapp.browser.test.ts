@@ -469,7 +469,7 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     expect(reconnect.review.kind).toBe('address');
     reconnect.answer(true);
     let owner = await device.nextReview(400_000, pageError(page, 'result-present'));
-    while (owner.review.kind === 'message') {
+    while (owner.review.kind === 'message' || owner.review.kind === 'text') {
       owner.answer(true); // the store key, once per connection
       owner = await device.nextReview(400_000, pageError(page, 'result-present'));
     }

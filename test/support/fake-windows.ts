@@ -48,7 +48,6 @@ export class FakeWindow extends EventTarget implements ConnectorWindow, HostWind
           return target.closed;
         },
         postMessage: (message: unknown, targetOrigin: string) => target.deliver(viewer, message, targetOrigin),
-        focus: () => {},
       };
       this.#proxies.set(viewer, proxy);
     }
