@@ -1,13 +1,15 @@
 /**
- * The provider's events, as Auro's provider (an EventEmitter) delivers them. A listener that throws is the page's
- * problem: it never breaks the provider nor stops the other listeners.
+ * The provider's events, as Auro's provider (an EventEmitter) delivers them. A listener that throws, or an async one
+ * that rejects, is the page's problem: it never breaks the provider, never stops the other listeners and never becomes
+ * an unhandled rejection (which ends a Node host). Each listener gets its own frozen copy of the payload, so a
+ * listener registered first (any script of the page may be) cannot change what the ones after it see.
  *
  * Listener bookkeeping follows Node's EventEmitter: the same listener added twice is called twice (and needs two
  * `off`s); `off` removes its most recently added instance; a `once` listener is removed before it is called (and runs
  * once even if a listener emits the same event again) and can be removed with `off(event, listener)` before it
  * fires; an emit calls the listeners registered when it started.
  */
-import type { ProviderError } from '../errors/provider-error.js';
+import { ProviderError } from '../errors/provider-error.js';
 
 /** Events as Auro's provider (an EventEmitter) delivers them. */
 export interface ProviderEventMap {
@@ -64,7 +66,9 @@ export class ProviderEvents {
         this.#remove(event, entry);
       }
       try {
-        entry.listener(...args);
+        const returned: unknown = entry.listener(...(args.map(frozenCopy) as unknown[]));
+        // An async listener's rejection is the page's too: handled here, never an unhandled rejection.
+        if (isThenable(returned)) Promise.resolve(returned).catch(ignore);
       } catch {
         // A page's listener error is the page's; it must not break the provider.
       }
@@ -84,4 +88,30 @@ export class ProviderEvents {
     if (entries) entries.push(entry);
     else this.#listeners.set(event, [entry]);
   }
+}
+
+const ignore = () => {};
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  } catch {
+    return false; // a getter on `then` that throws: not awaited
+  }
+}
+
+/**
+ * A payload as one listener receives it: a deep copy, frozen (a listener that writes to it gets a TypeError, which
+ * is its own). The payloads are the provider's own plain values (account lists, `{ networkID }`) and `ProviderError`s.
+ */
+function frozenCopy(value: unknown): unknown {
+  if (value instanceof ProviderError) {
+    const data = value.data === undefined ? undefined : (frozenCopy(value.data) as ProviderError['data']);
+    return Object.freeze(new ProviderError(value.code, data));
+  }
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy));
+  if (typeof value === 'object' && value !== null) {
+    return Object.freeze(Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, frozenCopy(inner)])));
+  }
+  return value;
 }
