@@ -273,7 +273,8 @@ async function startNodeWorker(): Promise<NodeWorkerEntry | undefined> {
   // A bundle that left the worker file behind runs the presentation in this thread rather than fail.
   const [{ existsSync }, { fileURLToPath }] = await Promise.all([import('node:fs'), import('node:url')]);
   if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) return undefined;
-  const entry: NodeWorkerEntry = { worker: new Worker(url), onReply: ignore, onFailure: ignore, exited: false };
+  const worker = new Worker(url, { execArgv: workerExecArgv(process.execArgv) });
+  const entry: NodeWorkerEntry = { worker, onReply: ignore, onFailure: ignore, exited: false };
   nodeWorkers.started++;
   nodeWorkers.live++;
   entry.worker.on('message', (reply: WorkerReply) => entry.onReply(reply));
@@ -285,6 +286,22 @@ async function startNodeWorker(): Promise<NodeWorkerEntry | undefined> {
     entry.onFailure(new Error(`the presentation worker stopped (exit code ${code})`));
   });
   return entry;
+}
+
+/**
+ * The Node options a presentation worker inherits: the host's, without `--input-type`, which Node refuses for a
+ * worker started from a file ("--input-type can only be used with string input"): a host run as
+ * `node --input-type=module -e …` (or with a program on stdin) could otherwise make no presentation.
+ */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const option = execArgv[i]!;
+    if (option === '--input-type')
+      i++; // its value is the next element
+    else if (!option.startsWith('--input-type=')) kept.push(option);
+  }
+  return kept;
 }
 
 /**

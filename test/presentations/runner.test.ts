@@ -4,8 +4,15 @@
  * error. The real workers are exercised by worker-reuse.test.ts, retry.test.ts and the browser e2e test.
  */
 import { describe, expect, it } from 'vitest';
-import { PresentationRunError, PresentationWorkerError, runOver, type WorkerChannel } from '../../src/presentations/runner.js';
+import {
+  PresentationRunError,
+  PresentationWorkerError,
+  runOver,
+  workerExecArgv,
+  type WorkerChannel,
+} from '../../src/presentations/runner.js';
 import { isWasmTrap, type PrepareMessage, type SessionMessage, type WorkerReply } from '../../src/presentations/session.js';
+import { SOURCE_CONDITION_FLAG, spawnBounded } from '../support/process.js';
 
 /** A channel whose worker answers `prepare` and then does what `onFinalize` says. */
 function scriptedChannel(onFinalize: (fail: (error: Error) => void, reply: (r: WorkerReply) => void) => void) {
@@ -129,5 +136,28 @@ describe("isWasmTrap (how the worker tells a trap of o1js's wasm from an error o
     expect(isWasmTrap(new TypeError('x is undefined'))).toBe(false);
     expect(isWasmTrap('unreachable')).toBe(false);
     expect(isWasmTrap(undefined)).toBe(false);
+  });
+});
+
+describe('the Node worker’s options', () => {
+  it('a host started with --input-type=module makes a presentation: its worker does not inherit the flag (Node refuses it there)', async () => {
+    // One presentation by the domain in a child process run as `node --input-type=module -e …` (test/support/present-once.ts).
+    const program =
+      "const { presentOnce } = await import('./test/support/present-once.ts'); console.log(await presentOnce()); process.exit(0);";
+    const host = await spawnBounded(
+      process.execPath,
+      [SOURCE_CONDITION_FLAG, '--import', 'tsx', '--input-type=module', '-e', program],
+      300_000,
+      'a presentation in a host started with --input-type=module',
+    );
+    expect(host.output).not.toMatch(/--input-type can only be used/);
+    expect(host.stdout.trim()).toBe('verified, 1 worker(s)');
+    expect(host.code).toBe(0);
+  }, 320_000);
+
+  it('--input-type is dropped in both spellings, every other option kept in order', () => {
+    expect(
+      workerExecArgv(['--conditions=x', '--input-type=module', '--import', 'tsx', '--input-type', 'commonjs', '--no-warnings']),
+    ).toEqual(['--conditions=x', '--import', 'tsx', '--no-warnings']);
   });
 });
