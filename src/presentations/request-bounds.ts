@@ -5,16 +5,22 @@
  * spec, cheaply (a walk over its JSON, no o1js), and refused before anything is compiled when it is too large.
  *
  * The measure, in "bytes of circuit input", follows what the rows are made of (measured with `analyzeMethods`):
- * every input's data is hashed once (a native credential's signature covers its data), and an operation reads its
- * operands again; hashing a dynamic string costs about 3–5 rows per byte.
+ * every input's data is hashed once (a native credential's signature covers its data), and each operation reads its
+ * operands again; hashing a dynamic string costs about 3–5 rows per byte, one hash of a 256-field credential 3,300.
  *
- *   cost = D + N × S
+ *   cost = D + Σ over the operation nodes of max(S, R(node)) + V(outputClaim)
  *
  * D: the bytes of every input's data (fixed-size values count 32; DynamicString / DynamicBytes / arrays their
- * maximum length, times the inner size); N: the operation nodes of `assert` and `outputClaim`; S: the largest single
- * input value (bytes). Measured (test/security/hardening.test.ts): a real request (three 12-field credentials, ten
- * assertions) costs 2,848; a 1,000-character string hashed once 12,064 (10,967 rows); ten times 48,064 (32,315
- * rows, refused); the attack 328,064 (198,355 rows, refused).
+ * maximum length, times the inner size); S: the largest single input value (bytes), the least any node is charged;
+ * R(node): the bytes its operands really read, each operand at the size of its value V: a whole credential, `root`
+ * or a record at its full size (every value of it is read: `hash(credential)` reads the whole credential), a
+ * property at its own type's size, a constant at its type's; V(outputClaim): the public output. Measured
+ * (test/presentations/request-bounds.test.ts, test/security/hardening.test.ts): the tests' request 542; a real
+ * request (three 12-field credentials, ten assertions) 5,472; a 1,000-character string hashed once 12,128
+ * (10,967 rows); ten times 48,704 (32,315 rows, refused); the review's 13-minute request 334,744 (198,355 rows,
+ * refused); 126 hashes of a whole 256-field credential (≈ 423,000 rows, which the earlier measure, charging every
+ * node S, let through at 16,320) 1,052,512 (refused), one such hash 16,512 (refused: ≈ 7,300 rows, the measure
+ * errs on the safe side for credentials of many fields).
  */
 import { invalidParams } from '../errors/provider-error.js';
 
@@ -42,17 +48,28 @@ export function measurePresentationSpec(spec: unknown): PresentationCost {
   let dataBytes = 0;
   let largestValue = 0;
   let credentialInputs = 0;
-  for (const input of Object.values(inputs)) {
+  const inputBytes = new Map<string, number>();
+  for (const [key, input] of Object.entries(inputs)) {
     const i = input as { type?: unknown; data?: unknown };
     if (i?.type === 'credential') credentialInputs++;
+    let bytes = 0;
     for (const value of topLevelValues(i?.data)) {
-      const bytes = typeBytes(value, 0);
-      dataBytes += bytes;
-      largestValue = Math.max(largestValue, bytes);
+      const valueBytes = typeBytes(value, 0);
+      bytes += valueBytes;
+      largestValue = Math.max(largestValue, valueBytes);
     }
+    inputBytes.set(key, bytes);
+    dataBytes += bytes;
   }
-  const nodes = countNodes(assert) + countNodes(outputClaim);
-  return { cost: dataBytes + nodes * largestValue, dataBytes, nodes, largestValue, credentialInputs };
+  const values = new ValueSizes(inputs, inputBytes, dataBytes);
+  let operationBytes = 0;
+  let nodes = 0;
+  for (const node of operationNodes([assert, outputClaim])) {
+    nodes++;
+    operationBytes += Math.max(largestValue, values.read(node));
+  }
+  const outputBytes = outputClaim === undefined ? 0 : values.size(outputClaim);
+  return { cost: dataBytes + operationBytes + outputBytes, dataBytes, nodes, largestValue, credentialInputs };
 }
 
 /** 20003 naming `field` when the request's circuit is beyond the bounds; nothing is compiled before this. */
@@ -114,18 +131,121 @@ function typeBytes(type: unknown, depth: number): number {
   }
 }
 
-/** Operation nodes of a spec tree (`{ type, … }` objects), iteratively. */
-function countNodes(root: unknown): number {
-  let count = 0;
-  const stack: unknown[] = [root];
+type SpecNode = { type: string } & Record<string, unknown>;
+
+const isNode = (value: unknown): value is SpecNode =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { type?: unknown }).type === 'string';
+
+/** A node's operands: the nodes directly under it (a constant's `data` is a value, not an operand). */
+function operands(node: SpecNode): SpecNode[] {
+  const found: SpecNode[] = [];
+  const stack: unknown[] = Object.entries(node)
+    .filter(([key]) => !(key === 'data' && node.type === 'constant'))
+    .map(([, value]) => value);
   while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      stack.push(...node);
-    } else if (typeof node === 'object' && node !== null) {
-      if (typeof (node as { type?: unknown }).type === 'string') count++;
-      for (const [key, value] of Object.entries(node)) if (key !== 'data' || !isType(value)) stack.push(value);
+    const value = stack.pop();
+    if (isNode(value)) found.push(value);
+    else if (Array.isArray(value)) stack.push(...value);
+    else if (typeof value === 'object' && value !== null && !isType(value)) stack.push(...Object.values(value)); // a record's `data`
+  }
+  return found;
+}
+
+/** Every operation node of the spec trees (`{ type, … }` objects), iteratively. */
+function operationNodes(roots: unknown[]): SpecNode[] {
+  const nodes: SpecNode[] = [];
+  const stack: unknown[] = [...roots];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (isNode(value)) {
+      nodes.push(value);
+      stack.push(...operands(value));
+    } else if (Array.isArray(value)) stack.push(...value);
+  }
+  return nodes;
+}
+
+/** Nodes whose value is a fixed-size element (a hash, a boolean, a field, a key's hash). */
+const FIXED_RESULTS = new Set([
+  'hash',
+  'equals',
+  'equalsOneOf',
+  'lessThan',
+  'lessThanEq',
+  'and',
+  'or',
+  'not',
+  'owner',
+  'issuer',
+  'issuerPublicKey',
+  'verificationKeyHash',
+]);
+
+/** The size of each node's value and what each node reads, from the inputs' types (bounded recursion, memoised). */
+class ValueSizes {
+  readonly #sizes = new Map<SpecNode, number>();
+
+  constructor(
+    private readonly inputs: Record<string, unknown>,
+    private readonly inputBytes: Map<string, number>,
+    private readonly rootBytes: number,
+  ) {}
+
+  /** The bytes `node` reads: its operands' values (a property: the value it extracts). */
+  read(node: SpecNode): number {
+    if (node.type === 'property') return this.size(node);
+    return operands(node).reduce((sum, operand) => sum + this.size(operand), 0);
+  }
+
+  /** The bytes of `node`'s value. */
+  size(node: unknown, depth = 0): number {
+    if (!isNode(node)) return 0;
+    if (depth > 64) return Number.POSITIVE_INFINITY;
+    const known = this.#sizes.get(node);
+    if (known !== undefined) return known;
+    const size = this.#size(node, depth);
+    this.#sizes.set(node, size);
+    return size;
+  }
+
+  #size(node: SpecNode, depth: number): number {
+    if (FIXED_RESULTS.has(node.type)) return FIXED_BYTES;
+    switch (node.type) {
+      case 'constant':
+        return typeBytes(node.data, 0);
+      case 'root':
+        return this.rootBytes;
+      case 'credential':
+        return this.inputBytes.get(String(node.credentialKey)) ?? this.rootBytes;
+      case 'property': {
+        const type = this.#typeOf(node, 0);
+        return type === undefined ? this.size(node.inner, depth + 1) : typeBytes(type, 0);
+      }
+      case 'record':
+        return operands(node).reduce((sum, operand) => sum + this.size(operand, depth + 1), 0);
+      default:
+        // Arithmetic, ifThenElse and what this measure does not know: as large as its largest operand.
+        return operands(node).reduce((largest, operand) => Math.max(largest, this.size(operand, depth + 1)), FIXED_BYTES);
     }
   }
-  return count;
+
+  /** The type description of a property's value, where the inputs' types tell it; undefined otherwise. */
+  #typeOf(node: SpecNode, depth: number): unknown {
+    if (depth > 64) return undefined;
+    const key = String(node.key);
+    const inner = node.inner as SpecNode | undefined;
+    if (inner?.type === 'root') return (this.inputs[key] as { data?: unknown } | undefined)?.data;
+    if (inner?.type === 'credential')
+      return fieldOf((this.inputs[String(inner.credentialKey)] as { data?: unknown } | undefined)?.data, key);
+    if (inner?.type === 'property') return fieldOf(this.#typeOf(inner, depth + 1), key);
+    return undefined;
+  }
+}
+
+/** The type of field `key` of a record of types or a Struct; undefined where that is not known. */
+function fieldOf(type: unknown, key: string): unknown {
+  if (typeof type !== 'object' || type === null) return undefined;
+  const fields = isType(type) ? (type._type === 'Struct' ? type.properties : undefined) : type;
+  if (typeof fields !== 'object' || fields === null || !Object.hasOwn(fields, key)) return undefined;
+  return (fields as Record<string, unknown>)[key];
 }
