@@ -57,14 +57,13 @@ function signBlind(ctx: PresentationContext, fields: bigint[]) {
  */
 function toSign(
   account: number,
-  { type, json, verifierIdentity }: ValidRequest,
+  { type, json, verifierIdentity, reveals }: ValidRequest,
   fields: bigint[],
   parts: ContextParts | undefined,
   o1js: O1js,
 ): PresentationToSign | undefined {
   const credentials = [];
   for (let i = 1; i + 1 < fields.length; i += 2) credentials.push({ hash: fields[i]!, issuer: fields[i + 1]! });
-  const reveals = describeOutput((json.spec as { outputClaim?: unknown } | undefined)?.outputClaim);
   const base = { account, credentials, reveals, vkHash: 0n, claimsHash: 0n, serverNonce: 0n, clientNonce: 0n, action: '' };
   if (type === 'no-context' || parts === undefined) return { ...base, verifier: { type: 'no-context' } };
   const action = String((json.inputContext as { action?: unknown } | undefined)?.action ?? '');
@@ -89,36 +88,4 @@ function toSign(
       tokenId: BigInt(zkapp.tokenId),
     },
   };
-}
-
-/** What the request's output claim reveals, in words (mina-attestations' serialized operation nodes), ≤ 200 ASCII characters. */
-export function describeOutput(node: unknown): string {
-  const describe = (n: unknown, depth: number): string => {
-    const v = (n ?? {}) as { type?: string; key?: string; inner?: unknown; data?: Record<string, unknown>; credentialKey?: string };
-    if (depth > 4) return '...';
-    switch (v.type) {
-      case 'issuer':
-        return `the issuer of ${v.credentialKey ?? 'a credential'}`;
-      case 'owner':
-        return `the owner of ${v.credentialKey ?? 'a credential'}`;
-      case 'property':
-        return `${describe(v.inner, depth + 1)}.${v.key}`.replace(/^the root\./, '');
-      case 'root':
-        return 'the root';
-      case 'record':
-        return Object.entries(v.data ?? {})
-          .map(([key, inner]) => `${key}: ${describe(inner, depth + 1)}`)
-          .join(', ');
-      case 'constant':
-        return 'a constant';
-      case 'hash':
-        return 'a hash of the inputs';
-      case undefined:
-        return 'nothing';
-      default:
-        return v.type;
-    }
-  };
-  const text = describe(node, 0);
-  return text.length > 200 ? `${text.slice(0, 197)}...` : text; // ASCII: the device's font has nothing else
 }

@@ -1,7 +1,8 @@
 /**
  * The first stage of a presentation: the verifier's request, checked with mina-attestations' own schema, bounded
- * (request-bounds.ts) and its action checked by the device's text rule (src/apdu/display-text.ts) before the store,
- * a compile or the device is reached, and read as a `PresentationRequest`.
+ * (request-bounds.ts), its action checked by the device's text rule (src/apdu/display-text.ts) and what it reveals
+ * described from its output claim (reveals.ts) before the store, a compile or the device is reached, and read as a
+ * `PresentationRequest`.
  */
 import { displayTextProblem } from '../apdu/display-text.js';
 import { invalidParams } from '../errors/provider-error.js';
@@ -10,6 +11,7 @@ import { safeParseWithoutStacks } from '../upstream/parse-without-stacks.js';
 import { schemaError } from '../credentials/store-credential.js';
 import { REQUEST_FIELD, type PresentationContext } from './context.js';
 import { checkPresentationSpec } from './request-bounds.js';
+import { describeReveals } from './reveals.js';
 
 type PresentationRequest = ReturnType<AttestationsModules['attestations']['PresentationRequest']['fromJSON']>;
 
@@ -24,6 +26,8 @@ export interface ValidRequest {
   request: PresentationRequest;
   /** Whom the presentation is for: the provider's origin for https; the request names a zkApp; none for no-context. */
   verifierIdentity: string | undefined;
+  /** What it reveals, in words from the output claim's leaves (reveals.ts): what the device shows. */
+  reveals: string;
 }
 
 /** Validates the page's request (20003 naming the path at fault), bounding its circuit before anything else. */
@@ -40,6 +44,7 @@ export function validateRequest(
   const action = (json.inputContext as { action?: unknown } | null | undefined)?.action;
   const actionProblem = typeof action === 'string' ? displayTextProblem(action) : undefined;
   if (actionProblem) throw invalidParams(`${REQUEST_FIELD}.inputContext.action`, actionProblem);
+  const reveals = describeReveals((json.spec as { outputClaim?: unknown }).outputClaim, `${REQUEST_FIELD}.spec.outputClaim`);
   const type = checked.data.type;
   const text = JSON.stringify(json);
   let request: PresentationRequest;
@@ -50,5 +55,5 @@ export function validateRequest(
   }
   // https: the verifier is the page the provider serves, never what the page says; zk-app: the request names it.
   const verifierIdentity = type === 'https' ? ctx.origin : undefined;
-  return { type, json, text, request, verifierIdentity };
+  return { type, json, text, request, verifierIdentity, reveals };
 }
