@@ -285,7 +285,7 @@ describe('architecture: the Node/browser twins of package.json "imports"', () =>
       [...readFileSync(join(SRC, file), 'utf8').matchAll(/import\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]!),
     );
     const internal = ids.filter((id) => !id.startsWith('mina-attestations'));
-    expect(internal.length).toBe(20);
+    expect(internal.length).toBe(22);
     expect(internal.filter((id) => !id.startsWith(INTERNAL_PREFIX))).toEqual([]);
     expect(INTERNAL_PREFIX).toContain('chainLedger() from chain-ledger/vite');
     expect(readFileSync(join(SRC, 'upstream/internal-modules.d.ts'), 'utf8')).toContain(`declare module '${INTERNAL_PREFIX}*'`);

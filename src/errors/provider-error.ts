@@ -95,6 +95,37 @@ export const needsExtension = (version: string, what: string, instruction: strin
     reason: `Mina app ${version} has no ${what} instruction: it needs ${instruction} of the chain-ledger protocol extension`,
   });
 
+/** Details kept from pages: the host's log gets them (`onHostLog`), the page only the error's generic reason. */
+const hostDetails = new WeakMap<ProviderError, string>();
+
+/**
+ * `error`, a page-facing error with a generic reason, carrying `detail` for the host's log only: text of the prover,
+ * the compiler or a library (o1js prints the private wire values of an unsatisfied constraint), which must never
+ * reach a page. The detail is not a property of the error (a page receives the error object itself).
+ */
+export function withHostDetail(error: ProviderError, detail: string): ProviderError {
+  hostDetails.set(error, detail);
+  return error;
+}
+
+/** The detail `withHostDetail` attached to `error`, if any. */
+export function hostDetailOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? hostDetails.get(error as ProviderError) : undefined;
+}
+
+/** `hostDetailOf`, once: the provider logs a detail once, however many layers the error passes. */
+export function takeHostDetail(error: unknown): string | undefined {
+  const detail = hostDetailOf(error);
+  if (detail !== undefined) hostDetails.delete(error as ProviderError);
+  return detail;
+}
+
+/** A thrown value's text, for the host's log. */
+export function detailOf(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(error);
+}
+
 /**
  * Asks an integrator's confirmation hook (`confirmSwitchChain`, `confirmZkapp`): goes on only when it answers exactly
  * `true`; a throw or any other answer is the user's refusal (1002 with `reason`).

@@ -3,7 +3,7 @@
  * that fit it by mina-attestations' own matcher (the very check `Presentation.prepare` applies), then one of each,
  * chosen by the page's `selectCredentials` where several fit, else the newest.
  */
-import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
+import { ErrorCode, ProviderError, detailOf, invalidParams, withHostDetail } from '../errors/provider-error.js';
 import type { AttestationsModules } from '../upstream/attestations.js';
 import type { CredentialEntry } from '../credentials/store.js';
 import { REQUEST_FIELD, type CredentialChoice, type PresentationContext } from './context.js';
@@ -12,19 +12,20 @@ import type { ValidRequest } from './validate.js';
 
 type Candidate = { entry: CredentialEntry; credential: unknown };
 
+/** A chosen credential: its input key, its stored JSON text (what the worker receives) and the credential read from it. */
+export type ChosenCredential = PrepareMessage['credentials'][number] & { credential: unknown };
+
 /**
- * The chosen credential per input, as the worker receives them (input key, stored JSON text). 20003 naming the input
- * that no stored credential fits, before anything is signed; 1002 when the page's chooser cancels.
+ * The chosen credential per input. 20003 naming the input that no stored credential fits, before anything is signed;
+ * 1002 when the page's chooser cancels.
  */
 export async function chooseCredentials(
   ctx: Pick<PresentationContext, 'store' | 'address' | 'storeSecret' | 'selectCredentials'>,
   { attestations, credentialMatchesSpec }: AttestationsModules,
   { type, request }: ValidRequest,
-): Promise<PrepareMessage['credentials']> {
+): Promise<ChosenCredential[]> {
   const entries = await ctx.store.list(ctx.address, await ctx.storeSecret());
-  const stored = await Promise.all(
-    entries.map(async (entry) => ({ entry, credential: await attestations.Credential.fromJSON(entry.credential) })),
-  );
+  const stored = await Promise.all(entries.map(async (entry) => ({ entry, credential: await readStored(attestations, entry) })));
   // mina-attestations' own test (program-spec.js isCredentialSpec): every input that is no claim or constant.
   const inputs = Object.entries(request.spec.inputs as Record<string, { type?: string }>).filter(
     ([, spec]) => spec !== undefined && spec.type !== 'claim' && spec.type !== 'constant',
@@ -36,7 +37,19 @@ export async function chooseCredentials(
     if (list.length === 0) throw invalidParams(REQUEST_FIELD, `no stored credential of this account matches the input "${key}"`);
   }
   const chosen = await choose(ctx, type, candidates);
-  return Object.entries(chosen).map(([key, { entry }]) => ({ key, json: entry.credential }));
+  return Object.entries(chosen).map(([key, { entry, credential }]) => ({ key, json: entry.credential, credential }));
+}
+
+/** A stored credential, read with mina-attestations; a failure's text (it may quote private data) only for the host's log. */
+async function readStored(attestations: AttestationsModules['attestations'], entry: CredentialEntry): Promise<unknown> {
+  try {
+    return await attestations.Credential.fromJSON(entry.credential);
+  } catch (error) {
+    throw withHostDetail(
+      new ProviderError(ErrorCode.Internal, { reason: "a stored credential could not be read (the host's log has the details)" }),
+      `stored credential ${entry.id}: ${detailOf(error)}`,
+    );
+  }
 }
 
 /** Unique candidates are taken as they are; otherwise the page's `selectCredentials`, else the newest. */

@@ -8,11 +8,12 @@
  * in a fresh worker (`retryInFreshWorker`); a second failure is 22001. An error of the presentation itself (one the
  * worker reports) is the request's: 20003, not retried.
  */
-import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
+import { ErrorCode, ProviderError, detailOf, invalidParams, withHostDetail } from '../errors/provider-error.js';
 import { REQUEST_FIELD, type PresentationContext } from './context.js';
 import { inThreadChannel } from './in-thread.js';
 import { DEFAULT_O1JS_CACHE_BYTES, pruneO1jsCache } from './o1js-cache.js';
 import { PresentationWorkerError, runOver, startPresentationRun, type PresentationRun } from './runner.js';
+import { notSatisfied } from './satisfies.js';
 import type { Prepared, PrepareMessage } from './session.js';
 
 type ProofContext = Pick<PresentationContext, 'signal' | 'o1jsCacheBytes' | 'progress'>;
@@ -39,7 +40,9 @@ export class PresentationProof {
       // Nothing is signed yet: a fresh worker prepares from scratch.
       prepared = await this.#retryInFreshWorker('compiling', (run, retry) => run.prepare(retry ? { ...this.input, retry } : this.input));
     } catch (error) {
-      throw this.#stageError(error, 'cannot prepare a presentation for this request');
+      throw this.#stageError(error, 'prepare', (detail) =>
+        withHostDetail(invalidParams(REQUEST_FIELD, 'cannot prepare a presentation for this request'), detail),
+      );
     }
     await pruneO1jsCache(prepared.tagName, this.ctx.o1jsCacheBytes ?? DEFAULT_O1JS_CACHE_BYTES);
     this.#prepared = prepared;
@@ -61,8 +64,9 @@ export class PresentationProof {
       });
     } catch (error) {
       // mina-attestations matches a credential to a request loosely (e.g. a data shape it cannot check before
-      // proving); the proof is where a credential that does not satisfy the request finally fails.
-      throw this.#stageError(error, 'the chosen credentials do not satisfy the request');
+      // proving), and not every assertion fails outside the circuit (satisfies.ts): the proof is where a credential
+      // that does not satisfy the request finally fails. o1js's text then holds private wire values: host log only.
+      throw this.#stageError(error, 'finalize', notSatisfied);
     }
   }
 
@@ -89,14 +93,20 @@ export class PresentationProof {
     }
   }
 
-  /** A stage's failure as the caller sees it: the abort's reason, 22001 for a worker that failed twice, else 20003. */
-  #stageError(error: unknown, what: string): unknown {
+  /**
+   * A stage's failure as the caller sees it: the abort's reason, 22001 for a worker that failed twice, else the
+   * stage's own 20003 (`refusal`). Page-facing reasons are fixed texts; the prover's or worker's text (an
+   * unsatisfied constraint prints private wire values) is the host log's only.
+   */
+  #stageError(error: unknown, stage: 'prepare' | 'finalize', refusal: (detail: string) => ProviderError): unknown {
     if (this.ctx.signal?.aborted) return this.ctx.signal.reason;
     if (error instanceof ProviderError) return error;
+    const detail = `presentation ${stage}: ${detailOf(error)}`;
     if (error instanceof PresentationWorkerError) {
-      return new ProviderError(ErrorCode.Internal, { reason: `the presentation worker failed twice: ${error.message}` });
+      const reason = "the presentation worker failed twice (the host's log has the details)";
+      return withHostDetail(new ProviderError(ErrorCode.Internal, { reason }), detail);
     }
-    return invalidParams(REQUEST_FIELD, `${what}: ${(error as Error).message}`);
+    return refusal(detail);
   }
 }
 

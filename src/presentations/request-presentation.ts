@@ -5,14 +5,18 @@
  * its own module, each told as it starts (`ctx.progress`, and `ctx.onConfirm` for the device step):
  *
  *   load the prover (`loading-prover`) → validate the request (validate.ts) → choose credentials (choose.ts)
- *     → prepare (prove.ts, `compiling`) → sign on the device (sign-on-device.ts, `confirm-on-device`)
- *     → finalize (prove.ts, `proving`) → { presentation }
+ *     → check that they satisfy it, outside the circuit (satisfies.ts) → prepare (prove.ts, `compiling`)
+ *     → sign on the device (sign-on-device.ts, `confirm-on-device`) → finalize (prove.ts, `proving`) → { presentation }
+ *
+ * Nothing from the prover, the compiler or mina-attestations reaches the page: each stage's page-facing reason is a
+ * fixed text, its detail for the host's log only (`withHostDetail`).
  */
 import type { AttestationsModules } from '../upstream/attestations.js';
 import { attestationsLoaded, loadAttestations } from '#upstream/attestations';
 import { chooseCredentials } from './choose.js';
 import type { PresentationContext } from './context.js';
 import { PresentationProof } from './prove.js';
+import { checkSatisfied } from './satisfies.js';
 import { signOnDevice } from './sign-on-device.js';
 import { validateRequest } from './validate.js';
 
@@ -25,8 +29,10 @@ export async function requestPresentation(
 ): Promise<{ presentation: string }> {
   const modules = await loadProver(ctx);
   const request = validateRequest(ctx, modules, requestJson);
-  const credentials = await chooseCredentials(ctx, modules, request);
+  const chosen = await chooseCredentials(ctx, modules, request);
+  checkSatisfied(modules, request, chosen);
   const { type, text, verifierIdentity } = request;
+  const credentials = chosen.map(({ key, json }) => ({ key, json }));
   const proof = new PresentationProof(ctx, { type, request: text, credentials, verifierIdentity });
   try {
     const prepared = await proof.prepare();

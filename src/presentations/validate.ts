@@ -5,7 +5,7 @@
  * `PresentationRequest`.
  */
 import { displayTextProblem } from '../apdu/display-text.js';
-import { invalidParams } from '../errors/provider-error.js';
+import { detailOf, invalidParams, withHostDetail } from '../errors/provider-error.js';
 import type { AttestationsModules } from '../upstream/attestations.js';
 import { safeParseWithoutStacks } from '../upstream/parse-without-stacks.js';
 import { schemaError } from '../credentials/store-credential.js';
@@ -51,7 +51,11 @@ export function validateRequest(
   try {
     request = attestations.PresentationRequest.fromJSON(type, text);
   } catch (error) {
-    throw invalidParams(REQUEST_FIELD, `not a valid presentation request: ${(error as Error).message}`);
+    // mina-attestations' own text: for the host's log, not the page (nothing of a library's internals reaches a page).
+    throw withHostDetail(
+      invalidParams(REQUEST_FIELD, 'not a valid presentation request'),
+      `PresentationRequest.fromJSON: ${detailOf(error)}`,
+    );
   }
   // https: the verifier is the page the provider serves, never what the page says; zk-app: the request names it.
   const verifierIdentity = type === 'https' ? ctx.origin : undefined;

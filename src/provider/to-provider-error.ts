@@ -6,7 +6,7 @@
 import { isLedgerError, type LedgerError } from '../apdu/errors.js';
 import { SW_APP_NOT_INSTALLED } from '../apdu/os.js';
 import { isCredentialStoreError } from '../credentials/store.js';
-import { ErrorCode, ProviderError, isProviderError } from '../errors/provider-error.js';
+import { ErrorCode, ProviderError, isProviderError, takeHostDetail } from '../errors/provider-error.js';
 import { isMinaNodeError } from '../zkapp/graphql.js';
 
 export {
@@ -43,11 +43,13 @@ function withoutLocalPaths(reason: string): string {
 }
 
 /**
- * What the host's log should get for a failure whose page-facing reason is generic (credential-store I/O or damage,
- * or a message naming local paths: o1js, the presentation worker, file errors): the full detail; undefined for every
- * other failure.
+ * What the host's log should get for a failure whose page-facing reason is generic (a detail kept from the page with
+ * `withHostDetail`, logged once: prover, compiler or library text; credential-store I/O or damage; a message naming local paths:
+ * o1js, the presentation worker, file errors): the full detail; undefined for every other failure.
  */
 export function hostDetail(error: unknown): string | undefined {
+  const withheld = takeHostDetail(error);
+  if (withheld !== undefined) return `withheld from the page: ${withheld}`;
   if (isCredentialStoreError(error) && (error.kind === 'io' || error.kind === 'corrupt')) return `credential store: ${error.message}`;
   const reason = mapError(error).data?.reason;
   if (reason !== undefined && namesLocalPath(reason)) return `withheld from the page (it names local files): ${reason}`;

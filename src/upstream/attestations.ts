@@ -1,14 +1,17 @@
 /**
- * mina-attestations, loaded on first use (it pulls o1js, which the loader configures first). One internal function
- * is loaded by path, like mina-signer's (the package is pinned to an exact version): `credentialMatchesSpec`, the
+ * mina-attestations, loaded on first use (it pulls o1js, which the loader configures first). A few internal modules
+ * are loaded by path, like mina-signer's (the package is pinned to an exact version): `credentialMatchesSpec`, the
  * very check `Presentation.prepare` uses to match a stored credential to a request input, so that the credentials
- * offered to the user are exactly the ones the proof will accept.
+ * offered to the user are exactly the ones the proof will accept; `NestedProvable` for the claims' hash; and
+ * `Node.eval` with `rootValue`, to evaluate a request's assertion on the chosen credentials before proving
+ * (spec-eval.ts).
  *
  * Node only: browser bundles get attestations.browser.ts instead (`#upstream/attestations` under the `browser`
  * condition of package.json "imports"). The two export the same names and types (test/architecture.test.ts).
  */
 import { loadO1js } from './o1js.js';
 import { claimsHasher } from './claims-hash.js';
+import { specEvaluator, type EvaluateSpec } from './spec-eval.js';
 import { importPeer } from './optional-peers.js';
 
 type Attestations = typeof import('mina-attestations');
@@ -25,6 +28,11 @@ export interface AttestationsModules {
    * device that computes the context itself (SIGN_PRESENTATION).
    */
   hashClaims(claims: unknown): bigint;
+  /**
+   * Whether a request's assertion holds for the chosen credentials, evaluated outside the circuit with
+   * mina-attestations' own evaluation (spec-eval.ts); throws where the prover would fail.
+   */
+  evaluateSpec: EvaluateSpec;
 }
 
 let loading: Promise<AttestationsModules> | undefined;
@@ -38,12 +46,14 @@ export function attestationsLoaded(): boolean {
 export function loadAttestations(): Promise<AttestationsModules> {
   loading ??= (async () => {
     const o1js = await loadO1js();
-    const [attestations, validation, internal, nested] = await importPeer('mina-attestations', () =>
+    const [attestations, validation, internal, nested, operation, programSpec] = await importPeer('mina-attestations', () =>
       Promise.all([
         import('mina-attestations'),
         import('mina-attestations/validation'),
         importInternal('build/src/credential.js'),
         importInternal('build/src/nested.js'),
+        importInternal('build/src/operation.js'),
+        importInternal('build/src/program-spec.js'),
       ]),
     );
     const modules = {
@@ -52,6 +62,11 @@ export function loadAttestations(): Promise<AttestationsModules> {
       validation,
       credentialMatchesSpec: internal.credentialMatchesSpec,
       hashClaims: claimsHasher(o1js, nested.NestedProvable),
+      evaluateSpec: specEvaluator({
+        Node: operation.Node,
+        rootValue: programSpec.rootValue,
+        isCredentialSpec: programSpec.isCredentialSpec,
+      }),
     };
     loaded = true;
     return modules;

@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FileCredentialStore } from '../../src/credentials-node.js';
+import { hostDetailOf } from '../../src/errors/provider-error.js';
 import { requestPresentation } from '../../src/presentations/request-presentation.js';
 import * as runner from '../../src/presentations/runner.js';
 import type { PrepareMessage } from '../../src/presentations/session.js';
@@ -104,13 +105,14 @@ describe('a presentation whose worker dies', () => {
     }
   }, 300_000);
 
-  it("twice in the same step: 22001 with the worker's error (not 20003: the request is not at fault); once per step only", async () => {
+  it("twice in the same step: 22001 (not 20003: the request is not at fault), the worker's error in the host log; once per step only", async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      const { chain, reviews } = await connected();
+      const log: string[] = [];
+      const { chain, reviews } = await connected({}, { onHostLog: (line) => log.push(line) });
       await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
       const ask = () => failure(chain.requestPresentation({ presentation: { presentationRequest: issuer.presentationRequest().json } }));
-      const twice = { code: 22001, data: { reason: expect.stringMatching(/^the presentation worker failed twice: .*unaligned accesses/) } };
+      const twice = { code: 22001, data: { reason: "the presentation worker failed twice (the host's log has the details)" } };
 
       failing({ prepare: [0, 1] });
       expect(await ask()).toMatchObject(twice);
@@ -121,6 +123,7 @@ describe('a presentation whose worker dies', () => {
       expect(await ask()).toMatchObject(twice);
       expect(plan.started).toBe(2);
       expect(reviews.filter((r) => r.kind === 'presentation')).toHaveLength(1);
+      expect(log.filter((l) => /withheld from the page: presentation (prepare|finalize): .*unaligned accesses/.test(l))).toHaveLength(2);
     } finally {
       warn.mockRestore();
     }
@@ -133,7 +136,8 @@ describe('a presentation whose worker dies', () => {
     try {
       const { ctx, reported, reviews } = await presentationContext(tempDir(), [issuer.issue(addressOf(0))]);
       const error = await requestPresentation(ctx, issuer.presentationRequest().json).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 22001, data: { reason: expect.stringMatching(/^the presentation worker failed twice: /) } });
+      expect(error).toMatchObject({ code: 22001, data: { reason: expect.stringMatching(/^the presentation worker failed twice /) } });
+      expect(hostDetailOf(error)).toMatch(/unaligned accesses/);
       expect(reported).toEqual([
         { stage: 'compiling' },
         { stage: 'compiling', retry: true },
@@ -148,12 +152,14 @@ describe('a presentation whose worker dies', () => {
     }
   }, 300_000);
 
-  it('an error the worker reports for the presentation itself is not retried (20003)', async () => {
+  it('an error the worker reports for the presentation itself is not retried (20003, its text in the host log only)', async () => {
     failing({ finalize: [0] }, () => new runner.PresentationRunError('finalize', 'constraint not satisfied'));
-    const { chain } = await connected();
+    const log: string[] = [];
+    const { chain } = await connected({}, { onHostLog: (line) => log.push(line) });
     await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
     const error = await failure(chain.requestPresentation({ presentation: { presentationRequest: issuer.presentationRequest().json } }));
-    expect(error).toMatchObject({ code: 20003, data: { reason: expect.stringMatching(/constraint not satisfied/) } });
+    expect(error).toMatchObject({ code: 20003, data: { reason: 'the chosen credentials do not satisfy the request' } });
+    expect(log.some((l) => l.includes('constraint not satisfied'))).toBe(true);
     expect(plan.started).toBe(1);
   }, 300_000);
 });
