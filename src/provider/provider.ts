@@ -55,6 +55,7 @@ import { Networks, kindOf, type ChainNetwork } from './networks.js';
 import { checkProviderOptions, type LedgerProviderOptions, type Network } from './options.js';
 import { CallReport } from './progress.js';
 import { parseParams } from './schemas.js';
+import { snapshotArguments } from './snapshot.js';
 import { CallSessions, type CallSession, type Connection, type CredentialSession } from './session.js';
 
 /** Marks a call that `request()` runs: it reports, and delegates, through the request's own call. */
@@ -713,7 +714,9 @@ export class LedgerProvider implements WalletMethods {
   /** `args` through method `method`'s schema in the table (20003 naming the bad field). */
   #params<P extends MethodName>(method: P, args: unknown): ParsedParams<P> {
     const schema = ROWS[method].params;
-    return (schema ? parseParams(schema, args) : undefined) as ParsedParams<P>;
+    // The page's arguments read once, as plain data, before any check (./snapshot.ts): every check and the work after
+    // it see one value.
+    return (schema ? parseParams(schema, snapshotArguments(args)) : undefined) as ParsedParams<P>;
   }
 
   /**

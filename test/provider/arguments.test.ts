@@ -1,0 +1,87 @@
+/**
+ * A call's arguments are read once, as plain data, before any check (src/provider/snapshot.ts): a page's getter or
+ * Proxy cannot answer one thing to a check and another to the work after it (the second security review passed the
+ * 11-update bound with an `accountUpdates` getter that answered 1 update, then 300).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FileCredentialStore } from '../../src/credentials-node.js';
+import { SNAPSHOT_VALUES, snapshotArguments } from '../../src/provider/snapshot.js';
+import { credentialIssuer, type Issuer } from '../support/credentials.js';
+import { providerFailure as failure } from '../support/provider-failure.js';
+import { connectedProvider, tempDirs } from '../support/rig.js';
+import { berkeleyCommand, manyUpdates } from '../support/zkapp.js';
+
+const tempDir = tempDirs('arguments');
+let issuer: Issuer;
+beforeAll(async () => {
+  issuer = await credentialIssuer();
+}, 60_000);
+
+/** `object` with `key` turned into a getter that answers `answers[n]` on its n-th read (the last one after that). */
+function changing<T extends object>(object: T, key: string, answers: unknown[]): { value: T; reads: () => number } {
+  let reads = 0;
+  Object.defineProperty(object, key, { enumerable: true, get: () => answers[Math.min(reads++, answers.length - 1)] });
+  return { value: object, reads: () => reads };
+}
+
+describe('arguments read once', () => {
+  it('a zkApp command whose accountUpdates getter answers 300 updates, then 1: read once, and its one answer refused (20003)', async () => {
+    const { chain, ledger } = await connectedProvider({ blindSigning: true }, { allowUnreviewedBlindSigning: true });
+    const exchanges = ledger.exchanges.length;
+    const command = berkeleyCommand();
+    const many = manyUpdates(berkeleyCommand(), 300).accountUpdates;
+    const { value: transaction, reads } = changing(command, 'accountUpdates', [many, command.accountUpdates.slice(0, 1)]);
+    const error = await failure(chain.sendTransaction({ transaction, onlySign: true }));
+    expect(error).toMatchObject({ code: 20003, data: { field: 'transaction.accountUpdates' } });
+    expect(reads()).toBe(1);
+    expect(ledger.exchanges.length).toBe(exchanges);
+  });
+
+  it('a presentation request whose spec getter answers differently each time is read once, through request() too', async () => {
+    const { chain } = await connectedProvider({ extensions: true }, { credentialStore: new FileCredentialStore(tempDir()) });
+    const { json } = issuer.presentationRequest();
+    for (const call of [
+      (presentationRequest: object) => chain.requestPresentation({ presentation: { presentationRequest } }),
+      (presentationRequest: object) => chain.request({ method: 'chain_requestPresentation', params: [{ presentationRequest }] }),
+    ]) {
+      const { value, reads } = changing({ ...json }, 'spec', [json.spec, { ...json.spec, outputClaim: { type: 'owner' } }]);
+      // The empty store fits nothing: the request got that far on its one reading.
+      expect(await failure(call(value))).toMatchObject({ code: 20003, data: { reason: expect.stringMatching(/no stored credential/) } });
+      expect(reads()).toBe(1);
+    }
+  });
+
+  it('the copy is plain data: an own __proto__ key stays an own key, shared sub-objects are copied as the tree they stand for', () => {
+    const shared = { a: 1 };
+    const source = JSON.parse('{"__proto__": {"polluted": true}, "x": [1, "two", null, true]}') as Record<string, unknown>;
+    source.left = shared;
+    source.right = shared;
+    const copy = snapshotArguments(source) as Record<string, unknown>;
+    expect(Object.hasOwn(copy, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(copy).toEqual(source);
+    expect(copy.left).not.toBe(shared);
+    expect(copy.left).not.toBe(copy.right);
+  });
+
+  it('bounded: a graph of shared sub-objects standing for 2^40 values is read at most SNAPSHOT_VALUES times; a throwing getter → 20003', () => {
+    let reads = 0;
+    let graph: unknown = 1;
+    for (let i = 0; i < 40; i++) {
+      const inner = graph;
+      graph = new Proxy([inner, inner], { get: (target, key, receiver) => (reads++, Reflect.get(target, key, receiver)) });
+    }
+    snapshotArguments({ message: graph });
+    expect(reads).toBeLessThan(3 * SNAPSHOT_VALUES); // length and two indexes per array read
+    const throwing = Object.defineProperty({}, 'message', {
+      enumerable: true,
+      get() {
+        throw new Error('no');
+      },
+    });
+    expect(() => snapshotArguments(throwing)).toThrow(
+      expect.objectContaining({ code: 20003, data: expect.objectContaining({ field: 'params' }) }),
+    );
+  });
+});
