@@ -6,6 +6,7 @@
 import type { CredentialContext } from '../credentials/store-credential.js';
 import type { CredentialEntry } from '../credentials/store.js';
 import type { ReportProgress } from '../util/progress.js';
+import type { PresentationLimits } from './runner.js';
 
 /** What `selectCredentials` is asked: for each credential input of the request, the stored credentials that fit. */
 export interface CredentialChoice {
@@ -21,6 +22,8 @@ export interface PresentationContext extends CredentialContext {
   selectCredentials?: SelectCredentials;
   /** Cap of the presentation circuits in o1js's file cache (least recently used evicted). Default 1 GiB. */
   o1jsCacheBytes?: number;
+  /** What each host step (compile, proof) may take: time, and in Node the worker's heap. Default 5 min, 2 GiB. */
+  presentationLimits?: PresentationLimits;
   /**
    * The device has SIGN_PRESENTATION (extension 1.1): it shows the verifier and computes the context itself. Else
    * the owner signature is SIGN_FIELDS, blind.

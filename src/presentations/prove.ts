@@ -12,11 +12,18 @@ import { ErrorCode, ProviderError, detailOf, invalidParams, withHostDetail } fro
 import { REQUEST_FIELD, type PresentationContext } from './context.js';
 import { inThreadChannel } from './in-thread.js';
 import { DEFAULT_O1JS_CACHE_BYTES, pruneO1jsCache } from './o1js-cache.js';
-import { PresentationWorkerError, runOver, startPresentationRun, type PresentationRun } from './runner.js';
+import {
+  DEFAULT_PRESENTATION_LIMITS,
+  PresentationLimitError,
+  PresentationWorkerError,
+  runOver,
+  startPresentationRun,
+  type PresentationRun,
+} from './runner.js';
 import { notSatisfied } from './satisfies.js';
 import type { Prepared, PrepareMessage } from './session.js';
 
-type ProofContext = Pick<PresentationContext, 'signal' | 'o1jsCacheBytes' | 'progress'>;
+type ProofContext = Pick<PresentationContext, 'signal' | 'o1jsCacheBytes' | 'progress' | 'presentationLimits'>;
 
 /**
  * One presentation's compile and proof of `input` (the request and the chosen credentials), on the run they happen on:
@@ -34,7 +41,7 @@ export class PresentationProof {
   /** Compiles and prepares: resolves with the fields the owner signs. */
   async prepare(): Promise<Prepared> {
     this.ctx.progress?.('compiling'); // a worker's start is part of it (its o1js loads there)
-    this.#run = await startRun(this.ctx.signal);
+    this.#run = await startRun(this.ctx);
     let prepared: Prepared;
     try {
       // Nothing is signed yet: a fresh worker prepares from scratch.
@@ -88,7 +95,7 @@ export class PresentationProof {
       this.#run!.close();
       console.warn(`chain-ledger: the presentation worker failed while ${step} (${error.message}); ${step} once more in a fresh worker`);
       this.ctx.progress?.(step, { retry: true });
-      this.#run = await startRun(this.ctx.signal);
+      this.#run = await startRun(this.ctx);
       return await attempt(this.#run, true);
     }
   }
@@ -102,6 +109,10 @@ export class PresentationProof {
     if (this.ctx.signal?.aborted) return this.ctx.signal.reason;
     if (error instanceof ProviderError) return error;
     const detail = `presentation ${stage}: ${detailOf(error)}`;
+    if (error instanceof PresentationLimitError) {
+      // The request's circuit is what costs: refused, its worker terminated (our own text, nothing of the prover's).
+      return invalidParams(`${REQUEST_FIELD}.spec`, `the request needs more than this host allows: ${error.message}`);
+    }
     if (error instanceof PresentationWorkerError) {
       const reason = "the presentation worker failed twice (the host's log has the details)";
       return withHostDetail(new ProviderError(ErrorCode.Internal, { reason }), detail);
@@ -110,7 +121,10 @@ export class PresentationProof {
   }
 }
 
-/** A run on a worker, else (none can start) in this thread: in a browser the page is busy meanwhile. */
-async function startRun(signal: AbortSignal | undefined): Promise<PresentationRun> {
-  return (await startPresentationRun(signal)) ?? runOver(inThreadChannel(), signal);
+/**
+ * A run on a worker, else (none can start) in this thread: in a browser the page is busy meanwhile. Each step within
+ * the limits (a step in this thread cannot be stopped: over the time limit the call ends, the step's result dropped).
+ */
+async function startRun({ signal, presentationLimits: limits = DEFAULT_PRESENTATION_LIMITS }: ProofContext): Promise<PresentationRun> {
+  return (await startPresentationRun(signal, limits)) ?? runOver(inThreadChannel(), signal, limits.timeMs);
 }

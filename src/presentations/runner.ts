@@ -48,6 +48,38 @@ export class PresentationWorkerError extends Error {
   override readonly name = 'PresentationWorkerError';
 }
 
+/**
+ * A step needed more than the host allows (`PresentationLimits`): its worker was terminated. The request's circuit is
+ * what costs, so the step is not run again.
+ */
+export class PresentationLimitError extends Error {
+  override readonly name = 'PresentationLimitError';
+  constructor(
+    readonly limit: 'time' | 'memory',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * What one presentation's host work may take, per step (the compile, then the proof): the cost bound of
+ * request-bounds.ts refuses a large circuit before it starts, and these stop what gets past it.
+ */
+export interface PresentationLimits {
+  /** Longest a step may run before its worker is terminated (ms). Node and browsers; in this thread, the call ends. */
+  timeMs: number;
+  /** Node: the worker thread's JavaScript heap (`resourceLimits.maxOldGenerationSizeMb`, MB). Browsers set their own. */
+  memoryMb: number;
+}
+
+/**
+ * The default limits: 5 minutes a step (a cold compile of a real request takes 20–60 s here, a proof 10–30 s) and a
+ * 2 GiB JavaScript heap (the tests' presentation peaks well under 1 GiB of it; the review's 13-minute request grew
+ * to 8.5 GB).
+ */
+export const DEFAULT_PRESENTATION_LIMITS: PresentationLimits = { timeMs: 300_000, memoryMb: 2048 };
+
 /** What the runner needs of a worker, whichever platform's. */
 export interface WorkerChannel {
   post(message: SessionMessage): void;
@@ -93,22 +125,30 @@ export function useBrowserProver(prover: BrowserProver | undefined): void {
 }
 
 /** A run for one presentation in a worker, or undefined when none can be started (the caller runs it in-thread). */
-export async function startPresentationRun(signal?: AbortSignal): Promise<PresentationRun | undefined> {
+export async function startPresentationRun(
+  signal?: AbortSignal,
+  limits: PresentationLimits = DEFAULT_PRESENTATION_LIMITS,
+): Promise<PresentationRun | undefined> {
   signal?.throwIfAborted();
-  const channel = isNode() ? await nodeWorker() : await (browserProver ?? startBrowserWorker)(signal);
+  const channel = isNode() ? await nodeWorker(limits.memoryMb) : await (browserProver ?? startBrowserWorker)(signal);
   if (signal?.aborted) {
     channel?.terminate(); // never left running (a Node worker would keep the process alive)
     signal.throwIfAborted();
   }
   if (channel === undefined) return undefined;
-  return runOver(channel, signal);
+  return runOver(channel, signal, limits.timeMs);
 }
 
 /**
- * A presentation run over one worker channel. Exported for the runner's own tests (not part of the package's API).
+ * A presentation run over one worker channel, each step bounded by `timeMs` (the worker terminated when it is
+ * over). Exported for the runner's own tests (not part of the package's API).
  * @internal
  */
-export function runOver(channel: WorkerChannel, signal: AbortSignal | undefined): PresentationRun {
+export function runOver(
+  channel: WorkerChannel,
+  signal: AbortSignal | undefined,
+  timeMs = DEFAULT_PRESENTATION_LIMITS.timeMs,
+): PresentationRun {
   let closed = false;
   let finished = false;
   /** An error reply or a worker failure: the worker is not reused. */
@@ -128,7 +168,9 @@ export function runOver(channel: WorkerChannel, signal: AbortSignal | undefined)
     },
     (cause) => {
       failed = true;
-      const error = new PresentationWorkerError((cause as Error)?.message ?? String(cause), { cause });
+      const error = isOutOfMemory(cause)
+        ? new PresentationLimitError('memory', "the presentation needed more memory than the host's limit allows")
+        : new PresentationWorkerError((cause as Error)?.message ?? String(cause), { cause });
       if (!closed) failure = error;
       fail(closed ? (signal?.reason ?? new Error('the presentation was cancelled')) : error);
       // A worker that failed (an uncaught error: in a browser it lives on, its o1js state unknown) is ended at once,
@@ -157,7 +199,26 @@ export function runOver(channel: WorkerChannel, signal: AbortSignal | undefined)
   const ask = (message: SessionMessage): Promise<WorkerReply> => {
     if (closed) return Promise.reject(signal?.reason ?? failure ?? new Error('the presentation run is closed'));
     return new Promise<WorkerReply>((resolve, reject) => {
-      pending = { resolve, reject };
+      // A step over the time limit: its worker terminated, the step refused (a close has its own grace period).
+      const timer =
+        'close' in message
+          ? undefined
+          : setTimeout(() => {
+              failed = true;
+              fail(new PresentationLimitError('time', `a presentation step took longer than the host's limit (${timeMs / 1000} s)`));
+              terminate();
+            }, timeMs);
+      const settled = () => clearTimeout(timer);
+      pending = {
+        resolve: (reply) => {
+          settled();
+          resolve(reply);
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
+      };
       channel.post(message);
     });
   };
@@ -208,9 +269,16 @@ export function closeIdlePresentationWorker(): void {
   void entry.worker.terminate();
 }
 
+/** Node's report of a worker that reached its heap limit (`resourceLimits`). */
+function isOutOfMemory(cause: unknown): boolean {
+  return (cause as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+}
+
 /** One Node worker thread across the runs that reuse it: the current run's handlers receive its messages. */
 interface NodeWorkerEntry {
   worker: import('node:worker_threads').Worker;
+  /** Its heap limit (MB): a warm worker is reused only under the same limit. */
+  memoryMb: number;
   onReply: (reply: WorkerReply) => void;
   onFailure: (error: unknown) => void;
   exited: boolean;
@@ -241,14 +309,16 @@ function keepIdle(entry: NodeWorkerEntry): void {
   nodeWorkers.idle = entry;
 }
 
-async function nodeWorker(): Promise<WorkerChannel | undefined> {
+async function nodeWorker(memoryMb: number): Promise<WorkerChannel | undefined> {
   // o1js's wasm backend cannot start in a Node worker thread: its bindings take any thread that is not the main one
   // for one of their own rayon workers (kimchi_wasm.cjs reads `workerData.memory`; node-backend.js starts a rayon
   // worker loop there). So with wasm (O1JS_BACKEND=wasm, or no native backend installed) the presentation runs in
   // this thread (in-thread.ts). The worker's loader chooses as this thread's did (same environment).
   const { loadO1js } = await import('../upstream/o1js.js');
   if ((await loadO1js()).getBackendPreference() !== 'native') return undefined;
-  const entry = takeIdle() ?? (await startNodeWorker());
+  const idle = takeIdle();
+  if (idle !== undefined && idle.memoryMb !== memoryMb) void idle.worker.terminate();
+  const entry = (idle?.memoryMb === memoryMb ? idle : undefined) ?? (await startNodeWorker(memoryMb));
   if (entry === undefined) return undefined;
   // In use: a CLI awaiting only this presentation must stay alive; the run terminates or releases the worker.
   entry.worker.ref();
@@ -263,7 +333,7 @@ async function nodeWorker(): Promise<WorkerChannel | undefined> {
   };
 }
 
-async function startNodeWorker(): Promise<NodeWorkerEntry | undefined> {
+async function startNodeWorker(memoryMb: number): Promise<NodeWorkerEntry | undefined> {
   const { Worker } = await import('node:worker_threads');
   // From dist: the compiled .js next to this file. From the TypeScript sources (tests, tsx): the .ts, through tsx.
   const fromSource = import.meta.url.endsWith('.ts');
@@ -273,8 +343,8 @@ async function startNodeWorker(): Promise<NodeWorkerEntry | undefined> {
   // A bundle that left the worker file behind runs the presentation in this thread rather than fail.
   const [{ existsSync }, { fileURLToPath }] = await Promise.all([import('node:fs'), import('node:url')]);
   if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) return undefined;
-  const worker = new Worker(url, { execArgv: workerExecArgv(process.execArgv) });
-  const entry: NodeWorkerEntry = { worker, onReply: ignore, onFailure: ignore, exited: false };
+  const worker = new Worker(url, { execArgv: workerExecArgv(process.execArgv), resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+  const entry: NodeWorkerEntry = { worker, memoryMb, onReply: ignore, onFailure: ignore, exited: false };
   nodeWorkers.started++;
   nodeWorkers.live++;
   entry.worker.on('message', (reply: WorkerReply) => entry.onReply(reply));

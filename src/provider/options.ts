@@ -111,6 +111,13 @@ export interface LedgerProviderOptions {
    */
   o1jsCacheBytes?: number;
   /**
+   * What each host step of a presentation (the compile, then the proof) may take before its worker is terminated and
+   * the request refused (20003): `timeMs` (default 300,000: 5 minutes) and, in Node, `memoryMb`, the worker's
+   * JavaScript heap (default 2048; at least 256: below that V8 may end the whole process rather than the worker).
+   * For a host that proves larger requests on purpose, or wants tighter bounds.
+   */
+  presentationLimits?: { timeMs?: number; memoryMb?: number };
+  /**
    * Told when the user must look at the Ledger (`confirm`, with what to check) and when that device step ends
    * (`done`: the device answered, before any proof or broadcast that follows). A throwing hook is ignored.
    */
@@ -212,6 +219,16 @@ export const providerOptionsSchema = z.looseObject({
   onProgress: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   allowUnconfirmedSwitchChain: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
   allowUnreviewedBlindSigning: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
+  presentationLimits: optional(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      Object.entries(value).every(
+        ([key, v]) =>
+          v === undefined || (key === 'timeMs' && isIntegerIn(v, 1, 2 ** 31)) || (key === 'memoryMb' && isIntegerIn(v, 256, 2 ** 31)),
+      ),
+    'must be { timeMs?, memoryMb? }: integers, timeMs ≥ 1 (ms), memoryMb ≥ 256 (MB)',
+  ),
   graphqlUrl: graphqlUrl.optional(),
   graphqlHeaders: optional(
     (value) =>

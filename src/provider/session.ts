@@ -16,6 +16,7 @@ import { defaultCredentialStore, deriveStoreSecret } from '../credentials/store-
 import type { CredentialStore } from '../credentials/store.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
 import type { SelectCredentials } from '../presentations/request-presentation.js';
+import { DEFAULT_PRESENTATION_LIMITS, type PresentationLimits } from '../presentations/runner.js';
 import { storeKeyStaysQuiet } from '../transport/quiet-exchange.js';
 import type { Era } from '../upstream/mina-signer-internals.js';
 import { accountMessageVerifier } from '../upstream/mina-signers.js';
@@ -82,6 +83,8 @@ export interface CallSession {
   localChain?: () => Promise<LocalChain>;
   selectCredentials?: SelectCredentials;
   o1jsCacheBytes?: number;
+  /** What each host step of a presentation may take (the defaults filled in). */
+  presentationLimits: PresentationLimits;
 }
 
 /** The session of a call that uses the credential store. */
@@ -114,7 +117,7 @@ export class CallSessions {
   }
 
   #open({ app, connection, network, endpoint, signal, report }: CallParts): CallSession {
-    const { era, confirmZkapp, selectCredentials, o1jsCacheBytes } = this.#options;
+    const { era, confirmZkapp, selectCredentials, o1jsCacheBytes, presentationLimits } = this.#options;
     const origin = this.#origin;
     return {
       app,
@@ -138,6 +141,7 @@ export class CallSessions {
       localChain: network === 'local' ? () => this.localChain(network) : undefined,
       selectCredentials,
       o1jsCacheBytes,
+      presentationLimits: { ...DEFAULT_PRESENTATION_LIMITS, ...presentationLimits },
     };
   }
 
