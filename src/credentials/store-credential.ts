@@ -15,6 +15,8 @@ import type { ReportProgress } from '../util/progress.js';
 
 export interface CredentialContext {
   app: MinaLedgerApp;
+  /** Runs a device step (prompts that belong together) holding the device; a step inside a step runs in it. */
+  withDevice: <T>(step: (app: MinaLedgerApp) => Promise<T>) => Promise<T>;
   address: string;
   accountIndex: number;
   networkId: NetworkId;
@@ -64,12 +66,17 @@ export async function storePrivateCredential(ctx: CredentialContext, credential:
   const witness = stored.witness as { type: string; issuer?: { toBase58(): string } };
   const issuer = witness.type === 'native' && witness.issuer ? short(witness.issuer.toBase58()) : witness.type;
   const approval = `Store credential ${toHex(sha256(utf8.encode(text))).slice(0, 8)} from ${issuer}`;
-  ctx.onConfirm?.('Approve storing the credential on your Ledger');
-  const signed = await ctx.app.signMessage(ctx.accountIndex, approval, ctx.networkId, { signal: ctx.signal });
-  if (!ctx.verifyMessage(signed)) {
-    throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned an approval signature that does not verify' });
-  }
-  await ctx.store.add(ctx.address, await ctx.storeSecret(), text);
+  // One device step: the approval, then (once per connection) the store key; the checks above and the store's write
+  // below are host work, done without holding the device.
+  const secret = await ctx.withDevice(async (app) => {
+    ctx.onConfirm?.('Approve storing the credential on your Ledger');
+    const signed = await app.signMessage(ctx.accountIndex, approval, ctx.networkId, { signal: ctx.signal });
+    if (!ctx.verifyMessage(signed)) {
+      throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned an approval signature that does not verify' });
+    }
+    return ctx.storeSecret();
+  });
+  await ctx.store.add(ctx.address, secret, text);
   return { credential: text };
 }
 

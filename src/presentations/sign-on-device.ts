@@ -32,8 +32,10 @@ export async function signOnDevice(ctx: PresentationContext, o1js: O1js, request
 
 /** SIGN_PRESENTATION: the device shows the verifier and computes the context, which must be the host's (`context`). */
 async function signInClear(ctx: PresentationContext, presentation: PresentationToSign, context: bigint | undefined) {
-  ctx.onConfirm?.('Check the verifier and what is shared on your Ledger, and approve');
-  const reply = await ctx.app.signPresentation(presentation, { signal: ctx.signal });
+  const reply = await ctx.withDevice((app) => {
+    ctx.onConfirm?.('Check the verifier and what is shared on your Ledger, and approve');
+    return app.signPresentation(presentation, { signal: ctx.signal });
+  });
   // The device computed the context from what it showed; it must be the one the proof will carry.
   if (reply.context !== context) {
     throw new ProviderError(ErrorCode.Internal, {
@@ -45,8 +47,10 @@ async function signInClear(ctx: PresentationContext, presentation: PresentationT
 
 /** SIGN_FIELDS: blind (the device shows a digest of the fields), behind the app's Blind signing setting. */
 function signBlind(ctx: PresentationContext, fields: bigint[]) {
-  ctx.onConfirm?.('Blind-sign the presentation on your Ledger (it shows a digest of the fields) and approve');
-  return ctx.app.signFields(ctx.accountIndex, fields, 'testnet', { signal: ctx.signal });
+  return ctx.withDevice((app) => {
+    ctx.onConfirm?.('Blind-sign the presentation on your Ledger (it shows a digest of the fields) and approve');
+    return app.signFields(ctx.accountIndex, fields, 'testnet', { signal: ctx.signal });
+  });
 }
 
 /**

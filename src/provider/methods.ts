@@ -64,6 +64,12 @@ export interface MethodSpec {
    * and the call is refused (20006) on an app before 1.4.5 or a transport that would log the store key.
    */
   store?: boolean;
+  /**
+   * Whether it holds the device only for its device steps (`session.withDevice`), not for its host work: set where
+   * that work takes long (a presentation's compile and proof), so that one origin's compile never holds another's
+   * prompt. Else the device is held for the whole call.
+   */
+  ownDeviceSteps?: boolean;
   /** Whether a wrapped provider may hand it to the original wallet when the Ledger cannot do it (20006). */
   delegate: boolean;
   /** What it resolves: a type only (undefined at run time, see `resolves`). */
@@ -161,6 +167,7 @@ export const WALLET_METHODS = {
     params: requestPresentationParams,
     requires: extension('signFields', 'multi-field signing (the presentation owner signature)', 'SIGN_FIELDS'),
     store: true,
+    ownDeviceSteps: true,
     // `[{ presentationRequest }]` as the mina-attestations demo sends it.
     positional: { key: 'presentation', isObjectForm: (element: unknown) => isObject(element) && Object.hasOwn(element, 'presentation') },
     delegate: true,
@@ -175,6 +182,7 @@ export const WALLET_METHODS = {
       isObjectForm: (element: unknown) => isObject(element) && Object.keys(element).length === 1 && Object.hasOwn(element, 'credential'),
     },
     store: true,
+    ownDeviceSteps: true,
     delegate: true,
     result: resolves<{ credential: string }>(),
   },

@@ -56,7 +56,7 @@ import { checkProviderOptions, type LedgerProviderOptions, type Network } from '
 import { CallReport } from './progress.js';
 import { parseParams } from './schemas.js';
 import { snapshotArguments } from './snapshot.js';
-import { CallSessions, type CallSession, type Connection, type CredentialSession } from './session.js';
+import { CallSessions, type CallSession, type Connection, type CredentialSession, type WithDevice } from './session.js';
 
 /** Marks a call that `request()` runs: it reports, and delegates, through the request's own call. */
 const INSIDE_REQUEST = Symbol('inside request()');
@@ -695,20 +695,54 @@ export class LedgerProvider implements WalletMethods {
     return this.#call(method, args, context, async (report) => {
       const connection = this.#caller(context);
       const params = this.#params(method, args);
-      const { requires, store } = ROWS[method];
+      const { requires, store, ownDeviceSteps } = ROWS[method];
       // What the device cannot do with these params is refused before the call waits for the device.
       const missing = requires?.(connection.capabilities, params);
       if (missing) throw missing;
-      return this.#device(report, context, async (app, signal) => {
-        // The connection may have gone (an unplug, disconnect()) while this call waited for the device.
-        if (this.#connection !== connection) {
-          throw new ProviderError(ErrorCode.NotConnected, { reason: 'the Ledger was disconnected while this call waited: connect again' });
-        }
+      const run = async (app: MinaLedgerApp, signal: AbortSignal, withDevice: WithDevice) => {
+        this.#stillConnected(connection);
         const chain = { network: this.network, endpoint: this.#networks.endpointOf(this.#chain) };
-        const session = await this.#sessions.open({ app, connection, ...chain, signal, report }, store === true);
+        const session = await this.#sessions.open({ app, withDevice, connection, ...chain, signal, report }, store === true);
         return body(session as SessionOf<P>, params);
-      });
+      };
+      // A method with host work of minutes (a presentation's compile and proof) holds the device for its steps only.
+      if (ownDeviceSteps) {
+        return this.#pendingCall(context, (signal) => run(this.#client(), signal, this.#deviceSteps(report, connection, context, signal)));
+      }
+      return this.#device(report, context, (app, signal) => run(app, signal, (step) => step(app)));
     });
+  }
+
+  /** 1001 when the connection went (an unplug, disconnect()) while the call waited for the device. */
+  #stillConnected(connection: Connection): void {
+    if (this.#connection !== connection) {
+      throw new ProviderError(ErrorCode.NotConnected, { reason: 'the Ledger was disconnected while this call waited: connect again' });
+    }
+  }
+
+  /**
+   * A call's device steps, each holding the device (the transport's queue, shared by every client and provider of
+   * that device, so a step's prompts never interleave with another call's), a step inside a step running in it.
+   */
+  #deviceSteps(report: CallReport, connection: Connection, context: CallOptions, signal: AbortSignal): WithDevice {
+    let held: MinaLedgerApp | undefined;
+    return <T>(step: (app: MinaLedgerApp) => Promise<T>): Promise<T> => {
+      if (held !== undefined) return step(held);
+      return this.#client().exclusive(
+        async (app) => {
+          held = app;
+          try {
+            signal.throwIfAborted();
+            this.#stillConnected(connection);
+            return await step(app);
+          } finally {
+            held = undefined;
+            report.deviceReleased();
+          }
+        },
+        { ...context, signal, progress: report.progress },
+      );
+    };
   }
 
   /** `args` through method `method`'s schema in the table (20003 naming the bad field). */
@@ -726,19 +760,29 @@ export class LedgerProvider implements WalletMethods {
    * the signal to pass on to the device.
    */
   async #device<T>(report: CallReport, context: CallOptions, work: (app: MinaLedgerApp, signal: AbortSignal) => Promise<T>): Promise<T> {
-    const pending = this.#pending.enter(context?.signal);
-    try {
-      return await this.#client().exclusive(
+    return this.#pendingCall(context, (signal) =>
+      this.#client().exclusive(
         async (app) => {
           try {
-            pending.signal.throwIfAborted();
-            return await work(app, pending.signal);
+            signal.throwIfAborted();
+            return await work(app, signal);
           } finally {
             report.deviceReleased();
           }
         },
-        { ...context, signal: pending.signal, progress: report.progress },
-      );
+        { ...context, signal, progress: report.progress },
+      ),
+    );
+  }
+
+  /**
+   * `work` as a pending call of this provider from start to end (at most `maxPendingCalls`, rejected by
+   * `rejectPending()`), with the signal that aborts when the caller's does or `rejectPending()` runs.
+   */
+  async #pendingCall<T>(context: CallOptions, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const pending = this.#pending.enter(context?.signal);
+    try {
+      return await work(pending.signal);
     } finally {
       pending.leave();
     }

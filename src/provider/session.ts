@@ -42,6 +42,8 @@ export interface Connection {
  */
 export interface CallParts {
   app: MinaLedgerApp;
+  /** Runs one device step holding the device (see `CallSession.withDevice`). */
+  withDevice: WithDevice;
   connection: Connection;
   network: Network;
   endpoint: Endpoint | undefined;
@@ -49,9 +51,19 @@ export interface CallParts {
   report: CallReport;
 }
 
+/** Runs `step` with the device held: no other call's exchange reaches the device until it settles. */
+export type WithDevice = <T>(step: (app: MinaLedgerApp) => Promise<T>) => Promise<T>;
+
 /** Everything a domain may read during one call. */
 export interface CallSession {
   app: MinaLedgerApp;
+  /**
+   * Runs a device step (one or more prompts that belong together) holding the device. For most methods the whole
+   * call holds it already and this runs the step at once; a method whose row says `ownDeviceSteps` (a presentation,
+   * whose compile and proof take minutes) holds it only here, so another call's prompt is served meanwhile. Nested
+   * steps run inside the outer one.
+   */
+  withDevice: WithDevice;
   address: string;
   accountIndex: number;
   /** The provider's bound origin. */
@@ -116,11 +128,12 @@ export class CallSessions {
     return withStore ? this.#openWithStore(call) : this.#open(call);
   }
 
-  #open({ app, connection, network, endpoint, signal, report }: CallParts): CallSession {
+  #open({ app, withDevice, connection, network, endpoint, signal, report }: CallParts): CallSession {
     const { era, confirmZkapp, selectCredentials, o1jsCacheBytes, presentationLimits } = this.#options;
     const origin = this.#origin;
     return {
       app,
+      withDevice,
       address: connection.address,
       accountIndex: this.#checked.accountIndex,
       origin,
@@ -186,8 +199,8 @@ export class CallSessions {
   async #storeSecret(session: CallSession, { connection, report }: CallParts): Promise<Uint8Array> {
     if (!connection.storeSecret) {
       report.confirm(`Approve "${STORE_KEY_MESSAGE}" on your Ledger to unlock your credentials`);
-      const { app, accountIndex, address, signal } = session;
-      connection.storeSecret = await deriveStoreSecret(app, accountIndex, address, { signal });
+      const { accountIndex, address, signal } = session;
+      connection.storeSecret = await session.withDevice((app) => deriveStoreSecret(app, accountIndex, address, { signal }));
     }
     return connection.storeSecret;
   }

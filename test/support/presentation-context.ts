@@ -27,8 +27,10 @@ export async function presentationContext(dir: string, credentials: string[], mo
   const secret = new Uint8Array(32).fill(7); // a test store's secret: the provider derives it from the device
   const store = new FileCredentialStore(dir);
   for (const credential of credentials) await store.add(address, secret, credential);
+  const app = new MinaLedgerApp(ledger);
   const ctx: PresentationContext = {
-    app: new MinaLedgerApp(ledger),
+    app,
+    withDevice: (step) => app.exclusive(step),
     address,
     accountIndex: 0,
     networkId: 0,
