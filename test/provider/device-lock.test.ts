@@ -113,6 +113,23 @@ describe('the device lock during a presentation', () => {
     expect(((await presentation) as { error: unknown }).error).toMatchObject({ code: 1002 });
   });
 
+  it('its device step waits behind another origin’s prompt; the page disconnects meanwhile → 1001, nothing reaches the device', async () => {
+    const { ledger, verifier, bank } = await sharedLedger();
+    const { outcome: presentation } = await compiling(verifier);
+    let answer: (approved: boolean) => void = () => {};
+    ledger.approve = () => new Promise<boolean>((resolve) => (answer = resolve));
+    const onDevice = bank.signMessage({ message: 'Sign in to bank.example' });
+    while (ledger.exchanges.length === 0 || !ledger.exchanges.at(-1)!.request.startsWith('e005'))
+      await new Promise((r) => setTimeout(r, 5));
+    compile.finish(); // the presentation now waits for the device, which shows the bank's prompt
+    await new Promise((r) => setTimeout(r, 20));
+    await verifier.disconnect();
+    answer(true);
+    expect((await onDevice).publicKey).toBe(addressOf(0));
+    expect(((await presentation) as { error: unknown }).error).toMatchObject({ code: 1001 });
+    expect(ledger.exchanges.some((e) => e.request.startsWith('e0a4'))).toBe(false);
+  });
+
   it('an abort while it compiles rejects with 1002 at once', async () => {
     const { verifier } = await sharedLedger();
     const controller = new AbortController();
