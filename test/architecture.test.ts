@@ -63,7 +63,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   connect: ['errors', 'provider'],
   wallet: ['connect', 'errors', 'presentations', 'provider', 'transport'],
-  cli: ['credentials', 'emulator', 'errors', 'provider', 'transport', 'util'],
+  cli: ['credentials', 'emulator', 'errors', 'provider', 'transport', 'util', 'zkapp'],
 };
 
 function sourceFiles(dir: string): string[] {

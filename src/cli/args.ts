@@ -49,6 +49,16 @@ export const FLAGS = {
     default: false,
     help: '--only-sign                             return the signed command instead of broadcasting it',
   },
+  yes: {
+    type: 'boolean',
+    default: false,
+    help: '--yes                                   sign a zkApp command blind without asking first (scripts); its summary is still printed',
+  },
+  'spend-cap': {
+    type: 'string',
+    default: '10',
+    help: '--spend-cap MINA                        the most MINA a zkApp command may take from the account, fee included (default 10)',
+  },
   origin: {
     type: 'string',
     default: 'http://localhost',
@@ -79,6 +89,8 @@ export interface CommandLine {
     graphql?: string;
     'graphql-header'?: string[];
     'only-sign': boolean;
+    yes: boolean;
+    'spend-cap': string;
     origin: string;
     help: boolean;
     version: boolean;
@@ -123,6 +135,13 @@ export function checkDevice(value: string): { kind: 'usb' } | { kind: 'software'
   const port = speculos ? Number(speculos[1] ?? 5000) : Number.NaN;
   if (!speculos || port < 1 || port > 65535) throw new UsageError(`--device must be usb, speculos[:PORT] or software, not ${quote(value)}`);
   return { kind: 'speculos', port };
+}
+
+/** An amount of MINA for `flag`: a plain decimal, at most 9 decimals. */
+export function checkMina(flag: string, value: string): string {
+  if (!/^\d{1,12}(?:\.\d{1,9})?$/.test(value))
+    throw new UsageError(`${flag} must be an amount of MINA (e.g. 10 or 2.5), not ${quote(value)}`);
+  return value;
 }
 
 /** An http(s) URL for `flag`, without user:password@ (credentials go in a header, never in a URL). */

@@ -73,8 +73,11 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'sign a zkApp command (o1js tx.toJSON()) and broadcast it, or only sign it',
     help: `FILE holds the command as o1js writes it (tx.toJSON()). On devnet and mainnet it is broadcast through --graphql;
 --only-sign prints { "signedData" } instead; --network local applies it to an in-process chain (the account funded).
-Prints { "hash" } when broadcast.`,
-    flags: ['graphql', 'graphql-header', 'only-sign'],
+Prints { "hash" } when broadcast. A Ledger without the chain-ledger extension signs zkApp commands blind (it shows a
+hash): the command's summary (fee payer, fee, each balance change and what changes, full or partial commitment) is
+printed first and you are asked [y/N] (--yes answers for scripts). A command taking more than --spend-cap MINA from
+the account (default 10, fee included) is refused before the Ledger is asked.`,
+    flags: ['graphql', 'graphql-header', 'only-sign', 'yes', 'spend-cap'],
     async prepare(line) {
       const [file] = positionals(line, 'send-zkapp', ['FILE']);
       const transaction = await jsonFile('send-zkapp', 'FILE', file!);

@@ -17,6 +17,7 @@ import {
   checkAccount,
   checkDevice,
   checkHeaders,
+  checkMina,
   checkNetwork,
   checkUrl,
   quote,
@@ -26,6 +27,7 @@ import {
 import { COMMANDS, type Command } from './commands.js';
 import { openDevice } from './device.js';
 import { ProgressLines, failureLine } from './report.js';
+import { answerFromStdin, confirmOnTerminal } from './review.js';
 
 const err = (text: string) => process.stderr.write(`${text}\n`);
 const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -78,9 +80,13 @@ async function prepare(line: CommandLine) {
   const graphqlUrl = line.flags.graphql === undefined ? undefined : checkUrl('--graphql', line.flags.graphql);
   const graphqlHeaders = line.flags['graphql-header'] ? checkHeaders(line.flags['graphql-header']) : undefined;
   const origin = checkUrl('--origin', line.flags.origin);
+  // A command that signs zkApp commands: a spend cap always, and the terminal's review before a blind signature.
+  const zkapp = command.flags.includes('spend-cap')
+    ? { spendCap: checkMina('--spend-cap', line.flags['spend-cap']), yes: line.flags.yes }
+    : undefined;
   const input = await command.prepare(line);
   const options = { network, origin, accountIndex, confirmAddress: line.flags['confirm-address'], graphqlUrl, graphqlHeaders };
-  return { command, input, device, options, credentials: line.flags.credentials };
+  return { command, input, device, options, credentials: line.flags.credentials, zkapp };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -119,6 +125,15 @@ export async function main(argv: string[]): Promise<number> {
       onDeviceAction: progress.deviceAction,
       onProgress: progress.progress,
     };
+    if (prepared.zkapp) {
+      providerOptions.spendCap = prepared.zkapp.spendCap;
+      // The summary as plain lines on stderr; no "still working" line while the user reads it and answers.
+      const answer = (question: string) => {
+        progress.stop();
+        return answerFromStdin(question).finally(() => progress.watch());
+      };
+      providerOptions.confirmZkapp = confirmOnTerminal({ yes: prepared.zkapp.yes, say: err, answer });
+    }
     if (prepared.credentials) {
       const { FileCredentialStore } = await import('../credentials/file-store.js');
       providerOptions.credentialStore = new FileCredentialStore(prepared.credentials);

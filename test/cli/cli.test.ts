@@ -21,8 +21,13 @@ const work = mkdtempSync(join(tmpdir(), 'chain-ledger-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
+  return cliWithInput(undefined, ...args);
+}
+
+/** `cli`, with `input` written to its stdin, which is then closed (`undefined`: left open, as a terminal's). */
+function cliWithInput(input: string | undefined, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
   return new Promise((done) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [BIN, ...args],
       { timeout: 240_000, env: { ...process.env, XDG_DATA_HOME: join(work, 'data') } },
@@ -37,6 +42,7 @@ function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr:
         done({ code: typeof code === 'number' ? code : 1, stdout, stderr, json });
       },
     );
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
 
@@ -199,6 +205,8 @@ describe('chain-ledger CLI: every argument, flag and file is checked before the 
     [['address', '--network', 'testnet'], /--network must be mainnet, devnet or local, not "testnet"/],
     [['address', '--account', '2147483648'], /--account must be an integer from 0 to 2147483647/],
     [['address', '--frob'], /Unknown option '--frob'/],
+    [['send-zkapp', FIXTURE, '--only-sign', '--spend-cap', 'lots'], /--spend-cap must be an amount of MINA/],
+    [['address', '--yes'], /address does not take --yes/],
     [['frobnicate'], /unknown command "frobnicate"/],
     [[], /no command given/],
   ])('%j', async (args, message) => {
@@ -235,6 +243,63 @@ describe('chain-ledger CLI with --device speculos:PORT (startSpeculosServer over
       // Extension 1.1: the command went to the device in clear (SIGN_ZKAPP, several chunks), not blind (INS 06).
       expect(device.exchanges.filter((e) => e.request.startsWith('e0a3')).length).toBeGreaterThan(1);
       expect(device.exchanges.some((e) => e.request.startsWith('e006'))).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('send-zkapp on a Ledger that signs blind: the summary on stderr, then [y/N] before the device; y signs, n or no answer refuses with nothing sent', async () => {
+    // The released Mina app (no extension): zkApp commands are signed blind (INS 06, the device shows a hash).
+    const device = quietLedger({ blindSigning: true });
+    const server = await startSpeculosServer(device, { buttons: false });
+    const blindRequests = () => device.exchanges.filter((e) => e.request.startsWith('e006')).length;
+    try {
+      const args = ['send-zkapp', FIXTURE, '--only-sign', '--device', `speculos:${server.port}`];
+      const yes = await cliWithInput('y\n', ...args);
+      expect(yes.code).toBe(0);
+      expect(verifySigned('berkeley', 'devnet', yes.json.signedData, addressOf(0))).toBe(true);
+      expect(yes.stderr).toMatch(/will sign this zkApp command blind/);
+      for (const line of [
+        `Fee payer: ${addressOf(0)} (you)`,
+        'Fee: 0.1 MINA',
+        /balance -1(\.0+)? MINA/,
+        /\(full commitment\)/,
+        /MINA leaving your account: /,
+      ]) {
+        expect(yes.stderr).toMatch(line);
+      }
+      // Asked before the device's prompt: the question comes before the first blind request's progress line.
+      expect(yes.stderr.indexOf('Sign it on the Ledger? [y/N]')).toBeGreaterThan(yes.stderr.indexOf('Fee payer:'));
+      const signed = blindRequests();
+      expect(signed).toBeGreaterThan(0);
+
+      for (const answer of ['n\n', '']) {
+        const no = await cliWithInput(answer, ...args);
+        expect(no.code).toBe(1);
+        expect(no.json.error).toMatchObject({ code: 1002 });
+        expect(blindRequests()).toBe(signed); // nothing reached the device
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('send-zkapp --yes signs blind without asking (the summary still printed); over --spend-cap it is refused before the device', async () => {
+    const device = quietLedger({ blindSigning: true });
+    const server = await startSpeculosServer(device, { buttons: false });
+    try {
+      const args = ['send-zkapp', FIXTURE, '--only-sign', '--device', `speculos:${server.port}`];
+      const yes = await cliWithInput(undefined, ...args, '--yes');
+      expect(yes.code).toBe(0);
+      expect(verifySigned('berkeley', 'devnet', yes.json.signedData, addressOf(0))).toBe(true);
+      expect(yes.stderr).toMatch(/Fee payer: B62q/);
+      expect(yes.stderr).not.toMatch(/\[y\/N\]/);
+      const before = device.exchanges.length;
+      // The fixture takes 2.1 MINA from the account (a new account's fee, 1 MINA sent, the fee): over a 2 MINA cap.
+      const capped = await cliWithInput(undefined, ...args, '--yes', '--spend-cap', '2');
+      expect(capped.code).toBe(1);
+      expect(capped.json.error).toMatchObject({ code: 20003 });
+      expect(device.exchanges.slice(before).some((e) => e.request.startsWith('e006'))).toBe(false); // connected, nothing signed
     } finally {
       await server.close();
     }
