@@ -141,7 +141,9 @@ export function install<P>(provider: P, options: InstallOptions = {}): () => voi
 /**
  * The dapp side: asks every wallet to announce itself and collects the answers for `timeoutMs` (default 0: only
  * wallets that answer synchronously, which injected wallets do). For tests and the examples; `@mina-js/connect`
- * does the same.
+ * does the same. What it returns is what the page's events say: a script that runs first can announce a look-alike
+ * (the same name, rdns and icon) and stop every other announcement; nothing in a page tells them apart, and only the
+ * Ledger's own screens show what is signed (docs/security.md, "Known limits").
  *
  * @param options - `window` (default the global `window`), `timeoutMs` (default 0).
  * @returns One `{ info, provider }` per wallet that answered (duplicates of the same wallet and provider once).
