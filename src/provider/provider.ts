@@ -5,7 +5,8 @@
  *     → the device, held for the whole call (one call at a time per device, cancellable) → device work → verification
  *
  * so a request from the wrong origin, with bad arguments, or for an instruction the app lacks never reaches the
- * device. Every promise rejects with a `ProviderError`, never anything else. The methods are listed once, in
+ * device. A method whose row says `ownDeviceSteps` (a presentation) holds the device for its device steps only, not
+ * for its compile and proof. Every promise rejects with a `ProviderError`, never anything else. The methods are listed once, in
  * ./methods.ts (their schemas, positional forms, requirements and delegation); each method here hands the domain that
  * does the work one session per call (./session.ts), and reports its progress (./progress.ts).
  */
@@ -71,7 +72,7 @@ type Body<P extends MethodName, T> = (session: SessionOf<P>, params: ParsedParam
  * `createLedgerProvider({ transport, network })` (or `wrapProvider` in front of a wallet the page already has) and
  * put it on the page with `install(provider)`. Nothing touches the device until `requestAccounts()`; every method
  * then checks the caller's origin, the connection and its arguments before the device is asked, holds the device for
- * the whole call, and verifies what the device returns. Every promise rejects only with a `ProviderError`
+ * the whole call (a presentation: for its device steps only), and verifies what the device returns. Every promise rejects only with a `ProviderError`
  * (`code`: 1001 not connected, 1002 rejected, 20003 bad argument, 20006 unsupported, 23001 wrong origin).
  *
  * @example
@@ -689,7 +690,8 @@ export class LedgerProvider implements WalletMethods {
 
   /**
    * A method on the device: the caller, the connection, the table's schema and requirement, then the device, held
-   * for the whole call, and `body` with the call's session (with the credential store where the table says so).
+   * for the whole call (or, where the table says `ownDeviceSteps`, for each of its device steps, `withDevice`), and
+   * `body` with the call's session (with the credential store where the table says so).
    */
   #method<P extends MethodName, T>(method: P, args: unknown, context: RequestContext, body: Body<P, T>): Promise<T> {
     return this.#call(method, args, context, async (report) => {

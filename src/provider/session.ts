@@ -198,10 +198,14 @@ export class CallSessions {
 
   async #storeSecret(session: CallSession, { connection, report }: CallParts): Promise<Uint8Array> {
     if (!connection.storeSecret) {
-      report.confirm(`Approve "${STORE_KEY_MESSAGE}" on your Ledger to unlock your credentials`);
       const { accountIndex, address, signal } = session;
-      connection.storeSecret = await session.withDevice((app) => deriveStoreSecret(app, accountIndex, address, { signal }));
+      await session.withDevice(async (app) => {
+        // Another call of this connection may have derived it while this one waited for the device.
+        if (connection.storeSecret) return;
+        report.confirm(`Approve "${STORE_KEY_MESSAGE}" on your Ledger to unlock your credentials`);
+        connection.storeSecret = await deriveStoreSecret(app, accountIndex, address, { signal });
+      });
     }
-    return connection.storeSecret;
+    return connection.storeSecret!;
   }
 }
