@@ -9,8 +9,13 @@ export {
   connectWallet,
   WalletConnector,
   type ConnectWalletOptions,
+  type ConnectorEventMap,
+  type ConnectorEventName,
+  type ConnectorListener,
   type ConnectorWindow,
   type WalletWindow,
 } from './connect/connector.js';
+export type { ProgressEvent } from './provider/options.js';
+export type { ProgressStage } from './util/progress.js';
 export { ErrorCode, ERROR_MESSAGES, ProviderError, isProviderError, type ProviderErrorData } from './errors/provider-error.js';
 export { ANNOUNCE_PROVIDER_EVENT, DEFAULT_PROVIDER_INFO, REQUEST_PROVIDER_EVENT, type ProviderInfo } from './provider/discovery.js';

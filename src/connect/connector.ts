@@ -6,23 +6,25 @@
  * window answers `[]` without opening one, so a dapp may call it when it loads.
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
-import { DEFAULT_PROVIDER_INFO, announceProvider, type DiscoveryWindow, type ProviderInfo } from '../provider/discovery.js';
-import { ProviderEvents, type EventName, type Listener } from '../provider/events.js';
+import { DEFAULT_PROVIDER_INFO, announceProvider, type ProviderInfo } from '../provider/discovery.js';
+import { ProviderEvents } from '../provider/events.js';
 import type { RequestArguments, RequestContext, RequestMethod, RpcParams, RpcResult } from '../provider/rpc.js';
 import { WALLET_NAME } from './methods.js';
-import { CONNECT_PROTOCOL, fromWireError, readWalletMessage, type DappMessage, type WireError } from './protocol.js';
+import {
+  CONNECT_PROTOCOL,
+  cancelled,
+  fromWireError,
+  readWalletMessage,
+  type ConnectorEventMap,
+  type ConnectorEventName,
+  type ConnectorListener,
+  type ConnectorWindow,
+  type DappMessage,
+  type WalletWindow,
+  type WireError,
+} from './protocol.js';
 
-/** The wallet window as the dapp holds it: the browser's WindowProxy of another origin. */
-export interface WalletWindow {
-  readonly closed: boolean;
-  postMessage(message: unknown, targetOrigin: string): void;
-}
-
-/** What the connector uses of the dapp's `window` (the global one unless `window` is given). */
-export interface ConnectorWindow extends DiscoveryWindow {
-  readonly location: { readonly origin: string };
-  open(url: string, target: string, features: string): WalletWindow | null;
-}
+export type { ConnectorEventMap, ConnectorEventName, ConnectorListener, ConnectorWindow, WalletWindow } from './protocol.js';
 
 export interface ConnectWalletOptions {
   /** The wallet page, e.g. `https://wallet.example/`. Only messages from its origin, from the window opened, count. */
@@ -67,7 +69,7 @@ export class WalletConnector {
   readonly #walletUrl: string;
   readonly #window: ConnectorWindow;
   readonly #features: string;
-  readonly #events = new ProviderEvents();
+  readonly #events = new ProviderEvents<ConnectorEventMap>();
   readonly #calls = new Map<number, Call>();
   #nextId = 1;
   #wallet: { window: WalletWindow; ready: boolean; poll: ReturnType<typeof setInterval> } | undefined;
@@ -227,26 +229,27 @@ export class WalletConnector {
     return calls.length;
   }
 
-  on<E extends EventName>(event: E, listener: Listener<E>): this {
+  /** The provider's events, and `progress` (see `ConnectorEventMap`). */
+  on<E extends ConnectorEventName>(event: E, listener: ConnectorListener<E>): this {
     this.#events.on(event, listener);
     return this;
   }
 
-  once<E extends EventName>(event: E, listener: Listener<E>): this {
+  once<E extends ConnectorEventName>(event: E, listener: ConnectorListener<E>): this {
     this.#events.once(event, listener);
     return this;
   }
 
-  off<E extends EventName>(event: E, listener: Listener<E>): this {
+  off<E extends ConnectorEventName>(event: E, listener: ConnectorListener<E>): this {
     this.#events.off(event, listener);
     return this;
   }
 
-  removeListener<E extends EventName>(event: E, listener: Listener<E>): this {
+  removeListener<E extends ConnectorEventName>(event: E, listener: ConnectorListener<E>): this {
     return this.off(event, listener);
   }
 
-  removeAllListeners(event?: EventName): this {
+  removeAllListeners(event?: ConnectorEventName): this {
     this.#events.clear(event);
     return this;
   }
@@ -397,6 +400,9 @@ export class WalletConnector {
       case 'event':
         this.#onEvent(message.event, message.args);
         return;
+      case 'progress':
+        this.#events.emit('progress', message.progress);
+        return;
     }
   };
 
@@ -413,11 +419,6 @@ export class WalletConnector {
       this.#events.emit('disconnect', fromWireError(value as WireError));
     }
   }
-}
-
-function cancelled(signal: AbortSignal): ProviderError {
-  const why = (signal.reason as { message?: unknown } | undefined)?.message;
-  return new ProviderError(ErrorCode.UserRejected, { reason: `cancelled by the caller (${typeof why === 'string' ? why : 'aborted'})` });
 }
 
 /**

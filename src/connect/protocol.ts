@@ -8,7 +8,7 @@
  *   dapp   → wallet  hello                          the wallet binds the origin the browser reports for this message
  *   wallet → dapp    welcome { networkID, accounts }
  *   dapp   → wallet  request { id, method, params } · cancel { id } · disconnect · rejectPending
- *   wallet → dapp    result { id, result } · error { id, error } · event { event, args }
+ *   wallet → dapp    result { id, result } · error { id, error } · event { event, args } · progress { progress }
  *
  * Trust is the browser's: the wallet takes the dapp's origin from `MessageEvent.origin` of its `hello` (never from a
  * message's content) and from then on acts only on messages of that origin from its opener; the connector acts only
@@ -16,11 +16,50 @@
  */
 
 import { ERROR_MESSAGES, ErrorCode, ProviderError, type ProviderErrorData } from '../errors/provider-error.js';
+import type { DiscoveryWindow } from '../provider/discovery.js';
+import type { ProviderEventMap } from '../provider/events.js';
+import type { ProgressEvent } from '../provider/options.js';
+import type { ProgressStage } from '../util/progress.js';
 
 export const CONNECT_PROTOCOL = 'chain-ledger/connect@1';
 
 /** The events the wallet forwards, with their arguments as the provider emits them. */
 export type ConnectEventName = 'accountsChanged' | 'chainChanged' | 'disconnect';
+
+/** The wallet window as the dapp holds it: the browser's WindowProxy of another origin. */
+export interface WalletWindow {
+  readonly closed: boolean;
+  postMessage(message: unknown, targetOrigin: string): void;
+}
+
+/** What the connector uses of the dapp's `window` (the global one unless `window` is given). */
+export interface ConnectorWindow extends DiscoveryWindow {
+  readonly location: { readonly origin: string };
+  open(url: string, target: string, features: string): WalletWindow | null;
+}
+
+/**
+ * The connector's events: the provider's (`accountsChanged`, `chainChanged`, `disconnect`), and `progress`: each
+ * stage of this site's calls in the wallet window, as the wallet's provider reports it (`onProgress`).
+ */
+export interface ConnectorEventMap extends ProviderEventMap {
+  progress: [progress: ProgressEvent];
+}
+export type ConnectorEventName = keyof ConnectorEventMap;
+export type ConnectorListener<E extends ConnectorEventName> = (...args: ConnectorEventMap[E]) => void;
+
+/** Every stage a progress message may carry: the provider's `ProgressStage`s (a Record, so none can be left out). */
+const PROGRESS_STAGES: Record<ProgressStage, true> = {
+  'loading-prover': true,
+  compiling: true,
+  'unlock-device': true,
+  'open-app': true,
+  'confirm-on-device': true,
+  proving: true,
+  broadcasting: true,
+  done: true,
+  failed: true,
+};
 
 /** A `ProviderError` as it crosses windows: a plain object. */
 export interface WireError {
@@ -41,10 +80,13 @@ export type WalletMessage =
   | { protocol: typeof CONNECT_PROTOCOL; type: 'welcome'; networkID: string; accounts: string[] }
   | { protocol: typeof CONNECT_PROTOCOL; type: 'result'; id: number; result: unknown }
   | { protocol: typeof CONNECT_PROTOCOL; type: 'error'; id: number; error: WireError }
-  | { protocol: typeof CONNECT_PROTOCOL; type: 'event'; event: ConnectEventName; args: unknown[] };
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'event'; event: ConnectEventName; args: unknown[] }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'progress'; progress: ProgressEvent };
 
 /** Longest method name accepted (the longest real one, `chain_storePrivateCredential`, has 28 characters). */
 const MAX_METHOD_LENGTH = 64;
+/** Longest device prompt a progress message carries (the provider's are one short sentence). */
+const MAX_PROMPT_LENGTH = 500;
 
 type Fields = Record<string, unknown>;
 
@@ -81,7 +123,7 @@ export function readDappMessage(data: unknown): DappMessage | undefined {
 
 /** A message of the wallet as the connector reads it, or undefined for anything else (ignored). */
 export function readWalletMessage(data: unknown): WalletMessage | undefined {
-  const m = tagged(data, ['id', 'result', 'error', 'event', 'args', 'networkID', 'accounts']);
+  const m = tagged(data, ['id', 'result', 'error', 'event', 'args', 'networkID', 'accounts', 'progress']);
   if (m === undefined) return undefined;
   switch (m.type) {
     case 'ready':
@@ -101,9 +143,32 @@ export function readWalletMessage(data: unknown): WalletMessage | undefined {
       if (!tagged(m, ['event', 'args']) || !Array.isArray(m.args)) return undefined;
       if (m.event !== 'accountsChanged' && m.event !== 'chainChanged' && m.event !== 'disconnect') return undefined;
       return { protocol: CONNECT_PROTOCOL, type: 'event', event: m.event, args: m.args };
+    case 'progress': {
+      const progress = tagged(m, ['progress']) && readProgress(m.progress);
+      return progress ? { protocol: CONNECT_PROTOCOL, type: 'progress', progress } : undefined;
+    }
     default:
       return undefined;
   }
+}
+
+/** A progress event as the provider reports it (`onProgress`), rebuilt from its documented fields only. */
+function readProgress(value: unknown): ProgressEvent | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { method, stage, elapsedMs, prompt, retry, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) return undefined;
+  if (typeof method !== 'string' || method.length === 0 || method.length > MAX_METHOD_LENGTH) return undefined;
+  if (typeof stage !== 'string' || !Object.hasOwn(PROGRESS_STAGES, stage)) return undefined;
+  if (typeof elapsedMs !== 'number' || !Number.isFinite(elapsedMs) || elapsedMs < 0) return undefined;
+  if (prompt !== undefined && (typeof prompt !== 'string' || prompt.length > MAX_PROMPT_LENGTH)) return undefined;
+  if (retry !== undefined && typeof retry !== 'boolean') return undefined;
+  return {
+    method,
+    stage: stage as ProgressStage,
+    elapsedMs,
+    ...(prompt === undefined ? {} : { prompt }),
+    ...(retry === undefined ? {} : { retry }),
+  };
 }
 
 /** The `data` of a ProviderError, keeping only its documented fields of the right types (undefined without a reason). */
@@ -129,4 +194,10 @@ export function fromWireError(error: WireError): ProviderError {
     return new ProviderError(ErrorCode.Internal, { reason: 'the wallet sent an error the connector cannot read' });
   }
   return new ProviderError(code as ErrorCode, errorData(error.data));
+}
+
+/** The rejection of a call its caller's `AbortSignal` cancelled (1002, with the signal's reason). */
+export function cancelled(signal: AbortSignal): ProviderError {
+  const why = (signal.reason as { message?: unknown } | undefined)?.message;
+  return new ProviderError(ErrorCode.UserRejected, { reason: `cancelled by the caller (${typeof why === 'string' ? why : 'aborted'})` });
 }

@@ -19,6 +19,8 @@ export interface ProviderEventMap {
 }
 export type EventName = keyof ProviderEventMap;
 export type Listener<E extends EventName> = (...args: ProviderEventMap[E]) => void;
+/** An event map: each event's listener arguments (the provider's, or the connector's, which adds `progress`). */
+type EventMap<M> = { [E in keyof M]: unknown[] };
 type AnyListener = (...args: unknown[]) => void;
 /** A registration: the listener as given, and whether it is removed when it first fires. */
 interface Entry {
@@ -27,20 +29,20 @@ interface Entry {
   fired?: boolean;
 }
 
-export class ProviderEvents {
-  readonly #listeners = new Map<EventName, Entry[]>();
+export class ProviderEvents<M extends EventMap<M> = ProviderEventMap> {
+  readonly #listeners = new Map<keyof M, Entry[]>();
 
-  on<E extends EventName>(event: E, listener: Listener<E>): void {
+  on<E extends keyof M>(event: E, listener: (...args: M[E]) => void): void {
     this.#add(event, { listener: listener as AnyListener, once: false });
   }
 
   /** Like `on`, but the listener is removed before it is first called. */
-  once<E extends EventName>(event: E, listener: Listener<E>): void {
+  once<E extends keyof M>(event: E, listener: (...args: M[E]) => void): void {
     this.#add(event, { listener: listener as AnyListener, once: true });
   }
 
   /** Removes the most recently added instance of `listener` (added with `on` or `once`). */
-  off<E extends EventName>(event: E, listener: Listener<E>): void {
+  off<E extends keyof M>(event: E, listener: (...args: M[E]) => void): void {
     const entries = this.#listeners.get(event);
     if (!entries) return;
     for (let i = entries.length - 1; i >= 0; i--) {
@@ -52,12 +54,12 @@ export class ProviderEvents {
   }
 
   /** Removes every listener of `event`, or of every event. */
-  clear(event?: EventName): void {
+  clear(event?: keyof M): void {
     if (event === undefined) this.#listeners.clear();
     else this.#listeners.delete(event);
   }
 
-  emit<E extends EventName>(event: E, ...args: ProviderEventMap[E]): void {
+  emit<E extends keyof M>(event: E, ...args: M[E]): void {
     for (const entry of [...(this.#listeners.get(event) ?? [])]) {
       if (entry.once) {
         // Runs at most once, even when a listener before it emits the same event again; removed before it runs.
@@ -75,7 +77,7 @@ export class ProviderEvents {
     }
   }
 
-  #remove(event: EventName, entry: Entry): void {
+  #remove(event: keyof M, entry: Entry): void {
     const entries = this.#listeners.get(event);
     const index = entries?.indexOf(entry) ?? -1;
     if (index < 0) return;
@@ -83,7 +85,7 @@ export class ProviderEvents {
     if (entries!.length === 0) this.#listeners.delete(event);
   }
 
-  #add(event: EventName, entry: Entry): void {
+  #add(event: keyof M, entry: Entry): void {
     const entries = this.#listeners.get(event);
     if (entries) entries.push(entry);
     else this.#listeners.set(event, [entry]);

@@ -7,6 +7,9 @@
  * ignored, not even answered), every call is made with that origin (`request(args, { origin })`), and every answer
  * is posted to that origin only (a dapp tab that has navigated elsewhere receives nothing).
  *
+ * Progress is the site's: every stage its provider reports (`onProgress`: loading the prover, compiling, confirm on
+ * the device, proving, done…) is posted to the dapp as a `progress` message, and given to the page's own `onProgress`.
+ *
  * Connections are per origin and remembered (./sites.ts): a site connects with `requestAccounts` (the Ledger shows
  * the address), is kept in the wallet's connected-sites list until revoked, and is reconnected when a later wallet
  * window gets the device. A site that is not connected gets 1001 for every call that needs a connection at once,
@@ -14,7 +17,7 @@
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import { asWalletPage, checkSecureOrigin } from '../provider/origin.js';
-import type { LedgerProviderOptions } from '../provider/options.js';
+import type { LedgerProviderOptions, ProgressEvent } from '../provider/options.js';
 import { createLedgerProvider, type LedgerProvider } from '../provider/provider.js';
 import { toProviderError } from '../provider/to-provider-error.js';
 import type { ApduTransport } from '../transport/types.js';
@@ -179,7 +182,15 @@ export class WalletHost {
 
   #startProvider(transport: ApduTransport): void {
     const site = this.#site!;
-    const provider = asWalletPage(() => createLedgerProvider({ ...this.#options.provider, transport, origin: site, bridge: true }));
+    const pageProgress = this.#options.provider.onProgress;
+    // Every stage of the site's calls is the site's too (this provider serves it alone): forwarded, as `progress`.
+    const onProgress = (progress: ProgressEvent) => {
+      if (this.#provider === provider) this.#post({ protocol: CONNECT_PROTOCOL, type: 'progress', progress });
+      pageProgress?.(progress);
+    };
+    const provider: LedgerProvider = asWalletPage(() =>
+      createLedgerProvider({ ...this.#options.provider, onProgress, transport, origin: site, bridge: true }),
+    );
     this.#provider = provider;
     provider.on('accountsChanged', (accounts) => {
       if (this.#provider !== provider) return;

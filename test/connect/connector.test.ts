@@ -15,6 +15,7 @@ import {
   createLedgerProvider,
   REQUEST_PROVIDER_EVENT,
   ANNOUNCE_PROVIDER_EVENT,
+  type ProgressEvent,
   type ProviderDetail,
 } from '../../src/index.js';
 import { WalletHost, type WalletActivity } from '../../src/wallet/host.js';
@@ -44,7 +45,12 @@ interface Rig {
  * share their origin's storage), whose device is given by `device` (default: the software Ledger at once).
  */
 function rig(
-  options: { approve?: (review: Review) => boolean | Promise<boolean>; sites?: ConnectedSites; device?: 'now' | 'later' } = {},
+  options: {
+    approve?: (review: Review) => boolean | Promise<boolean>;
+    sites?: ConnectedSites;
+    device?: 'now' | 'later';
+    onProgress?: (event: ProgressEvent) => void;
+  } = {},
 ): Rig {
   const reviews: Review[] = [];
   const activities: WalletActivity[] = [];
@@ -54,7 +60,11 @@ function rig(
   const hosts: WalletHost[] = [];
   dapp.onOpen = (url) => {
     const wallet = new FakeWindow(new URL(url).origin);
-    const host = new WalletHost({ provider: { network: 'devnet' }, sites, onActivity: (a) => activities.push(a) });
+    const host = new WalletHost({
+      provider: { network: 'devnet', onProgress: options.onProgress },
+      sites,
+      onActivity: (a) => activities.push(a),
+    });
     hosts.push(host);
     if (options.device !== 'later') host.useDevice(ledger);
     setTimeout(() => host.attach(wallet)); // the wallet page's script runs once the window has loaded
@@ -141,6 +151,30 @@ describe('chain-ledger/connect and the wallet host', () => {
     ]);
     expect(await chain.request({ method: 'mina_requestNetwork' })).toEqual({ networkID: 'mina:devnet' });
     expect(await chain.getAccounts()).toEqual([ADDRESS]);
+  });
+
+  it("tells the dapp each stage of its calls in the wallet (progress events, in order), as the wallet page's onProgress sees them", async () => {
+    const inWallet: ProgressEvent[] = [];
+    const { chain } = rig({ onProgress: (e) => inWallet.push(e) });
+    const inDapp: ProgressEvent[] = [];
+    chain.on('progress', (e) => inDapp.push(e));
+    await chain.requestAccounts();
+    await within(chain.signMessage({ message: 'hello from the dapp' }), 'signMessage');
+    await settle();
+    const stages = inDapp.map((e) => `${e.method} ${e.stage}`);
+    expect(stages).toEqual([
+      'requestAccounts confirm-on-device',
+      'requestAccounts done',
+      'signMessage confirm-on-device',
+      'signMessage done',
+    ]);
+    expect(inDapp).toEqual(inWallet);
+    expect(inDapp[0]!.prompt).toBe('Confirm the address on your Ledger');
+    for (const e of inDapp) expect(e.elapsedMs).toBeGreaterThanOrEqual(0);
+    // A refusal in the wallet is a stage too: the call's one `failed`.
+    await codeOf(chain.signFields({ message: ['not a field'] }));
+    await settle();
+    expect(inDapp.at(-1)).toMatchObject({ method: 'signFields', stage: 'failed' });
   });
 
   it('the device shows the origin the browser reported for the dapp, not one the dapp claims', async () => {
@@ -351,5 +385,24 @@ describe('chain-ledger/connect and the wallet host', () => {
     expect(readWalletMessage({ protocol: CONNECT_PROTOCOL, type: 'welcome', networkID: 'mina:devnet', accounts: [ADDRESS] })).toBeDefined();
     expect(readWalletMessage({ protocol: CONNECT_PROTOCOL, type: 'welcome', networkID: 'mina:devnet', accounts: [1] })).toBeUndefined();
     expect(readWalletMessage({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'message', args: [] })).toBeUndefined();
+    const progress = { method: 'requestPresentation', stage: 'proving', elapsedMs: 1200 };
+    expect(readWalletMessage({ protocol: CONNECT_PROTOCOL, type: 'progress', progress })).toEqual({
+      protocol: CONNECT_PROTOCOL,
+      type: 'progress',
+      progress,
+    });
+    for (const bad of [
+      { ...progress, stage: 'hacking' },
+      { ...progress, elapsedMs: -1 },
+      { ...progress, elapsedMs: Number.NaN },
+      { ...progress, prompt: 3 },
+      { ...progress, prompt: 'x'.repeat(501) },
+      { ...progress, retry: 'yes' },
+      { ...progress, extra: true },
+      { ...progress, method: '' },
+      [progress],
+    ]) {
+      expect(readWalletMessage({ protocol: CONNECT_PROTOCOL, type: 'progress', progress: bad }), JSON.stringify(bad)).toBeUndefined();
+    }
   });
 });
