@@ -23,7 +23,8 @@ export {
   type Screen,
 } from './emulator/review.js';
 export { renderScreen, type Arrows, type ScreenBitmap, type ScreenDrawing, type ScreenLayout } from './emulator/screen-drawing.js';
-export { reviewArrows } from './emulator/review-buttons.js';
+export { reviewArrows, type Button } from './emulator/review-buttons.js';
+export { SpeculosDisplay, type ButtonAction, type DisplayDevice, type SpeculosEvent } from './emulator/speculos-display.js';
 export { encodePng } from './emulator/png.js';
 export type { IconName } from './emulator/font.js';
 export { derivationPath } from './emulator/keys.js';

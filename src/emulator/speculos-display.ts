@@ -55,6 +55,13 @@ class Ticker {
   }
 }
 
+/**
+ * The software Ledger's screen and its two buttons, as the device draws and answers them: reviews walked one screen at
+ * a time (right, left, both on a choice), "Processing..." and "Signing...", the idle screen and the app menu. The
+ * Speculos-compatible server is built on it; a page can draw it too (`bitmap()`, `subscribe`) and press its buttons
+ * (`button`). It stands in for the device's `approve` while it lives; call `beforeExchange` / `afterReply` around
+ * each exchange so that the screen goes back to idle when the app does.
+ */
 export class SpeculosDisplay {
   /** Every event since the last `clearLog()`, oldest first. */
   readonly log: SpeculosEvent[] = [];

@@ -8,13 +8,15 @@
  * to check, the host's summary of a zkApp command when the device can only sign it blind, how long the work takes,
  * and the connected sites with a Revoke button each. Opened directly (no dapp), it is the connected-sites manager.
  */
-import type { DeviceAction, ProgressEvent, ZkappSummary } from 'chain-ledger';
-import { SoftwareLedger, TEST_MNEMONIC, type Review } from 'chain-ledger/emulator';
+import type { ZkappSummary } from 'chain-ledger';
+import { SoftwareLedger, TEST_MNEMONIC } from 'chain-ledger/emulator';
 import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
 import { useBrowserProver } from '../../../src/presentations/runner.js';
 import { WalletHost, type WalletActivity, type WalletHostOptions } from '../../../src/wallet/host.js';
 import { proverWindowProver } from '../../../src/wallet/prover.js';
 import { CONNECTED_SITES_KEY, storageSites } from '../../../src/wallet/sites.js';
+import { DeviceView } from './device-view.js';
+import { RequestView } from './request-view.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
   const element = document.getElementById(id);
@@ -23,20 +25,18 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
 };
 
 const sites = storageSites(localStorage);
+const request = new RequestView();
 /** The options every provider of this window gets; network and node are read from the form when a device is chosen. */
 const providerOptions: WalletHostOptions['provider'] = {
   network: 'devnet',
-  onDeviceAction: showDeviceAction,
-  onProgress: showProgress,
+  onDeviceAction: (action) => request.deviceAction(action),
+  onProgress: (event) => request.progress(event),
   confirmZkapp,
-  confirmSwitchChain: ({ from, to, origin }) => ask(`${origin} asks to switch the network from ${from} to ${to}.`, 'Switch'),
+  confirmSwitchChain: ({ from, to, origin }) => request.ask(`${origin} asks to switch the network from ${from} to ${to}.`, 'Switch'),
 };
 const host = new WalletHost({ provider: providerOptions, sites, onActivity });
 
 // ---- what the site asks ----
-
-let requestStarted = 0;
-let requestTimer: ReturnType<typeof setInterval> | undefined;
 
 function onActivity(activity: WalletActivity): void {
   switch (activity.kind) {
@@ -44,38 +44,20 @@ function onActivity(activity: WalletActivity): void {
       setText('site', `Serving ${activity.origin}`, { state: 'bound', origin: activity.origin });
       renderSites();
       return;
-    case 'request': {
-      const request = $('request');
-      request.dataset.method = activity.method;
-      setText('request', `${activity.origin} asks: ${activity.method}`, { state: 'working' });
-      const details = $('request-details');
-      details.hidden = activity.params === undefined;
-      details.textContent = describeParams(activity.params);
-      requestStarted = performance.now();
-      clearInterval(requestTimer);
-      requestTimer = setInterval(() => {
-        if (request.dataset.state === 'working') request.dataset.elapsed = String(Math.round((performance.now() - requestStarted) / 1000));
-      }, 1000);
+    case 'request':
+      request.start(activity.origin, activity.method, activity.params);
       return;
-    }
     case 'waiting-for-device':
-      setStatus(`Connect your Ledger (or start the demo) to answer ${activity.origin}.`);
+      request.status(`Connect your Ledger (or start the demo) to answer ${activity.origin}.`);
       return;
     case 'reconnecting':
-      setStatus(`${activity.origin} was connected before: confirm your address on the Ledger to reconnect it.`);
+      request.status(`${activity.origin} was connected before: confirm your address on the Ledger to reconnect it.`);
+      request.bringIntoView();
       return;
-    case 'settled': {
-      clearInterval(requestTimer);
-      const seconds = ((performance.now() - requestStarted) / 1000).toFixed(1);
-      const error = activity.error;
-      const text = error
-        ? `${activity.method}: error ${error.code} (${error.message}${error.data?.reason ? `: ${error.data.reason}` : ''})`
-        : `${activity.method}: done in ${seconds} s, the result went to ${activity.origin}`;
-      setText('request', text, { state: error ? 'error' : 'done' });
-      setStatus('');
+    case 'settled':
+      request.settle(activity.method, activity.origin, activity.error);
       renderSites();
       return;
-    }
     case 'refused':
     case 'ignored':
       // Not a prompt: a line in the console for whoever looks (a site that is not connected, a stray message).
@@ -84,38 +66,6 @@ function onActivity(activity: WalletActivity): void {
       );
       return;
   }
-}
-
-/** The request's arguments as JSON, shortened: what will be signed is shown in full on the device. */
-function describeParams(params: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(params, null, 2) ?? '';
-  } catch {
-    text = String(params);
-  }
-  return text.length > 4000 ? `${text.slice(0, 4000)}\n… (${text.length} characters)` : text;
-}
-
-function showDeviceAction({ status, prompt }: DeviceAction): void {
-  setStatus(status === 'confirm' ? `Confirm on your Ledger… ${prompt}` : '');
-}
-
-/** What the call is doing now, and since when: loading the prover, compiling, proving, broadcasting. */
-const STAGES: Partial<Record<ProgressEvent['stage'], string>> = {
-  'loading-prover': 'Loading the prover (o1js, mina-attestations)',
-  compiling: 'Compiling the presentation circuit',
-  'confirm-on-device': 'Waiting for your answer on the Ledger',
-  proving: 'Proving',
-  broadcasting: 'Sending to the network',
-};
-
-function showProgress({ stage, elapsedMs }: ProgressEvent): void {
-  const progress = $('progress');
-  const text = STAGES[stage];
-  progress.hidden = text === undefined;
-  progress.dataset.stage = stage;
-  if (text) progress.textContent = `${text}… (${(elapsedMs / 1000).toFixed(1)} s into the request)`;
 }
 
 /** A blind-signing device shows only a hash: the summary computed here is all the user can read before approving. */
@@ -132,24 +82,7 @@ function confirmZkapp(summary: ZkappSummary & { origin: string }): boolean | Pro
       (s) => `You sign the ${s.commitment} commitment (updates ${s.updates.join(', ') || 'none'}${s.feePayer ? ', as fee payer' : ''})`,
     ),
   ];
-  return ask(lines.join('\n'), 'Continue to the device');
-}
-
-/** Shows `text` with two buttons; true when the user chooses `yes`. */
-function ask(text: string, yes: string): Promise<boolean> {
-  const panel = $('summary');
-  $('summary-text').textContent = text;
-  $('summary-approve').textContent = yes;
-  panel.hidden = false;
-  return new Promise((resolve) => {
-    const answer = (ok: boolean) => () => {
-      panel.hidden = true;
-      $('summary-approve').onclick = $('summary-reject').onclick = null;
-      resolve(ok);
-    };
-    $('summary-approve').onclick = answer(true);
-    $('summary-reject').onclick = answer(false);
-  });
+  return request.ask(lines.join('\n'), 'Continue to the device');
 }
 
 // ---- the device ----
@@ -191,39 +124,28 @@ function startDemo(): void {
   $('demo-banner').hidden = false;
   $('demo-device').hidden = false;
   const device = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
-    extensions: $<HTMLSelectElement>('demo-firmware').value !== 'released',
-    approve: demoApprover,
+    extensions: $<HTMLSelectElement>('demo-firmware').value === 'extension',
     blindSigning: true,
     warn: (message) => console.warn(message),
   });
-  useDevice(device, 'software', 'in this window');
-}
-
-function demoApprover(review: Review): Promise<boolean> {
-  const list = $('demo-screens');
-  list.replaceChildren(
-    ...review.screens.map((s) => {
-      const li = document.createElement('li');
-      li.textContent = s.lines.join('\n');
-      li.style.whiteSpace = 'pre-line';
-      return li;
-    }),
-  );
-  const approve = $<HTMLButtonElement>('device-approve');
-  const reject = $<HTMLButtonElement>('device-reject');
-  approve.disabled = !review.approvable;
-  reject.disabled = false;
-  reject.textContent = review.approvable ? 'Reject' : 'Dismiss';
-  return new Promise((resolve) => {
-    const decide = (answer: boolean) => () => {
-      approve.onclick = reject.onclick = null;
-      approve.disabled = reject.disabled = true;
-      list.replaceChildren();
-      resolve(answer);
-    };
-    approve.onclick = decide(true);
-    reject.onclick = decide(false);
+  // Its screen and buttons, drawn here: the user answers each review with the device's buttons.
+  const view = new DeviceView(device, {
+    section: $('demo-device'),
+    canvas: $<HTMLCanvasElement>('device-screen'),
+    left: $<HTMLButtonElement>('device-left'),
+    both: $<HTMLButtonElement>('device-both'),
+    right: $<HTMLButtonElement>('device-right'),
+    caption: $('device-caption'),
+    showAll: $<HTMLButtonElement>('device-show-all'),
+    list: $<HTMLOListElement>('demo-screens'),
+    reopen: $<HTMLButtonElement>('device-reopen'),
   });
+  view.onReview = () => {
+    // The request above, and the device: the review is answered there.
+    request.bringIntoView();
+    $('demo-device').scrollIntoView({ block: 'nearest' });
+  };
+  useDevice(device, 'software', 'in this window');
 }
 
 // ---- connected sites ----
@@ -267,12 +189,6 @@ function setText(id: string, text: string, data: Record<string, string> = {}): v
   Object.assign(element.dataset, data);
 }
 
-function setStatus(text: string): void {
-  const status = $('status');
-  status.hidden = text === '';
-  status.textContent = text;
-}
-
 export function start(): void {
   $('wallet-origin').textContent = location.origin;
   const isolated = globalThis.crossOriginIsolated === true;
@@ -288,7 +204,7 @@ export function start(): void {
     useBrowserProver(
       proverWindowProver({
         onWaiting: (waiting) =>
-          setStatus(waiting ? 'To prove, open the prover window (this window cannot: it is not cross-origin isolated).' : ''),
+          request.status(waiting ? 'To prove, open the prover window (this window cannot: it is not cross-origin isolated).' : ''),
       }),
     );
     const open = $<HTMLButtonElement>('open-prover');

@@ -1,9 +1,11 @@
 /**
  * The web dapp: a Mina dapp whose `window.chain` is the chain-ledger wallet, reached with chain-ledger/connect. The
  * page holds no key, no credential and no device: each call runs in the wallet window (its own origin), which opens
- * on the first click that needs it. Forms for sendTransaction, createNullifier, storePrivateCredential and
- * requestPresentation; results and ProviderErrors shown as a user reads them. The page finds the wallet as a dapp
- * finds any Mina wallet: `mina:requestProvider` answered by `mina:announceProvider`.
+ * on the first click that needs it. Sign in (a sign-in text signed on the Ledger, checked here with mina-signer), and
+ * forms for sendTransaction, createNullifier, storePrivateCredential and requestPresentation; results and
+ * ProviderErrors shown as a user reads them, and while a call runs, what the wallet is doing (its `progress` events:
+ * "Proving in your wallet… 32 s"). The page finds the wallet as a dapp finds any Mina wallet: `mina:requestProvider`
+ * answered by `mina:announceProvider`.
  *
  * o1js and mina-attestations are loaded only by the sample buttons (an issuer's credential, a verifier's request),
  * on click: lazy chunks of the bundle. The dapp itself proves nothing and needs no cross-origin isolation.
@@ -14,10 +16,12 @@ import {
   REQUEST_PROVIDER_EVENT,
   connectWallet,
   isProviderError,
+  type ProgressEvent,
   type WalletConnector,
 } from 'chain-ledger/connect';
 import sampleCommand from './sample-zkapp-command.json' with { type: 'json' };
 import { sampleSpec } from './sample-spec.js';
+import { type SignedText, signInText, verifySignIn } from './sign-in.js';
 
 /** Where the wallet page is hosted (set at build time: CHAIN_LEDGER_WALLET_URL, vite.config.ts). */
 declare const __CHAIN_LEDGER_WALLET_URL__: string;
@@ -66,16 +70,59 @@ export function describeError(error: unknown): { text: string; code?: number } {
   return { text: `${e?.name ?? 'Error'}: ${e?.message ?? String(error)}` };
 }
 
+/** What the wallet is doing for a call, as its `progress` events say, in the dapp's words. */
+const DOING: Record<ProgressEvent['stage'], string> = {
+  'loading-prover': 'Loading the prover in your wallet',
+  compiling: 'Compiling the circuit in your wallet',
+  'unlock-device': 'Unlock your Ledger',
+  'open-app': 'Open the Mina app on your Ledger',
+  'confirm-on-device': 'Confirm on your Ledger (see the wallet window)',
+  proving: 'Proving in your wallet',
+  broadcasting: 'Sending to the network',
+  done: 'Done in your wallet',
+  failed: 'Failed in your wallet',
+};
+
+/** The call a button runs now: its result box, the wallet method, when it started and the stages seen. */
+interface Running {
+  resultId: string;
+  method: string;
+  started: number;
+  doing: string;
+  stages: string[];
+  timer: ReturnType<typeof setInterval>;
+}
+const running = new Map<string, Running>();
+
+/** The waiting line: what the wallet is doing, and the time since the click. */
+function showRunning(run: Running): void {
+  const seconds = Math.round((performance.now() - run.started) / 1000);
+  show(run.resultId, 'pending', `${run.doing}… ${seconds} s`);
+  $(run.resultId).dataset.stages = run.stages.join(' ');
+}
+
+/** A `progress` event of the wallet: the call of its method, if a button runs one, says so. */
+function onProgress(event: ProgressEvent): void {
+  for (const run of running.values()) {
+    if (run.method !== event.method) continue;
+    run.stages.push(event.stage);
+    if (event.stage !== 'done' && event.stage !== 'failed') run.doing = DOING[event.stage];
+    showRunning(run);
+  }
+}
+
 /**
- * Runs one method from a button: pending → a summary line and the result (JSON), or a readable error. `work` calls
- * window.chain before anything is awaited: the wallet window can only open inside the click.
+ * Runs one method from a button: pending (what the wallet does, the time since the click, in view where the user
+ * looks) → a summary line and the result (JSON), or a readable error. `work` calls window.chain before anything is
+ * awaited: the wallet window can only open inside the click.
  */
 async function run(
   resultId: string,
   button: HTMLButtonElement,
+  method: string,
   work: () => Promise<unknown>,
   // biome-ignore lint/suspicious/noExplicitAny: each caller's summarize states the result shape it reads.
-  summarize: (result: any) => string = () => '',
+  summarize: (result: any) => string | Promise<string> = () => '',
 ): Promise<void> {
   const started = performance.now();
   let call: Promise<unknown>;
@@ -85,13 +132,17 @@ async function run(
     call = Promise.reject(error);
   }
   button.disabled = true;
-  show(resultId, 'pending', 'Working… (see the wallet window)');
+  const current: Running = { resultId, method, started, doing: 'Waiting for the wallet window', stages: [], timer: undefined! };
+  current.timer = setInterval(() => showRunning(current), 1000);
+  running.set(resultId, current);
+  showRunning(current);
+  $(resultId).scrollIntoView({ block: 'center' });
   try {
     const result = await call;
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     let summary = '';
     try {
-      summary = summarize(result);
+      summary = await summarize(result);
     } catch {
       // the result is shown as it came
     }
@@ -100,6 +151,8 @@ async function run(
     const { text, code } = describeError(error);
     show(resultId, 'error', text, code);
   } finally {
+    clearInterval(current.timer);
+    running.delete(resultId);
     button.disabled = false;
   }
 }
@@ -126,12 +179,26 @@ function discoverWallet(): WalletConnector {
   return found;
 }
 
+/** An address as a person compares it: its start and its end (the full one is copied, and in the title). */
+const short = (account: string) => `${account.slice(0, 8)}…${account.slice(-6)}`;
+
 function setConnection(text: string, state: string): void {
   const connection = $('connection');
   connection.textContent = text;
   connection.dataset.state = state;
-  if (state === 'connected' && address) connection.dataset.address = address;
-  else delete connection.dataset.address;
+  $('copy-address').hidden = !(state === 'connected' && address);
+  if (state === 'connected' && address) {
+    connection.dataset.address = address;
+    connection.title = address;
+  } else {
+    delete connection.dataset.address;
+    connection.removeAttribute('title');
+  }
+}
+
+function connected(account: string): void {
+  address = account;
+  setConnection(`Connected: ${short(account)} on ${chain!.networkID ?? 'an unknown network'}`, 'connected');
 }
 
 function connectWalletWindow(): void {
@@ -139,11 +206,49 @@ function connectWalletWindow(): void {
   const accounts = chain!.requestAccounts();
   setConnection('Connecting: confirm in the wallet window and on your Ledger…', 'connecting');
   accounts.then(
-    ([account]) => {
-      address = account;
-      setConnection(`Connected: ${address} (${chain!.networkID ?? 'network unknown'})`, 'connected');
-    },
+    ([account]) => connected(account!),
     (error) => setConnection(describeError(error).text.split('\n\n')[0]!, 'error'),
+  );
+}
+
+async function copyAddress(): Promise<void> {
+  if (!address) return;
+  const button = $('copy-address');
+  try {
+    await navigator.clipboard.writeText(address);
+    button.textContent = 'Copied';
+  } catch {
+    // No clipboard (an insecure context, a refused permission): the address is selectable in the prompt.
+    prompt('The connected address:', address);
+  }
+  setTimeout(() => (button.textContent = 'Copy address'), 1500);
+}
+
+/**
+ * Sign in: connected first if needed (the wallet window opens inside this click), then the sign-in text signed on the
+ * Ledger and checked here, against this page's own text.
+ */
+function signIn(): void {
+  let text = '';
+  const signing = (address ? Promise.resolve([address]) : chain!.requestAccounts()).then(([account]) => {
+    connected(account!);
+    text = signInText(location.href, account!, Date.now());
+    $<HTMLTextAreaElement>('sign-in-text').value = text;
+    $('sign-in-bytes').textContent = `${new TextEncoder().encode(text).length} bytes`;
+    return chain!.signMessage({ message: text });
+  });
+  void run(
+    'result-sign-in',
+    $<HTMLButtonElement>('sign-in'),
+    'signMessage',
+    () => signing,
+    async (signed: SignedText) => {
+      const ok = await verifySignIn(signed, text, address!, chain!.networkID);
+      $('result-sign-in').dataset.verified = String(ok);
+      return ok
+        ? `signed in as ${short(address!)}: mina-signer verifyMessage accepts the signature of this page's own text`
+        : 'the signature does NOT verify against this page’s text: not signed in';
+    },
   );
 }
 
@@ -204,13 +309,16 @@ export function start(): void {
   $('wallet-url').textContent = chain.walletOrigin;
   chain.on('accountsChanged', ([account]) => {
     address = account;
-    if (account) setConnection(`Connected: ${account} (${chain!.networkID ?? 'network unknown'})`, 'connected');
+    if (account) connected(account);
   });
+  chain.on('progress', onProgress);
   chain.on('disconnect', (error) => {
     address = undefined;
     setConnection(`Disconnected: ${describeError(error).text.split('\n')[0]}`, 'disconnected');
   });
   button('connect').onclick = connectWalletWindow;
+  button('copy-address').onclick = () => void copyAddress();
+  button('sign-in').onclick = signIn;
   button('disconnect').onclick = () => void chain!.disconnect();
 
   button('sample-berkeley').onclick = () => ($<HTMLTextAreaElement>('tx').value = sample('berkeley'));
@@ -222,6 +330,7 @@ export function start(): void {
     void run(
       'result-send',
       button('send'),
+      'sendTransaction',
       async () => {
         const fee = value('fee').trim();
         const memo = value('memo');
@@ -240,6 +349,7 @@ export function start(): void {
     void run(
       'result-nullifier',
       button('nullifier'),
+      'createNullifier',
       () =>
         chain!.createNullifier({
           message: value('nullifier-message')
@@ -254,6 +364,7 @@ export function start(): void {
     void run(
       'result-store',
       button('store'),
+      'storePrivateCredential',
       () => chain!.storePrivateCredential({ credential: value('credential') }),
       () => 'stored, encrypted, in the wallet (its own IndexedDB: this page cannot read it)',
     );
@@ -261,6 +372,7 @@ export function start(): void {
     void run(
       'result-present',
       button('present'),
+      'requestPresentation',
       async () => {
         const request = JSON.parse(value('presentation-request')) as object;
         return chain!.requestPresentation({ presentation: { presentationRequest: request } });
