@@ -27,14 +27,16 @@ import { loadAttestations } from '../src/upstream/attestations.js';
 import { FileCredentialStore } from '../src/credentials-node.js';
 import { createLedgerProvider, credentialManager, zkappSummaryLines, type ZkappSummary } from '../src/index.js';
 import type { ApduTransport } from '../src/transport.js';
+import { ProgressLines } from '../src/cli/report.js';
 
 const NETWORK_ID = 0; // testnet/devnet
 const client = new Client({ network: 'testnet' });
 
 function printReview(review: Review): void {
   console.log(`   ┌─ on the device ${'─'.repeat(40)}`);
-  // One row per device screen: its lines as drawn, separated by " | " (long values paged as the device pages them).
-  for (const screen of review.screens) console.log(`   │ ${screen.lines.join(' | ')}`);
+  // One row per device screen: its lines as drawn, separated by " | " (long values paged as the device pages them;
+  // the layout's empty rows left out).
+  for (const screen of review.screens) console.log(`   │ ${screen.lines.filter((line) => line.trim() !== '').join(' | ')}`);
   console.log('   └─ (approved by the software Ledger)');
 }
 
@@ -55,10 +57,25 @@ function hostReview(summary: ZkappSummary & { origin: string }): boolean {
 /** What ran, and what the device could not do because it lacks the extension: the summary at the end. */
 const summary = { ran: [] as string[], needsExtension: [] as string[] };
 
+/**
+ * The progress lines of the step running now (the CLI's: src/cli/report.ts): each stage the provider reports
+ * (`onProgress`: loading the prover, compiling, the device's prompt, proving…) and "still working" while a step is
+ * silent for 10 s, each with the seconds since the step started.
+ */
+let progress: ProgressLines | undefined;
+
 async function step<T>(title: string, run: () => Promise<T>): Promise<T> {
   console.log(`\n▶ ${title}`);
   const start = performance.now();
-  const result = await run();
+  progress = new ProgressLines((line) => console.log(`   ${line}`));
+  progress.watch();
+  let result: T;
+  try {
+    result = await run();
+  } finally {
+    progress.stop();
+    progress = undefined;
+  }
   console.log(`   done in ${(performance.now() - start).toFixed(0)} ms`);
   summary.ran.push(title);
   return result;
@@ -192,7 +209,8 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
     network: 'local',
     origin: 'http://localhost',
     credentialStore: new FileCredentialStore(credentialDir),
-    onDeviceAction: ({ status, prompt }) => status === 'confirm' && console.log(`   ⏳ ${prompt}`),
+    onDeviceAction: (action) => progress?.deviceAction(action),
+    onProgress: (event) => progress?.progress(event),
     confirmZkapp: hostReview,
     spendCap: SPEND_CAP_MINA,
   });

@@ -41,7 +41,12 @@ export class ProgressLines {
 
   /** For `onDeviceAction`. */
   readonly deviceAction = ({ status, prompt }: DeviceAction): void => {
-    if (status === 'confirm' && !this.#stagesSeen) this.say(`⏳ ${prompt}`);
+    if (status !== 'confirm' || this.#stagesSeen) return;
+    // A provider that reports stages tells the same prompt as `confirm-on-device` right after this (in the same
+    // task): printed once, from there.
+    queueMicrotask(() => {
+      if (!this.#stagesSeen) this.say(`⏳ ${prompt}`);
+    });
   };
 
   /** For `onProgress`. */

@@ -19,7 +19,8 @@ import { ERROR_MESSAGES, ErrorCode, ProviderError, type ProviderErrorData } from
 import type { DiscoveryWindow } from '../provider/discovery.js';
 import type { ProviderEventMap } from '../provider/events.js';
 import type { ProgressEvent } from '../provider/options.js';
-import type { ProgressStage } from '../util/progress.js';
+
+type ProgressStage = ProgressEvent['stage'];
 
 export const CONNECT_PROTOCOL = 'chain-ledger/connect@1';
 

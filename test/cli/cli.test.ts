@@ -57,7 +57,7 @@ describe('chain-ledger CLI with --device software', () => {
     expect(silent.stderr).toMatch(/connected B62q\w+ \(software Ledger.*\) \(\d+\.\d s\)/);
     const shown = await cli('address', '--device', 'software', '--account', '3', '--confirm-address');
     expect(shown.json).toEqual({ address: addressOf(3) });
-    expect(shown.stderr).toMatch(/⏳ Confirm the address on your Ledger \(\d+\.\d s\)/);
+    expect(shown.stderr.match(/⏳ Confirm the address on your Ledger \(\d+\.\d s\)/g)).toHaveLength(1); // once, not twice
     expect(shown.stderr).toContain("44'/12586'/3'/0/0");
   });
 
@@ -125,8 +125,14 @@ describe('chain-ledger CLI with --device software', () => {
       'https://verifier.example',
     );
     expect(presented.code).toBe(0);
-    // Progress while it compiles and proves: the device prompt, stamped with the seconds since the start.
+    // Progress while it compiles and proves, each line stamped with the seconds since the start: the presentation's
+    // stages in order (the prover loads, the store key and the owner's signature on the device, compile, proof).
     expect(presented.stderr).toMatch(/⏳ .+ \(\d+\.\d s\)/);
+    const stages = presented.stderr
+      .split('\n')
+      .map((line) => /^(?:… (loading|compiling|proving)|⏳ (Approve|Check|Blind-sign))/.exec(line)?.slice(1).find(Boolean))
+      .filter(Boolean);
+    expect(stages.join(' ')).toMatch(/^loading (Approve )?compiling (Check|Blind-sign) proving$/);
     expect(await verifiedOutput(issuer.A, req, presented.json.presentation, 'https://verifier.example')).toBe(
       issuerHash(issuer.A, issuer.key),
     );

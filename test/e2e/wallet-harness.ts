@@ -8,7 +8,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { fromHex, toHex } from '../../src/apdu/bytes.js';
 import { SoftwareLedger, TEST_MNEMONIC, type Review } from '../../src/emulator.js';
@@ -180,9 +180,13 @@ export type NodeLedger = ReturnType<typeof nodeLedger>;
  * A browser context with the Node Ledger behind the wallet origin's `navigator.hid` (a fake Nano X: its grant is the
  * wallet origin's), the hostile script in every dapp page and the probe in every wallet page.
  */
-export async function walletContext(ledger: SoftwareLedger | undefined, browser?: Browser): Promise<BrowserContext> {
+export async function walletContext(
+  ledger: SoftwareLedger | undefined,
+  browser?: Browser,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
   const { hidBridge, wallet, ...rest } = await env();
-  const context = await (browser ?? rest.browser).newContext();
+  const context = await (browser ?? rest.browser).newContext(options);
   closers.push(() => context.close());
   if (ledger) {
     // The device answers the wallet's frames only: a dapp's page has no permission for it, as WebHID grants are per origin.
@@ -222,6 +226,9 @@ export async function clickOpeningWallet(page: Page, selector: string): Promise<
   await page.click(selector);
   const popup = await opened;
   const watched = watch(popup);
+  // The wallet window as the connector opens it (440 × 720), or as wide as the phone's screen.
+  const { width, height } = page.viewportSize() ?? { width: 1280, height: 720 };
+  await popup.setViewportSize({ width: Math.min(width, 440), height: Math.min(height, 720) });
   await popup.waitForSelector('body[data-ready="true"]');
   return { popup, watched, clickedAt };
 }
@@ -258,11 +265,39 @@ export const pageError = (page: Page, id: string) => async () =>
     return box?.dataset.state === 'error' ? (box.textContent ?? '') : undefined;
   }, id);
 
-/** Clicks the wallet's Approve on its demo software Ledger once it shows a review matching `expectText`. */
+/**
+ * Answers the review the wallet's demo software Ledger shows (once it matches `expectText`, in its list of screens)
+ * with the device's buttons, as a user does: right to the stage's last screen (its stop choice), left to its go-on
+ * choice (Approve, Generate, ACCEPT RISK…), both; again for each stage, until the review is over.
+ */
 export async function approveInWallet(popup: Page, expectText: RegExp): Promise<void> {
-  await popup.waitForSelector('#device-approve:not([disabled])', { timeout: 60_000 });
+  const device = popup.locator('#demo-device');
+  await popup.waitForSelector('#demo-device[data-review="true"]', { timeout: 60_000 });
   await expect.poll(() => popup.locator('#demo-screens').textContent()).toMatch(expectText);
-  await popup.click('#device-approve');
+  for (let presses = 0; (await device.getAttribute('data-review')) === 'true'; presses++) {
+    if (presses > 200) throw new Error('the review did not end after 200 button presses');
+    if ((await device.getAttribute('data-right')) === 'true') await popup.click('#device-right');
+    else {
+      await popup.click('#device-left');
+      await popup.click('#device-both');
+    }
+  }
 }
+
+/** The page is no wider than its window: nothing sticks out sideways (document.documentElement.scrollWidth ≤ innerWidth). */
+export async function expectNoOverflow(page: Page, what: string): Promise<void> {
+  const { scrollWidth, width } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  }));
+  expect(scrollWidth, `${what}: ${scrollWidth} px wide in a ${width} px window`).toBeLessThanOrEqual(width);
+}
+
+/** Whether the element's top edge is inside the window (`whole`: all of it). */
+export const inView = (page: Page, selector: string, whole = false) =>
+  page.locator(selector).evaluate((element, whole) => {
+    const box = element.getBoundingClientRect();
+    return whole ? box.top >= 0 && box.bottom <= innerHeight : box.top >= 0 && box.top < innerHeight;
+  }, whole);
 
 export const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MinaLedgerApp, signatureToRawHex } from '../../src/apdu.js';
 import { STORE_KEY_MESSAGE } from '../../src/apdu/store-key.js';
-import { SoftwareLedger, TEST_MNEMONIC } from '../../src/emulator.js';
+import { SoftwareLedger, TEST_MNEMONIC, renderScreen, reviewArrows, type Review } from '../../src/emulator.js';
 import { shownValue } from '../../src/emulator/review.js';
 import { FULL_RUNS } from '../support/runs.js';
 import type { HostileLog, WalletProbeLog } from './hostile.js';
@@ -27,7 +27,9 @@ import {
   clickOpeningWallet,
   closeEnv,
   env,
+  expectNoOverflow,
   expectOk,
+  inView,
   nodeLedger,
   openDapp,
   pageError,
@@ -52,6 +54,30 @@ async function verifyNullifier(json: unknown, message: string[]): Promise<void> 
   expect(data).toEqual(message);
   Nullifier.fromJSON(nullifier as never).verify(message.map((m) => Field(m))); // throws if it does not verify
 }
+
+/** The first screen of the address review (account 0, shown on the device), as renderScreen draws it in Node. */
+async function firstAddressScreen(): Promise<string> {
+  let review: Review | undefined;
+  const ledger = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {}, approve: (r) => ((review = r), true) });
+  await new MinaLedgerApp(ledger).getAddress(0, { display: true });
+  return renderScreen(review!.screens[0]!, reviewArrows(review!)[0]).pixels.join('');
+}
+
+/** The wallet's device canvas read back as 128 × 64 bits (each device pixel's centre), and whether its scale is whole. */
+const canvasBits = (popup: Page) =>
+  popup.evaluate(() => {
+    const canvas = document.getElementById('device-screen') as HTMLCanvasElement;
+    const scale = canvas.width / 128;
+    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let bits = '';
+    for (let y = 0; y < 64; y++) {
+      for (let x = 0; x < 128; x++) {
+        const i = (Math.floor((y + 0.5) * scale) * canvas.width + Math.floor((x + 0.5) * scale)) * 4;
+        bits += data[i]! > 128 ? '1' : '0';
+      }
+    }
+    return { integerScale: Number.isInteger(scale) && canvas.height === 64 * scale, bits };
+  });
 
 /** The stages of the shared flow (one browser context: the wallet's storage and the device's grant carry over). */
 interface Flow {
@@ -101,15 +127,41 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     expect(await popup.locator('#site').getAttribute('data-origin')).toBe(issuer);
     await popup.click('#demo');
     expect(await popup.locator('#demo-banner').textContent()).toMatch(/NOT HARDWARE/);
+    // The device drawn as the device draws it: the address review's first screen, pixel for pixel as renderScreen
+    // draws it in Node, at an integer scale.
+    await popup.waitForSelector('#demo-device[data-review="true"]');
+    const expected = await firstAddressScreen();
+    expect(await canvasBits(popup)).toEqual({ integerScale: true, bits: expected });
+    expect(await inView(popup, '#request-card')).toBe(true);
+    expect(await inView(popup, '#device-screen', true)).toBe(true);
     await approveInWallet(popup, /Address/i);
     await page.waitForSelector('#connection[data-state="connected"]');
     expect(await page.locator('#connection').getAttribute('data-address')).toBe(ACCOUNT_0);
     await shot(popup, 'wallet-demo-connected');
 
+    // Sign in: a 296-byte sign-in text, several lines, signed on the device (the extension's SIGN_TEXT) and checked by
+    // the dapp against its own text; checked again here, with mina-signer in Node.
+    await page.click('#sign-in');
+    await approveInWallet(popup, /Requested by[\s\S]*Message \(1\/\d\)/);
+    const signedIn = await result(page, 'result-sign-in');
+    expectOk(signedIn);
+    expect(await page.locator('#result-sign-in').getAttribute('data-verified')).toBe('true');
+    const text = await page.locator('#sign-in-text').inputValue();
+    expect(text.split('\n').length).toBeGreaterThan(5);
+    expect(new TextEncoder().encode(text).length).toBeGreaterThan(280);
+    expect(signedIn.json.data).toBe(text);
+    expect(verifiers.mesa.verifyMessage({ data: text, publicKey: ACCOUNT_0, signature: signedIn.json.signature })).toBe(true);
+
     await page.click('#sample-berkeley');
     await page.click('#send');
-    await expect.poll(() => popup.locator('#status').textContent()).toMatch(/^Confirm on your Ledger… Review the zkApp transaction/);
+    await expect.poll(() => popup.locator('#status').textContent()).toMatch(/^Review the zkApp transaction on your Ledger/);
     expect(await popup.locator('#request').textContent()).toBe(`${issuer} asks: chain_sendTransaction`);
+    // The request where the user looks: the wallet's request panel and the device; the dapp's waiting line.
+    expect(await inView(popup, '#request-card')).toBe(true);
+    expect(await inView(popup, '#device-screen', true)).toBe(true);
+    expect(await popup.evaluate(() => document.getElementById('request-card')!.contains(document.activeElement))).toBe(true);
+    expect(await inView(page, '#result-send')).toBe(true);
+    expect(await page.locator('#result-send').textContent()).toMatch(/^Confirm on your Ledger \(see the wallet window\)… \d+ s$/);
     await shot(popup, 'wallet-demo-confirm');
     await approveInWallet(popup, /Review zkApp[\s\S]*You sign/);
     const sent = await result(page, 'result-send');
@@ -130,6 +182,50 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     await context.close();
   }, 300_000);
 
+  it('on a 360 px phone nothing sticks out sideways, in the dapp or the wallet; on the released app a sign-in text is refused at once with 20006 and the reason', async () => {
+    const { issuer } = await env();
+    const phone = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+    const context = await walletContext(undefined, undefined, phone);
+    const { page, watched } = await openDapp(context, issuer);
+    await expectNoOverflow(page, 'the dapp at load');
+    const { popup, watched: popupWatched } = await clickOpeningWallet(page, '#connect');
+    expect(popup.viewportSize()?.width).toBe(360);
+    await expectNoOverflow(popup, 'the wallet at load');
+    await popup.selectOption('#demo-firmware', 'released');
+    await popup.click('#demo');
+    await popup.waitForSelector('#demo-device[data-review="true"]');
+    await expectNoOverflow(popup, 'the wallet showing the device');
+    expect(await inView(popup, '#request-card')).toBe(true);
+    expect(await inView(popup, '#device-screen', true)).toBe(true);
+    await approveInWallet(popup, /Address/i);
+    await page.waitForSelector('#connection[data-state="connected"]');
+    await expectNoOverflow(page, 'the dapp connected');
+    await expectNoOverflow(popup, 'the wallet connected');
+    // The address is shortened, whole in its data and copied by its button.
+    expect(await page.locator('#connection').textContent()).toBe(
+      `Connected: ${ACCOUNT_0.slice(0, 8)}…${ACCOUNT_0.slice(-6)} on mina:devnet`,
+    );
+    expect(await page.locator('#copy-address').isVisible()).toBe(true);
+
+    await page.click('#sign-in');
+    const refused = await result(page, 'result-sign-in');
+    expect(refused.json).toMatchObject({ code: 20006, message: 'Method not supported.' });
+    expect(refused.text.split('\n')[1]).toMatch(/^Why: .*1 to 65 printable ASCII bytes \(INS 05\); this message is \d{3} bytes.*SIGN_TEXT/);
+    expect(await popup.locator('#demo-device').getAttribute('data-review')).toBe('false'); // never shown on the device
+    await expectNoOverflow(page, 'the dapp showing the refusal');
+    await shot(page, 'dapp-360-released-sign-in-refused');
+    await shot(popup, 'wallet-360-released');
+    // The same pages at 390 × 844.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await popup.setViewportSize({ width: 390, height: 720 });
+    await expectNoOverflow(page, 'the dapp at 390 px');
+    await expectNoOverflow(popup, 'the wallet at 390 px');
+    await shot(page, 'dapp-390-released-sign-in-refused');
+    await shot(popup, 'wallet-390-released');
+    expect([...watched.errors, ...popupWatched.errors]).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   it('Ledger DMK over WebHID in the wallet window (the test HID shim): the Mina app opened from the dashboard, the site connects, createNullifier', async () => {
     const { issuer, walletSizes } = await env();
     const device = nodeLedger({ appOpen: false });
@@ -145,9 +241,7 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     // The device action opens the Mina app for the user: the dashboard asks, the wallet says so.
     const open = await device.nextReview();
     expect(open.review.kind).toBe('open-app');
-    await expect
-      .poll(() => popup.locator('#status').textContent())
-      .toBe('Confirm on your Ledger… Open the Mina app: confirm on your Ledger');
+    await expect.poll(() => popup.locator('#status').textContent()).toBe('Open the Mina app: confirm on your Ledger');
     open.answer(true);
     const address = await device.nextReview();
     expect(address.review.kind).toBe('address');
@@ -183,7 +277,7 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     await popup.click('#connect');
     const address = await device.nextReview();
     expect(address.review.kind).toBe('address');
-    await expect.poll(() => popup.locator('#status').textContent()).toBe('Confirm on your Ledger… Confirm the address on your Ledger');
+    await expect.poll(() => popup.locator('#status').textContent()).toBe('Confirm the address on your Ledger');
     await shot(popup, 'wallet-webhid-confirm-address');
     address.answer(true);
     await page.waitForSelector('#connection[data-state="connected"]');
@@ -315,8 +409,20 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     const before = await ticks();
     await new Promise((wake) => setTimeout(wake, 2_000));
     expect((await ticks()) - before).toBeGreaterThanOrEqual(10); // the wallet window stays free: o1js proves in its Worker
+    // While it proves, both windows say so, with the time: the wallet's stage list, the dapp's waiting line.
+    expect(await popup.locator('#progress').getAttribute('data-stage')).toBe('proving');
+    expect(await popup.locator('#progress li.current').textContent()).toMatch(/^Proving/);
+    expect(await page.locator('#result-present').textContent()).toMatch(/^Proving in your wallet… \d+ s$/);
+    expect(await inView(popup, '#request-card')).toBe(true);
+    expect(await inView(page, '#result-present')).toBe(true);
+    await shot(popup, 'wallet-proving');
     const presented = await result(page, 'result-present', 400_000);
     expectOk(presented);
+    // The stages in order, in the wallet and as the connector forwarded them to the dapp: loading the prover, the
+    // store key (a new connection), compiling, the owner's signature on the device, proving, done.
+    const STAGES = 'loading-prover confirm-on-device compiling confirm-on-device proving done';
+    expect(await popup.locator('#progress').getAttribute('data-stages')).toBe(STAGES);
+    expect(await page.locator('#result-present').getAttribute('data-stages')).toBe(STAGES);
     console.log(
       `wallet: presentation: ${compiled - started} ms to the owner signature (compile), ${Date.now() - compiled} ms more to the proof`,
     );

@@ -50,6 +50,8 @@ describe('npm start -- --device speculos:PORT on the released app (no extension)
     expect(review).toContain('│ MINA leaving your account: 3.6 MINA (fee included)');
     expect(review).toContain('│ The Ledger will show only a hash of this command (blind signing)');
     expect(review.indexOf('on the host, before the Ledger is asked')).toBeLessThan(review.indexOf('Blind-sign the zkApp full commitment'));
+    // The device's prompt is a progress line (the provider's onProgress), stamped with the seconds since the step began.
+    expect(review).toMatch(/\n {3}⏳ Blind-sign the zkApp full commitment .*\(\d+\.\d s\)\n/);
     // The device really did the work: it answered the extension probe with 0x6D00 and signed over HTTP.
     expect(device.exchanges.some((e) => e.request.startsWith('e0a0') && e.reply === '6d00')).toBe(true);
     expect(device.exchanges.filter((e) => e.request.startsWith('e006') && e.reply.endsWith('9000')).length).toBeGreaterThanOrEqual(3);
