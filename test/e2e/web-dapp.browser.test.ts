@@ -182,7 +182,7 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     await context.close();
   }, 300_000);
 
-  it('on a 360 px phone nothing sticks out sideways, in the dapp or the wallet; on the released app a sign-in text is refused at once with 20006 and the reason', async () => {
+  it('on a 360 px phone nothing sticks out sideways, in the dapp or the wallet; on the released app a sign-in text is refused at once with 20006 and the reason, and a zkApp command is summarized in the wallet before the device signs it blind', async () => {
     const { issuer } = await env();
     const phone = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
     const context = await walletContext(undefined, undefined, phone);
@@ -215,6 +215,25 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     await expectNoOverflow(page, 'the dapp showing the refusal');
     await shot(page, 'dapp-360-released-sign-in-refused');
     await shot(popup, 'wallet-360-released');
+    // A zkApp command on the released app, whose device shows only its hash: the wallet first shows the host's
+    // summary (confirmZkapp) in its request panel, and the device is asked only once the user continues.
+    await page.click('#sample-berkeley');
+    await page.click('#send');
+    await popup.waitForSelector('#summary:not([hidden])');
+    const summary = (await popup.locator('#summary-text').textContent()) ?? '';
+    expect(summary).toMatch(new RegExp(`^${issuer.replace(/[.]/g, '\\.')} asks you to sign a zkApp command on \\w+\\.$`, 'm'));
+    expect(summary).toMatch(/^Fee payer: B62\w+ \(you\), fee [\d.]+ MINA$/m);
+    expect(summary).toMatch(/^You spend at most: [\d.]+ MINA$/m);
+    expect(summary).toMatch(/^You sign the \w+ commitment/m);
+    expect(await popup.locator('#demo-device').getAttribute('data-review')).toBe('false'); // nothing on the device yet
+    expect(await inView(popup, '#summary')).toBe(true);
+    await expectNoOverflow(popup, 'the wallet showing the blind summary');
+    await shot(popup, 'wallet-360-blind-summary');
+    await popup.click('#summary-approve');
+    await approveInWallet(popup, /Blind[\s\S]*Signing/);
+    const sentBlind = await result(page, 'result-send');
+    expectOk(sentBlind);
+    expect(verifySignedData('berkeley', sentBlind.json.signedData, ACCOUNT_0)).toBe(true);
     // The same pages at 390 × 844.
     await page.setViewportSize({ width: 390, height: 844 });
     await popup.setViewportSize({ width: 390, height: 720 });
