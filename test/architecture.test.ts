@@ -207,6 +207,17 @@ describe('architecture: imports point one way', () => {
     }
   });
 
+  it('the folder table of docs/architecture.md is this graph, row for row', () => {
+    const rows = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8')
+      .split('\n')
+      .map((line) => /^\| `([a-z]+)` \| ([^|]+) \|/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null && m[1]! in ALLOWED);
+    const documented = Object.fromEntries(
+      rows.map((m) => [m[1]!, m[2]!.trim() === '–' ? [] : m[2]!.split(',').map((folder) => folder.trim())]),
+    );
+    expect(documented).toEqual(ALLOWED);
+  });
+
   it("no folder imports dmk: only the chain-ledger/dmk entry point loads Ledger's Device Management Kit", () => {
     expect(Object.values(ALLOWED).flat()).not.toContain('dmk');
   });
