@@ -11,7 +11,8 @@ import { credentialManager } from '../../src/index.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { credentialIssuer, issuerHash, presentationSpec, verifiedOutput, type Issuer } from '../support/credentials.js';
 import { addressOf } from '../support/vectors.js';
-import { ORIGIN, connectedWith, tempDirs } from '../support/rig.js';
+import { ORIGIN, connectedWith, outcome, tempDirs } from '../support/rig.js';
+import { deepValue } from '../support/reliability.js';
 
 const tempDir = tempDirs('credentials');
 /** The store directory most tests share; a test that needs an empty store of its own makes one with `tempDir()`. */
@@ -91,6 +92,32 @@ describe('chain_storePrivateCredential', () => {
     });
   });
 
+  it('a credential over the size limit (100 kB of metadata, outside the issuer signature) → 20003 before the approval is asked', async () => {
+    const { ledger, chain } = await connected();
+    const big = { ...JSON.parse(issuer.issue(addressOf(0))), metadata: 'a'.repeat(100_000) };
+    const r = await outcome(ledger, () => chain.storePrivateCredential({ credential: big }));
+    expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003 });
+    expect(r.sent).toEqual([]);
+  }, 60_000);
+
+  // mina-attestations' schemas take time quadratic in the nesting depth: the bound must refuse this before them.
+  it('credential metadata nested 400 levels is refused with 20003 before the device (and without the quadratic work)', async () => {
+    const { ledger, chain } = await connected();
+    const deep = { ...JSON.parse(issuer.issue(addressOf(0))), metadata: deepValue(400, 'array') };
+    const r = await outcome(ledger, () => chain.storePrivateCredential({ credential: deep }));
+    if (r.error) expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003 });
+    if (r.error) expect(r.sent).toEqual([]);
+  }, 30_000);
+
+  it('a credential of more than 2 000 values → 20003 naming the bound, nothing sent', async () => {
+    const { ledger, chain } = await connected();
+    const wide = JSON.parse(issuer.issue(addressOf(0))) as { credential: { data: Record<string, unknown> } };
+    wide.credential.data.padding = Object.fromEntries([...Array(2_000)].map((_, i) => [`k${i}`, i]));
+    const r = await outcome(ledger, () => chain.storePrivateCredential({ credential: wide }));
+    expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: 'credential', reason: 'more than 2000 values' } });
+    expect(r.sent).toEqual([]);
+  }, 30_000);
+
   it('a rejection on the device → 1002, nothing stored', async () => {
     const own = tempDir();
     const { chain } = await connected({ approve: (r) => r.kind === 'address' }, { credentialStore: new FileCredentialStore(own) });
@@ -156,7 +183,7 @@ describe('chain_requestPresentation', () => {
   });
 
   it('proves with the owner signature made on the device, which shows the verifier (this origin) and computes the context itself; with several fitting credentials selectCredentials decides; the verifier accepts it for this origin only', async () => {
-    // One proof checked several ways (issue #12): the clear review, the choice among two credentials, the verifier.
+    // One proof (tens of seconds) checked several ways: the clear review, the choice among two credentials, the verifier.
     const own = tempDir();
     const otherIssuer = issuer.A.o1js.PrivateKey.random();
     const asked: string[][] = [];

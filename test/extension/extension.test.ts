@@ -12,12 +12,14 @@ import { encodeCreateNullifier, encodeSignFields } from '../../src/apdu/extensio
 import { fromHex, toHex } from '../../src/apdu/bytes.js';
 import type { Review, SoftwareLedgerOptions } from '../../src/emulator.js';
 import { shownValue } from '../../src/emulator/review.js';
+import { createLedgerProvider } from '../../src/index.js';
 import { completeNullifier } from '../../src/nullifier/complete.js';
 import { openTranscript } from '../../src/transport/node.js';
 import { counting } from '../support/counting.js';
 import { verifyFields } from '../support/mina-signer-internals.js';
 import { addressOf } from '../support/vectors.js';
-import { quietLedger } from '../support/rig.js';
+import { ORIGIN, quietLedger } from '../support/rig.js';
+import { providerFailure as failure } from '../support/provider-failure.js';
 
 const testnet = new Client({ network: 'testnet' });
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
@@ -113,6 +115,23 @@ describe('GET_CAPABILITIES: how the host detects the extension', () => {
 
   it('other errors are not mistaken for "no extension"', async () => {
     await expect(new MinaLedgerApp(device({ locked: true })).getCapabilities()).rejects.toMatchObject({ name: 'LedgerDeviceLockedError' });
+  });
+
+  it.each([
+    ['maxFields 193', [1, 0, 3, 193]],
+    ['extension version 2.0', [2, 0, 3, 64]],
+    ['unknown capability bits', [1, 0, 0x83, 64]],
+  ])('a device claiming what the spec does not allow (GET_CAPABILITIES announcing %s) → connect fails with 22001', async (_name, reply) => {
+    const honest = quietLedger({ extensions: true });
+    const transport = {
+      async send(cla: number, ins: number, p1: number, p2: number, data?: Uint8Array, statusList?: readonly number[]) {
+        if (ins === 0xa0) return Uint8Array.from([...reply, 0x90, 0x00]);
+        return honest.send(cla, ins, p1, p2, data, statusList);
+      },
+    };
+    const chain = createLedgerProvider({ transport, network: 'devnet', origin: ORIGIN });
+    expect(await failure(chain.requestAccounts())).toMatchObject({ code: 22001 });
+    expect(chain.capabilities).toBeUndefined();
   });
 });
 

@@ -1,14 +1,17 @@
 /**
  * A call's arguments are read once, as plain data, before any check (src/provider/snapshot.ts): a page's getter or
- * Proxy cannot answer one thing to a check and another to the work after it (the second security review passed the
- * 11-update bound with an `accountUpdates` getter that answered 1 update, then 300).
+ * Proxy cannot answer one thing to a check and another to the work after it (an `accountUpdates` getter that answers
+ * 1 update to the 11-update bound, then 300 to the signing). What JSON cannot hold (a BigInt) is refused with 20003,
+ * and an object of shared sub-objects is read within a bound, never as the exponential tree it stands for.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileCredentialStore } from '../../src/credentials-node.js';
+import type { createLedgerProvider } from '../../src/index.js';
 import { SNAPSHOT_VALUES, snapshotArguments } from '../../src/provider/snapshot.js';
 import { credentialIssuer, type Issuer } from '../support/credentials.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
-import { connectedProvider, tempDirs } from '../support/rig.js';
+import { connectedProvider, outcome, tempDirs } from '../support/rig.js';
+import { dagValue } from '../support/reliability.js';
 import { berkeleyCommand, manyUpdates } from '../support/zkapp.js';
 
 const tempDir = tempDirs('arguments');
@@ -84,4 +87,40 @@ describe('arguments read once', () => {
       expect.objectContaining({ code: 20003, data: expect.objectContaining({ field: 'params' }) }),
     );
   });
+});
+
+describe('object arguments a page can build but JSON cannot hold', () => {
+  /** A connected provider on a device with the extension and Blind signing on: an argument that got through would reach it. */
+  const connected = () =>
+    connectedProvider({ extensions: true, blindSigning: true }, { credentialStore: new FileCredentialStore(tempDir()) });
+
+  it.each<[string, (chain: ReturnType<typeof createLedgerProvider>) => Promise<unknown>]>([
+    ['sendTransaction({ transaction: { a: 1n } })', (chain) => chain.sendTransaction({ transaction: { a: 1n }, onlySign: true })],
+    ['storePrivateCredential({ credential: { a: 1n } })', (chain) => chain.storePrivateCredential({ credential: { a: 1n } })],
+    [
+      'requestPresentation({ presentation: { presentationRequest: { a: 1n } } })',
+      (chain) => chain.requestPresentation({ presentation: { presentationRequest: { a: 1n } } }),
+    ],
+  ])('a BigInt anywhere in an object argument, %s → 20003, not an internal error; nothing reaches the device', async (_name, call) => {
+    const { ledger, chain } = await connected();
+    const r = await outcome(ledger, () => call(chain));
+    expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003 });
+    expect(r.sent).toEqual([]);
+  });
+
+  // `dagValue(24)`: 48 objects, no cycle, standing for 2^24 paths (a structured clone through postMessage keeps the
+  // sharing); read as a tree it would cost seconds, doubling with each level.
+  it.each<[string, (chain: ReturnType<typeof createLedgerProvider>) => Promise<unknown>]>([
+    ['sendTransaction', (chain) => chain.sendTransaction({ transaction: dagValue(24) as object, onlySign: true })],
+    ['requestPresentation', (chain) => chain.requestPresentation({ presentation: { presentationRequest: dagValue(24) as object } })],
+  ])(
+    '%s with a 24-level shared-subtree object is refused with 20003; nothing reaches the device',
+    async (_name, call) => {
+      const { ledger, chain } = await connected();
+      const r = await outcome(ledger, () => call(chain));
+      expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003 });
+      expect(r.sent).toEqual([]);
+    },
+    30_000,
+  );
 });

@@ -1,15 +1,16 @@
 /**
  * Networks as data (src/provider/networks.ts): Auro's default networks, Zeko included, with the signature domain
- * each signs with checked against mina-signer; `switchChain` to Zeko as ZkNoid's and Lumina's network pickers call it
+ * each signs with checked against mina-signer; `switchChain` only with the integrator's consent (its
+ * `confirmSwitchChain` hook, or the `allowUnconfirmedSwitchChain` opt-in); `switchChain` to Zeko as ZkNoid's and Lumina's network pickers call it
  * and 20004 for a network the provider does not know, as Auro answers; `addChain` with Auro's argument shapes
  * (the test dapp's percent-encoded URL, vimina's `mina_addChain`), through the integrator's `confirmAddChain`.
  */
 import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
-import { NETWORKS, type AddedChain, type LedgerProviderOptions } from '../../src/index.js';
+import { NETWORKS, createLedgerProvider, type AddedChain, type LedgerProviderOptions } from '../../src/index.js';
 import { fakeMinaNodes } from '../support/mina-node.js';
-import { providerFailure as failure } from '../support/provider-failure.js';
-import { ORIGIN, connectedProvider, providerRig } from '../support/rig.js';
+import { creationFailure, providerFailure as failure } from '../support/provider-failure.js';
+import { ORIGIN, connectedProvider, providerRig, quietLedger } from '../support/rig.js';
 import { addressOf, keyOf } from '../support/vectors.js';
 import { berkeleyCommand, verifySigned } from '../support/zkapp.js';
 
@@ -47,6 +48,67 @@ describe('the networks, as data', () => {
     expect(zeko.verifyMessage(signed)).toBe(true);
     expect(new Client({ network: 'testnet' }).verifyMessage(signed)).toBe(false);
     expect(new Client({ network: 'mainnet' }).verifyMessage(signed)).toBe(false);
+  });
+});
+
+describe("switchChain needs the integrator's consent", () => {
+  it("switchChain asks the integrator's hook: refused → 1002 and nothing changes; approved → switched and chainChanged", async () => {
+    const asked: unknown[] = [];
+    let answer = false;
+    const { chain } = providerRig({}, { confirmSwitchChain: (request) => (asked.push(request), answer) });
+    const changed: string[] = [];
+    chain.on('chainChanged', ({ networkID }) => changed.push(networkID));
+    expect(await failure(chain.switchChain({ networkID: 'mina:mainnet' }))).toMatchObject({ code: 1002 });
+    expect(chain.network).toBe('devnet');
+    expect(changed).toEqual([]);
+    answer = true;
+    expect(await chain.switchChain({ networkID: 'mina:mainnet' })).toEqual({ networkID: 'mina:mainnet' });
+    expect(changed).toEqual(['mina:mainnet']);
+    // The hook is told the endpoint calls on that network will use (its public one: the integrator's graphqlUrl and
+    // headers serve the network the provider was created for only).
+    const mainnet = {
+      from: 'mina:devnet',
+      to: 'mina:mainnet',
+      origin: ORIGIN,
+      graphqlUrl: 'https://api.minascan.io/node/mainnet/v1/graphql',
+    };
+    expect(asked).toEqual([mainnet, mainnet]);
+    await chain.switchChain({ networkID: 'mina:mainnet' }); // no change: not asked
+    expect(asked).toHaveLength(2);
+  });
+
+  it('no confirmSwitchChain → 1002, nothing changes, no chainChanged; allowUnconfirmedSwitchChain: true switches', async () => {
+    const changed: string[] = [];
+    const { chain } = providerRig();
+    chain.on('chainChanged', ({ networkID }) => changed.push(networkID));
+    for (const call of [
+      chain.switchChain({ networkID: 'mina:mainnet' }),
+      chain.request({ method: 'mina_switchChain', params: { networkID: 'mina:mainnet' } }),
+    ]) {
+      expect(await failure(call)).toMatchObject({ code: 1002, data: { reason: expect.stringMatching(/confirmSwitchChain/) } });
+    }
+    expect(chain.network).toBe('devnet');
+    expect(changed).toEqual([]);
+    expect(await chain.switchChain({ networkID: 'mina:devnet' })).toEqual({ networkID: 'mina:devnet' }); // no change: fine
+
+    const open = providerRig({}, { allowUnconfirmedSwitchChain: true }).chain;
+    expect(await open.switchChain({ networkID: 'mina:mainnet' })).toEqual({ networkID: 'mina:mainnet' });
+    expect(open.network).toBe('mainnet');
+  });
+
+  it('the options are checked at creation (20003 naming them)', () => {
+    const ledger = quietLedger();
+    for (const [field, value] of [
+      ['allowUnconfirmedSwitchChain', 'yes'],
+      ['confirmSwitchChain', true],
+    ] as const) {
+      expect(
+        creationFailure(() => createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, [field]: value } as never)),
+      ).toMatchObject({
+        code: 20003,
+        data: { field },
+      });
+    }
   });
 });
 

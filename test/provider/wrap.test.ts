@@ -1,10 +1,14 @@
-/** wrapProvider: what the Ledger cannot do is refused or delegated, and nothing else is ever delegated. */
+/**
+ * wrapProvider: what the Ledger cannot do is refused or delegated, and nothing else is ever delegated; the origin and
+ * the connection are checked before a delegation, and the checked origin is passed on.
+ */
 import { describe, expect, it } from 'vitest';
 
 import { createLedgerProvider, LedgerProvider, wrapProvider, type ChainProvider, type ProviderError } from '../../src/index.js';
 import { berkeleyCommand } from '../support/zkapp.js';
 import { addressOf } from '../support/vectors.js';
 import { ORIGIN, quietLedger } from '../support/rig.js';
+import { providerFailure as failure } from '../support/provider-failure.js';
 
 /** A stand-in for an existing window.chain that records what it is asked. */
 function originalProvider() {
@@ -95,6 +99,64 @@ describe("whenUnsupported: 'refuse'", () => {
     expect(() => wrapProvider({}, { transport: ledger, network: 'devnet', origin: ORIGIN, whenUnsupported: 'maybe' as 'refuse' })).toThrow(
       expect.objectContaining({ code: 20003, data: expect.objectContaining({ field: 'whenUnsupported' }) }),
     );
+  });
+});
+
+describe('what wrapProvider checks before delegating, and passes on', () => {
+  /** A wrapper over an original that records the context each call reaches it with. */
+  function contextRecording() {
+    const calls: { method: string; context: unknown }[] = [];
+    const original: ChainProvider = {
+      request: async (args, context) => (calls.push({ method: args.method, context }), 'from original'),
+      createNullifier: async (_args, context) => (calls.push({ method: 'createNullifier', context }), 'from original'),
+    };
+    const ledger = quietLedger({ extensions: false });
+    const chain = wrapProvider(original, { transport: ledger, network: 'devnet', origin: ORIGIN, whenUnsupported: 'delegate' });
+    return { chain, calls, ledger };
+  }
+
+  it('an unknown method from a wrong origin, or before connect, is never delegated', async () => {
+    const { chain, calls, ledger } = contextRecording();
+    expect(await failure(chain.request({ method: 'mina_getBalance', params: [] } as never))).toMatchObject({ code: 1001 });
+    expect(await failure(chain.createNullifier({ message: ['1'] }))).toMatchObject({ code: 1001 });
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    expect(
+      await failure(chain.request({ method: 'mina_getBalance', params: [] } as never, { origin: 'https://evil.example' })),
+    ).toMatchObject({
+      code: 23001,
+    });
+    expect(await failure(chain.createNullifier({ message: ['1'] }, { origin: 'https://evil.example' }))).toMatchObject({ code: 23001 });
+    expect(calls).toEqual([]);
+    expect(ledger.exchanges.length).toBe(before);
+  });
+
+  it('a delegated call carries the checked origin', async () => {
+    const { chain, calls } = contextRecording();
+    await chain.requestAccounts();
+    expect(await chain.request({ method: 'mina_getBalance', params: [] } as never, { origin: ORIGIN })).toBe('from original');
+    expect(await chain.createNullifier({ message: ['1'] })).toBe('from original');
+    expect(calls).toEqual([
+      { method: 'mina_getBalance', context: { origin: ORIGIN } },
+      { method: 'createNullifier', context: { origin: ORIGIN } },
+    ]);
+  });
+
+  it('wrapProvider passes rejectPending() through to its Ledger provider', async () => {
+    const ledger = quietLedger();
+    const chain = wrapProvider({}, { transport: ledger, network: 'devnet', origin: ORIGIN, whenUnsupported: 'refuse' });
+    await chain.requestAccounts();
+    let prompts = 0;
+    let release: (approved: boolean) => void = () => {};
+    ledger.approve = () => (prompts++, new Promise<boolean>((resolve) => (release = resolve)));
+    const code = (e: ProviderError) => e.code;
+    const onDevice = chain.request({ method: 'chain_signMessage', params: { message: 'one' } }).then(() => 'ok', code);
+    const waiting = chain.signJsonMessage({ message: [{ label: 'a', value: 'b' }] }).then(() => 'ok', code);
+    while (prompts === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(chain.rejectPending()).toBe(2);
+    expect(await Promise.all([onDevice, waiting])).toEqual([1002, 1002]);
+    expect(prompts).toBe(1);
+    release(false);
   });
 });
 

@@ -46,3 +46,13 @@ export async function rejection(
 ): Promise<{ name: string; message: string; statusCode?: number; cause?: unknown }> {
   return errorOf(await within(settled(promise), what, ms)) as never;
 }
+
+/** The error a creation (`createLedgerProvider`, `wrapProvider`) throws; a creation that succeeds fails the test. */
+export function creationFailure(create: () => unknown): { code: number; data?: { field?: string; reason?: string } } {
+  try {
+    create();
+  } catch (error) {
+    return error as { code: number; data?: { field?: string; reason?: string } };
+  }
+  throw new Error('expected the creation to be refused');
+}

@@ -85,6 +85,38 @@ export function storeProvider(transport: ApduTransport, dir: string, provider: P
   return createLedgerProvider({ transport, network: 'devnet', origin: ORIGIN, credentialStore: new FileCredentialStore(dir), ...provider });
 }
 
+/**
+ * A devnet provider with a file credential store in `dir` on a software Ledger with the extension (the current
+ * version, or `'1.0'`: SIGN_FIELDS, behind the Blind signing setting, then on), every review recorded in `reviews`
+ * and approved until the test calls `reject()` (`reject(false)` approves again); at `ORIGIN` unless `origin` is
+ * given, a bridge when `bridge` is true. Not connected yet.
+ */
+export function storeRig(dir: string, options: { origin?: string; bridge?: boolean; version?: string; extensions?: true | '1.0' } = {}) {
+  const reviews: Review[] = [];
+  let answer = true;
+  const ledger = quietLedger({
+    extensions: options.extensions ?? true,
+    blindSigning: options.extensions === '1.0',
+    version: options.version,
+    approve: (review) => (reviews.push(review), answer),
+  });
+  const chain = storeProvider(ledger, dir, { origin: options.origin ?? ORIGIN, ...(options.bridge ? { bridge: true } : {}) });
+  return { ledger, chain, reviews, reject: (no = true) => (answer = !no) };
+}
+
+/**
+ * Runs a call on a provider over `ledger`: what it settled with (`value` or `error`), and the APDUs that reached the
+ * device meanwhile (`sent`: CLA and INS as 4 hex digits each).
+ */
+export async function outcome(ledger: SoftwareLedger, call: () => Promise<unknown>) {
+  const before = ledger.exchanges.length;
+  const settled = await call().then(
+    (value) => ({ value, error: undefined as any }),
+    (error: any) => ({ value: undefined, error }),
+  );
+  return { ...settled, sent: ledger.exchanges.slice(before).map((e) => e.request.slice(0, 4)) };
+}
+
 /** A promise that never settles: an `approve` hook of a user who never answers. */
 export const never = () => new Promise<boolean>(() => {});
 

@@ -5,11 +5,11 @@
  * unless something reviews it (docs/provider.md, "Blind signing"; docs/security.md).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { zkappSummaryLines, type ZkappSummary } from '../../src/index.js';
+import { createLedgerProvider, zkappSummaryLines, type ZkappSummary } from '../../src/index.js';
 import { minaSignerInternals } from '../../src/upstream/mina-signer-internals.js';
 import type { ZkappCommandJson } from '../../src/zkapp/command.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
-import { connectedWith, providerRig, quietLedger } from '../support/rig.js';
+import { ORIGIN, connectedWith, providerRig, quietLedger } from '../support/rig.js';
 import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand, manyUpdates, verifySigned } from '../support/zkapp.js';
 
@@ -197,6 +197,19 @@ describe('work is bounded before it starts', () => {
     for (const au of command.accountUpdates) au.body.events = [Array(34).fill('1')];
     const error = await failure(chain.sendTransaction({ transaction: command, onlySign: true }));
     expect(error).toMatchObject({ code: 20003, data: { field: 'transaction.accountUpdates[2].body.events' } });
+  });
+
+  it('a zkApp command with more account updates than a node accepts (11) → 20003 before any hashing or device request', async () => {
+    const ledger = quietLedger({ blindSigning: true });
+    const chain = createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, allowUnreviewedBlindSigning: true });
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    expect(await failure(chain.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), 12), onlySign: true }))).toMatchObject({
+      code: 20003,
+      data: { field: 'transaction.accountUpdates' },
+    });
+    expect(ledger.exchanges.length).toBe(before);
+    await chain.sendTransaction({ transaction: manyUpdates(berkeleyCommand(), 11), onlySign: true });
   });
 
   it('at the limits (a 255-byte URI, 100 event and 100 action fields) the command signs', async () => {

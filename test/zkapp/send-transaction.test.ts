@@ -8,7 +8,7 @@ import { EMPTY_PUBLIC_KEY } from '../../src/zkapp/command.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { addressOf, vectors } from '../support/vectors.js';
 import { berkeleyCommand, manyUpdates, mesaCommand, resizeState, verifySigned } from '../support/zkapp.js';
-import { connectedWith } from '../support/rig.js';
+import { connectedWith, outcome } from '../support/rig.js';
 
 const ACCOUNT0 = addressOf(0);
 
@@ -247,5 +247,115 @@ describe('errors', () => {
       data: { field: 'onlySign' },
     });
     expect(requests('e006')).toBe(0); // nothing is blind-signed for a command that could not be sent
+  });
+});
+
+describe('a malformed command, or one that cannot be broadcast, reaches no device (a device that signs in clear, Blind signing on)', () => {
+  /** A 1.1+ device: a command that passed the host would go to SIGN_ZKAPP, so `sent` shows any that got through. */
+  const clearDevice = connectedWith({ extensions: true, blindSigning: true });
+
+  it.each([
+    ['onlySign absent', {}],
+    ['onlySign: false', { onlySign: false }],
+  ])('%s on a provider without a node → 20003 naming onlySign, and nothing reaches the device', async (_name, extra) => {
+    const { ledger, chain } = await clearDevice();
+    const r = await outcome(ledger, () => chain.sendTransaction({ transaction: berkeleyCommand(), ...extra }));
+    expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: 'onlySign' } });
+    expect(r.sent).toEqual([]);
+  });
+
+  it('an own "__proto__" key at the top level of the command (JSON text) → 20003, nothing signed', async () => {
+    const { ledger, chain } = await clearDevice();
+    const text = JSON.stringify(berkeleyCommand()).replace(/^\{/, '{"__proto__":{},');
+    const r = await outcome(ledger, () => chain.sendTransaction({ transaction: text, onlySign: true }));
+    expect(r.value).toBeUndefined();
+    expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: expect.stringMatching(/^transaction/) } });
+    expect(r.sent).toEqual([]);
+  });
+
+  it('an own "__proto__" key inside an account update (object form) → 20003, nothing signed', async () => {
+    const { ledger, chain } = await clearDevice();
+    const text = JSON.stringify(berkeleyCommand()).replace('"useFullCommitment"', '"__proto__":{},"useFullCommitment"');
+    const r = await outcome(ledger, () => chain.sendTransaction({ transaction: JSON.parse(text), onlySign: true }));
+    expect(r.value).toBeUndefined();
+    expect(r.error).toMatchObject({
+      name: 'ProviderError',
+      code: 20003,
+      data: { field: expect.stringMatching(/^transaction\.accountUpdates\[0\]\.body/) },
+    });
+    expect(r.sent).toEqual([]);
+  });
+
+  it.each<[string, (c: any) => void, string]>([
+    ['incrementNonce: 0', (c) => (c.accountUpdates[0].body.incrementNonce = 0), 'transaction.accountUpdates[0].body.incrementNonce'],
+    ['incrementNonce: "0"', (c) => (c.accountUpdates[0].body.incrementNonce = '0'), 'transaction.accountUpdates[0].body.incrementNonce'],
+    [
+      'useFullCommitment: "yes"',
+      (c) => (c.accountUpdates[1].body.useFullCommitment = 'yes'),
+      'transaction.accountUpdates[1].body.useFullCommitment',
+    ],
+    [
+      'isSigned: 1',
+      (c) => (c.accountUpdates[1].body.authorizationKind.isSigned = 1),
+      'transaction.accountUpdates[1].body.authorizationKind.isSigned',
+    ],
+    [
+      'mayUseToken.inheritFromParent: null',
+      (c) => (c.accountUpdates[2].body.mayUseToken.inheritFromParent = null),
+      'transaction.accountUpdates[2].body.mayUseToken.inheritFromParent',
+    ],
+    [
+      'isProved: " "',
+      (c) => (c.accountUpdates[0].body.authorizationKind.isProved = ' '),
+      'transaction.accountUpdates[0].body.authorizationKind.isProved',
+    ],
+  ])('a boolean field that is no boolean (%s) → 20003 naming the field, nothing signed', async (_name, change, field) => {
+    const { ledger, chain } = await clearDevice();
+    const command = berkeleyCommand();
+    change(command);
+    const r = await outcome(ledger, () => chain.sendTransaction({ transaction: command, onlySign: true }));
+    expect(r.value).toBeUndefined();
+    expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: expect.stringContaining(field) } });
+    expect(r.sent).toEqual([]);
+  });
+
+  it.each<[string, (c: any) => void]>([
+    ['an extra top-level key holding a function', (c) => (c.extra = () => 1)],
+    ['accountUpdates[0].authorization.proof = Symbol()', (c) => (c.accountUpdates[0].authorization.proof = Symbol('x'))],
+  ])('a command object holding a value JSON cannot hold (%s) → 20003, not an internal error; nothing signed', async (_name, change) => {
+    const { ledger, chain } = await clearDevice();
+    const command = berkeleyCommand();
+    change(command);
+    const r = await outcome(ledger, () => chain.sendTransaction({ transaction: command, onlySign: true }));
+    expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: expect.stringMatching(/^transaction/) } });
+    expect(r.sent).toEqual([]);
+  });
+
+  it('an account update both signed and proved (isSigned and isProved true) → 20003 naming the authorization kind', async () => {
+    const { ledger, chain } = await clearDevice();
+    const command = berkeleyCommand() as any;
+    command.accountUpdates[0].body.authorizationKind.isProved = true;
+    const r = await outcome(ledger, () => chain.sendTransaction({ transaction: command, onlySign: true }));
+    expect(r.error).toMatchObject({
+      name: 'ProviderError',
+      code: 20003,
+      data: { field: expect.stringMatching(/^transaction\.accountUpdates\[0\]/) },
+    });
+    expect(r.sent).toEqual([]);
+  });
+
+  // With isProved false the hash must be the dummy one (3392518251…494): "0" fits the layout and the parser, and
+  // only the commitment's rules refuse it.
+  it.each([0, 2])('accountUpdates[%i] with verificationKeyHash "0" and isProved false → 20003 naming the authorization kind', async (i) => {
+    const { ledger, chain } = await clearDevice();
+    const command = berkeleyCommand() as any;
+    command.accountUpdates[i].body.authorizationKind.verificationKeyHash = '0';
+    const r = await outcome(ledger, () => chain.sendTransaction({ transaction: command, onlySign: true }));
+    expect(r.error).toMatchObject({
+      name: 'ProviderError',
+      code: 20003,
+      data: { field: 'transaction', reason: expect.stringMatching(/verification key hash/i) },
+    });
+    expect(r.sent).toEqual([]);
   });
 });
