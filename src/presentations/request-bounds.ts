@@ -15,7 +15,7 @@
  * R(node): the bytes its operands really read, each operand at the size of its value V: a whole credential, `root`
  * or a record at its full size (every value of it is read: `hash(credential)` reads the whole credential), a
  * property at its own type's size, a constant at its type's; V(outputClaim): the public output. Measured
- * (test/presentations/request-bounds.test.ts, test/security/hardening.test.ts): the tests' request 542; a real
+ * (test/presentations/request-bounds.test.ts): the tests' request 542; a real
  * request (three 12-field credentials, ten assertions) 5,472; a 1,000-character string hashed once 12,128
  * (10,967 rows); ten times 48,704 (32,315 rows, refused); the review's 13-minute request 334,744 (198,355 rows,
  * refused); 126 hashes of a whole 256-field credential (≈ 423,000 rows, which the earlier measure, charging every

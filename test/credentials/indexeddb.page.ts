@@ -4,7 +4,7 @@
  * Phase 1 writes and probes; it then navigates to phase 2, which reopens the database after the page reload.
  */
 import { IndexedDbCredentialStore, isCredentialStoreError, DEFAULT_CREDENTIAL_DB } from '../../src/credentials.js';
-/** A format-1 store of ALICE under SECRET, as the file store wrote it before issue #14 (same entries in IndexedDB). */
+/** A format-1 store of ALICE under SECRET (no salt, no entry-list MAC), as the file store wrote that format (same entries in IndexedDB). */
 import V1 from '../fixtures/credential-store-v1.json' with { type: 'json' };
 
 export const ALICE = 'B62qo6wASdEftjuRPaoxxcqqCFteG4SD36SeTkfZKzR98UyLZJa3chs';

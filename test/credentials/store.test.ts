@@ -562,9 +562,9 @@ describe('FileCredentialStore: several processes', () => {
   }, 60_000);
 });
 
-describe('FileCredentialStore: salt, re-keying, entry list, padding (security review M5, L4)', () => {
+describe('FileCredentialStore: salt, re-keying, entry list, padding', () => {
   const V1 = fileURLToPath(new URL('../fixtures/credential-store-v1.json', import.meta.url));
-  /** The fixture's credentials: written by the format-1 code (main before issue #14) for ALICE under SECRET. */
+  /** The fixture's credentials: written in format 1 (keys from HKDF without a salt) for ALICE under SECRET. */
   const v1Text = (n: number) =>
     JSON.stringify({
       version: 'v0',

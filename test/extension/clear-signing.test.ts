@@ -1,5 +1,5 @@
 /**
- * Issue #18: what the device shows is what it signs. zkApp commands in clear (SIGN_ZKAPP), presentations in clear
+ * What the device shows is what it signs. zkApp commands in clear (SIGN_ZKAPP), presentations in clear
  * (SIGN_PRESENTATION), and, where the device can only sign blind, the host's summary for the integrator's hook.
  * Commands are built with o1js as dapps build them; signatures are checked with mina-signer (both eras), contexts with
  * mina-attestations' own derivation.

@@ -1,7 +1,8 @@
 /**
  * What the device shows is what is signed, for every text and every update (docs/apdu-extensions.md, "Text" and
- * "Review"): the attacks of the second security review, each run through the provider on a 1.1 device (SIGN_ZKAPP,
- * SIGN_PRESENTATION) and against the device itself with requests a careless host could send.
+ * "Review"): texts that would show something other than what is signed, and updates a summary could hide, each run
+ * through the provider on a 1.1 device (SIGN_ZKAPP, SIGN_PRESENTATION) and against the device itself with requests a
+ * careless host could send.
  */
 import { PrivateKey } from 'o1js';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +35,7 @@ const [ACCOUNT7, ACCOUNT8] = [7, 8].map((i) => quietLedger().addressOf(i));
 const clear = connectedWith({ extensions: true, blindSigning: false });
 const tempDir = tempDirs('shown-as-signed');
 
-/** The deploy the review used: account 0 sets a verification key, permissions and a URI (as the deploy vector). */
+/** A deploy: account 0 sets a verification key, permissions and a URI (as the deploy vector). */
 function deploy(update: { zkappUri?: string | null; tokenSymbol?: string | null }): ZkappCommandJson {
   const command = berkeleyCommand();
   command.accountUpdates = [command.accountUpdates[1]!];

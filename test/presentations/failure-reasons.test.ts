@@ -1,6 +1,6 @@
 /**
  * A presentation that fails tells the page one fixed reason, never the prover's, o1js's or mina-attestations' text:
- * the second security review read a private salary out of a failing proof's "Constraint unsatisfied … Data: Equal …".
+ * a failing proof's "Constraint unsatisfied … Data: Equal …" prints the private wire values (a salary, say).
  * The request's assertion is evaluated on the chosen credentials outside the circuit first, so such a request is
  * refused before anything is compiled, signed or proved; a proof that fails anyway gets the same reason. The detail
  * goes to the host's log (`onHostLog`) only.
@@ -89,7 +89,7 @@ async function connectedWithSalary() {
 }
 
 describe('a presentation the credentials do not satisfy', () => {
-  it('the review’s underflowing salary request: a fixed reason with no digit of the salary, the detail in the host log, refused before compiling or the device', async () => {
+  it('an underflowing salary request: a fixed reason with no digit of the salary, the detail in the host log, refused before compiling or the device', async () => {
     runs.scripted = undefined;
     const { chain, reviews, log } = await connectedWithSalary();
     const started = runs.started;

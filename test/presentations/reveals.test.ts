@@ -1,8 +1,7 @@
 /**
  * "Reveals (per host)" on the Ledger is written from the output claim's leaves (credential property paths), never from
- * the names the page chose: the second security review's requests that showed "nothing" (a NUL in a record key), or
- * pushed `passportNo` behind "…" (a long first entry), or used look-alike letters, are refused or shown naming
- * `passport.passportNo`.
+ * the names the page chose: requests whose names would show "nothing" (a NUL in a record key), push `passportNo`
+ * behind "…" (a long first entry) or use look-alike letters are refused, and the screen names `passport.passportNo`.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shownValue } from '../../src/emulator/review.js';

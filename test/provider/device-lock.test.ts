@@ -1,7 +1,7 @@
 /**
  * The device is held for a presentation's device steps only (the store key, the owner signature), not for its
- * compile and proof, which take minutes: another origin's prompt on the same Ledger is served meanwhile (the second
- * security review's `signMessage` from https://bank.example waited 55 s behind a compile). The call still counts as
+ * compile and proof, which take minutes: another origin's prompt on the same Ledger is served meanwhile (a
+ * `signMessage` from https://bank.example does not wait for another origin's compile). The call still counts as
  * pending throughout: the pending-call limit, `rejectPending()` and an abort reach it while it compiles.
  *
  * The compile here is a run that waits for the test's word (no o1js work): what is tested is who holds the device.

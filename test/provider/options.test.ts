@@ -1,7 +1,6 @@
 /**
  * createLedgerProvider's option checks (src/provider/options.ts): each bad option → 20003 naming it, with the
- * message a host developer reads; null means "not given" where the option has a default, as it did before the
- * checks became one zod schema.
+ * message a host developer reads; null means "not given" where the option has a default.
  */
 import { describe, expect, it } from 'vitest';
 import { createLedgerProvider, type LedgerProviderOptions } from '../../src/index.js';

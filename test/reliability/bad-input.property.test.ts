@@ -19,8 +19,8 @@
  * INVALID (schema-rejected), so nothing is ever proved. Through `request`, the sendTransaction, storePrivateCredential
  * and requestPresentation params are the invalid ones (the per-method properties cover their valid mutations).
  *
- * Known src bugs found while writing these properties are pinned by the regression tests in
- * `known-bugs.regression.test.ts` (expected to pass once fixed).
+ * A bug these properties find is reduced to a minimal input and pinned by a test in the file of its subject
+ * (docs/reliability.md lists them).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 /**
- * The in-page mode (the provider and its IndexedDB store in the dapp's own page), attacked as security review T3-F
- * describes: a third-party script of the same page wraps `SubtleCrypto.prototype.decrypt` and `importKey`, then asks
- * for a presentation that fits none of the stored credentials. The store takes WebCrypto when its module loads, so a
+ * The in-page mode (the provider and its IndexedDB store in the dapp's own page), attacked by a third-party script of
+ * the same page: it wraps `SubtleCrypto.prototype.decrypt` and `importKey`, then asks for a presentation that fits
+ * none of the stored credentials. The store takes WebCrypto when its module loads, so a
  * wrapper installed afterwards sees no plaintext and no raw key. (A script that runs before the library is not
  * stopped: docs/security.md, "In-page mode"; the wallet page is the answer to that.) The page is simulated: Node's
  * WebCrypto, fake-indexeddb.
@@ -50,7 +50,7 @@ describe('in-page mode: a script that wraps WebCrypto after the library loaded',
     });
     await chain.requestAccounts();
     await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0), 'Alice Example') });
-    // T3-F's request: no context, over a credential type nothing stored has.
+    // The script's request: no context, over a credential type nothing stored has.
     const { attestations: A, o1js } = issuer.A;
     const spec = A.PresentationSpec({ credential: A.Credential.Native({ something: o1js.Field }) }, ({ credential }) => ({
       assert: [A.Operation.equals(A.Operation.property(credential, 'something'), A.Operation.constant(o1js.Field(1)))],

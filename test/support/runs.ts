@@ -1,7 +1,7 @@
 /**
  * How many cases the property and crash tests run. `npm test` is the edit-test loop, run many times a day; CI
  * (`.ci/run`) sets `CHAIN_LEDGER_FULL_RUNS=1` and runs the full counts. Only counts that never found a bug are lower
- * by default (the bad-input properties, which found BUG 1–11 of known-bugs.regression.test.ts, always run in full).
+ * by default (the bad-input properties, which have found bugs, always run in full).
  * Each test prints its count in its name, so a run's report says which it was.
  */
 export const FULL_RUNS = process.env.CHAIN_LEDGER_FULL_RUNS === '1';

@@ -70,21 +70,21 @@ async function build(kind: 'sender+fee' | 'sender' | 'empty', fee = 100_000_000)
 type Call = Record<string, unknown>;
 /**
  * Rows name where the shape comes from: Auro's documentation and test dapp and the o1-labs tutorial as read there;
- * "issue #13" for the shapes the issue's survey of public dapps reports (the command built with
+ * "public dapps" for the shapes a survey of public dapps found (the command built with
  * `Mina.transaction({ sender, fee })` and the same value passed again as `feePayer.fee`, in nanomina).
  */
 const cases: [source: string, kind: 'sender+fee' | 'sender' | 'empty', call: Call, fee: string][] = [
   // The command's fee (nanomina) comes first; the same value again as feePayer.fee, in nanomina, is not read.
   [
-    'issue #13: Mina.transaction({ sender, fee: 1e8 }) and feePayer: { fee: 1e8, memo: "" } (nanomina number)',
+    'public dapps: Mina.transaction({ sender, fee: 1e8 }) and feePayer: { fee: 1e8, memo: "" } (nanomina number)',
     'sender+fee',
     { feePayer: { fee: 1e8, memo: '' } },
     '100000000',
   ],
-  ['issue #13: the same with feePayer.fee as nanomina text', 'sender+fee', { feePayer: { fee: '100000000' } }, '100000000'],
+  ['public dapps: the same with feePayer.fee as nanomina text', 'sender+fee', { feePayer: { fee: '100000000' } }, '100000000'],
   ['Mina.transaction({ sender, fee }) and no feePayer', 'sender+fee', {}, '100000000'],
   [
-    'issue #13: feePayer.fee far above the cap (2e9 read as MINA) beside a 0.1 MINA command fee',
+    'public dapps: feePayer.fee far above the cap (2e9 read as MINA) beside a 0.1 MINA command fee',
     'sender+fee',
     { feePayer: { fee: 2_000_000_000 } },
     '100000000',
@@ -96,7 +96,7 @@ const cases: [source: string, kind: 'sender+fee' | 'sender' | 'empty', call: Cal
     { feePayer: { fee: 0.1, memo: '' } },
     '100000000',
   ],
-  ['issue #13: float noise, feePayer.fee 0.1 + 0.2', 'sender', { feePayer: { fee: 0.1 + 0.2 } }, '300000000'],
+  ['public dapps: float noise, feePayer.fee 0.1 + 0.2', 'sender', { feePayer: { fee: 0.1 + 0.2 } }, '300000000'],
   // Nothing given anywhere: the default.
   ["Auro docs: empty fee payer and feePayer: { fee: '', memo: '' }", 'empty', { feePayer: { fee: '', memo: '' } }, DEFAULT_FEE],
   [
@@ -105,8 +105,8 @@ const cases: [source: string, kind: 'sender+fee' | 'sender' | 'empty', call: Cal
     { nonce: parseInt('', 10), feePayer: { fee: parseFloat(''), memo: '' } },
     DEFAULT_FEE,
   ],
-  ['issue #13: null fee, nonce and memo', 'sender', { nonce: null, feePayer: { fee: null, memo: null } }, DEFAULT_FEE],
-  ['issue #13: fee 0', 'sender', { feePayer: { fee: 0 } }, DEFAULT_FEE],
+  ['public dapps: null fee, nonce and memo', 'sender', { nonce: null, feePayer: { fee: null, memo: null } }, DEFAULT_FEE],
+  ['public dapps: fee 0', 'sender', { feePayer: { fee: 0 } }, DEFAULT_FEE],
   // Rounded to 9 decimals as Auro rounds it, 1e-10 MINA is 0: "not given".
   ['fee 1e-10 (rounds to 0 nanomina)', 'sender', { feePayer: { fee: 1e-10 } }, DEFAULT_FEE],
   ["fee '0.0000000004' (rounds to 0 nanomina)", 'sender', { feePayer: { fee: '0.0000000004' } }, DEFAULT_FEE],
