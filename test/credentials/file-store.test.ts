@@ -1,25 +1,244 @@
 /**
- * FileCredentialStore against what else its directory can hold: a symbolic link or a FIFO at the store or the lock
- * path, a directory others can write. Each is refused or waited for within a bound, never followed, read, blocked on
- * or spun on. Every wait is bounded (`STORE_MS`): a hang fails the test instead of stalling the suite.
+ * FileCredentialStore on the file system: atomic writes and the lock (within one process, and between processes,
+ * one of them killed), and what else its directory can hold: a symbolic link or a FIFO at the store or the lock
+ * path, a directory others can write, each refused or waited for within a bound, never followed, read, blocked on or
+ * spun on. The store's contract and its encryption: store.test.ts; the crash loop: test/reliability/store-crash.test.ts.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, lstatSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileCredentialStore } from '../../src/credentials-node.js';
+import { REPO, SOURCE_CONDITION_FLAG } from '../support/process.js';
 import { rejection, settled } from '../support/provider-failure.js';
 import { tempDirs, within } from '../support/rig.js';
+import { ALICE, BOB, SECRET, SERIAL_PLACEHOLDER, TEMPLATE_TEXT, credential, expectKind } from '../support/store-fixtures.js';
 import { addressOf } from '../support/vectors.js';
 
+const NODE_ENTRY = join(REPO, 'src/credentials-node.ts');
 const ACCOUNT0 = addressOf(0);
 const tempDir = tempDirs('file-store');
+/** Each test's own directory, its store in `dir` below it. */
+let root: string;
+let dir: string;
+let store: FileCredentialStore;
+
+beforeEach(() => {
+  root = tempDir();
+  dir = join(root, 'credentials');
+  store = new FileCredentialStore(dir);
+});
+
+describe('FileCredentialStore: atomicity and locking', () => {
+  it('temporary files left by a crash are ignored by reads and removed by the next write', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    const leftovers = [
+      `.${ALICE}.json.999999-0a1b2c3d4e5f.tmp`,
+      `.${ALICE}.json.12-ffffffffffff.tmp`,
+      `${ALICE}.json.lock.0a0a0a0a0a0a.stale`,
+    ];
+    for (const name of leftovers) await writeFile(join(dir, name), '{"format":"chain-ledger-credentials","ver');
+    const bobsTemp = `.${BOB}.json.1-000000000000.tmp`;
+    await writeFile(join(dir, bobsTemp), 'partial');
+    expect(await store.list(ALICE, SECRET)).toHaveLength(1);
+    await store.add(ALICE, SECRET, credential(2));
+    expect((await readdir(dir)).sort()).toEqual([bobsTemp, `${ALICE}.json`].sort());
+    expect(await store.list(ALICE, SECRET)).toHaveLength(2);
+  });
+
+  it('20 concurrent adds in one process, through two store objects, all land', async () => {
+    const other = new FileCredentialStore(dir);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? store : other).add(ALICE, SECRET, credential(`c${i}`))),
+    );
+    expect(results.every((r) => !r.duplicate)).toBe(true);
+    const listed = await store.list(ALICE, SECRET);
+    expect(listed.map((e) => e.credential).sort()).toEqual(Array.from({ length: 20 }, (_, i) => credential(`c${i}`)).sort());
+    // Concurrent duplicates are recognised too.
+    const again = await Promise.all(Array.from({ length: 5 }, () => store.add(ALICE, SECRET, credential('c3'))));
+    expect(again.every((r) => r.duplicate && r.id === results[3]!.id)).toBe(true);
+    // Concurrent removes and adds.
+    await Promise.all([
+      ...results.slice(0, 10).map((r) => store.remove(ALICE, SECRET, r.id)),
+      ...Array.from({ length: 5 }, (_, i) => other.add(ALICE, SECRET, credential(`d${i}`))),
+    ]);
+    expect(await store.list(ALICE, SECRET)).toHaveLength(15);
+    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+  });
+
+  it('a lock held by another process makes a writer wait, then fail with "io" after its bounded wait', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    const impatient = new FileCredentialStore(dir, { lockTimeoutMs: 300 });
+    await writeFile(`${store.fileOf(ALICE)}.lock`, '{"pid":1}');
+    const started = Date.now();
+    const e = await expectKind(impatient.add(ALICE, SECRET, credential(2)), 'io');
+    expect(e.message).toMatch(/held by another process/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Reads do not take the lock.
+    expect(await impatient.list(ALICE, SECRET)).toHaveLength(1);
+    // Released while waiting: the writer proceeds.
+    const waiting = new FileCredentialStore(dir, { lockTimeoutMs: 5_000 }).add(ALICE, SECRET, credential(3));
+    setTimeout(() => void rm(`${store.fileOf(ALICE)}.lock`), 100);
+    expect((await waiting).duplicate).toBe(false);
+    expect(await store.list(ALICE, SECRET)).toHaveLength(2);
+  });
+
+  it('a stale lock (a crashed process) is broken', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    const lock = `${store.fileOf(ALICE)}.lock`;
+    await writeFile(lock, '{"pid":1}');
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lock, old, old);
+    expect((await store.add(ALICE, SECRET, credential(2))).duplicate).toBe(false);
+    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+  });
+});
+
+/** A child process writing to the store through the real module (tsx), started on "go" from stdin. */
+const CHILD_SCRIPT = `
+import { pathToFileURL } from 'node:url';
+const [entry, dir, account, secretHex, prefix, count, staleLockMs] = process.argv.slice(2);
+const { FileCredentialStore } = await import(pathToFileURL(entry).href);
+const store = new FileCredentialStore(dir, { staleLockMs: Number(staleLockMs) });
+const secret = Uint8Array.from(Buffer.from(secretHex, 'hex'));
+const template = process.env.CREDENTIAL_TEMPLATE;
+process.stdout.write('ready\\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+for (let i = 0; count === 'forever' || i < Number(count); i++) {
+  const { duplicate } = await store.add(account, secret, template.replace('${SERIAL_PLACEHOLDER}', prefix + i));
+  if (duplicate) throw new Error('unexpected duplicate');
+  process.stdout.write('added ' + i + '\\n');
+}
+process.exit(0);
+`;
+
+interface Child {
+  process: ChildProcess;
+  /** Resolves when the child printed a line matching `pattern`; bounded. */
+  waitFor(pattern: RegExp, ms: number): Promise<string>;
+  exited: Promise<{ code: number | null; signal: string | null; stderr: string }>;
+  output(): string;
+}
+
+async function startWriter(args: { prefix: string; count: number | 'forever'; staleLockMs?: number }): Promise<Child> {
+  const script = join(root, 'writer.mjs');
+  await writeFile(script, CHILD_SCRIPT);
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      SOURCE_CONDITION_FLAG,
+      script,
+      NODE_ENTRY,
+      dir,
+      ALICE,
+      Buffer.from(SECRET).toString('hex'),
+      args.prefix,
+      String(args.count),
+      String(args.staleLockMs ?? 30_000),
+    ],
+    { cwd: REPO, env: { ...process.env, CREDENTIAL_TEMPLATE: TEMPLATE_TEXT }, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  const listeners = new Set<() => void>();
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    for (const listener of listeners) listener();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) =>
+    // 'close', not 'exit': it comes after the child's output has all been read.
+    child.on('close', (code, signal) => resolve({ code, signal, stderr })),
+  );
+  return {
+    process: child,
+    exited,
+    output: () => stdout,
+    waitFor: (pattern, ms) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          const m = pattern.exec(stdout);
+          if (m) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve(m[0]);
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`child did not print ${pattern} within ${ms} ms; stdout: ${stdout} stderr: ${stderr}`));
+        }, ms);
+        void exited.then(({ code }) => {
+          if (!pattern.test(stdout)) {
+            clearTimeout(timer);
+            listeners.delete(check);
+            reject(new Error(`child exited (${code}) before printing ${pattern}; stderr: ${stderr}`));
+          }
+        });
+        listeners.add(check);
+        check();
+      }),
+  };
+}
+
+describe('FileCredentialStore: several processes', () => {
+  const children: Child[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
+      await within(child.exited, 'child exit', 5_000);
+    }
+  });
+
+  it('two processes adding 10 different credentials each to the same account file at the same time: all 20 land', async () => {
+    const a = await startWriter({ prefix: 'a', count: 10 });
+    const b = await startWriter({ prefix: 'b', count: 10 });
+    children.push(a, b);
+    await Promise.all([a.waitFor(/ready/, 20_000), b.waitFor(/ready/, 20_000)]);
+    a.process.stdin!.write('go\n');
+    b.process.stdin!.write('go\n');
+    const [ea, eb] = await Promise.all([within(a.exited, 'writer a', 30_000), within(b.exited, 'writer b', 30_000)]);
+    expect([ea.code, ea.stderr]).toEqual([0, '']);
+    expect([eb.code, eb.stderr]).toEqual([0, '']);
+    const stored = (await store.list(ALICE, SECRET)).map((e) => e.credential).sort();
+    const expected = [
+      ...Array.from({ length: 10 }, (_, i) => credential(`a${i}`)),
+      ...Array.from({ length: 10 }, (_, i) => credential(`b${i}`)),
+    ];
+    expect(stored).toEqual(expected.sort());
+    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+  }, 60_000);
+
+  it('a writer killed (SIGKILL) at any moment leaves a valid store; its lock goes stale and is broken', async () => {
+    for (let round = 0; round < 3; round++) {
+      const writer = await startWriter({ prefix: `k${round}-`, count: 'forever', staleLockMs: 300 });
+      children.push(writer);
+      await writer.waitFor(/ready/, 20_000);
+      writer.process.stdin!.write('go\n');
+      await writer.waitFor(new RegExp(`added ${3 + round * 2}\\n`), 20_000);
+      writer.process.kill('SIGKILL');
+      await within(writer.exited, 'killed writer', 5_000);
+      const written = writer.output().match(/added \d+/g)!.length;
+
+      const entries = await store.list(ALICE, SECRET); // never a partial file
+      const mine = entries.filter((e) => e.credential.includes(`"k${round}-`));
+      expect(mine.length === written || mine.length === written + 1).toBe(true); // the last add may have committed unreported
+      // The next write waits for the lock it left (if any) to go stale, then proceeds and cleans up.
+      const after = new FileCredentialStore(dir, { staleLockMs: 300, lockTimeoutMs: 5_000 });
+      expect((await after.add(ALICE, SECRET, credential(`after${round}`))).duplicate).toBe(false);
+      expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+    }
+  }, 60_000);
+});
 
 /** How long a store call may take before it counts as a hang. */
 const STORE_MS = 15_000;
 
-describe('the file store: links, FIFOs and shared directories never hang or pass', () => {
-  const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
+describe('FileCredentialStore: links, FIFOs and shared directories never hang or pass', () => {
   const text = JSON.stringify({
     version: 'v0',
     witness: { type: 'unsigned' },

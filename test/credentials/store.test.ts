@@ -1,74 +1,25 @@
 /**
- * The credential store of chain_storePrivateCredential, in Node: FileCredentialStore and the encryption it shares
- * with the browser store (test/credentials/indexeddb.browser.test.ts runs that one in Chromium).
+ * The credential store of chain_storePrivateCredential, in Node: FileCredentialStore's contract (add, list, remove,
+ * refusals), the encryption it shares with the browser store (test/credentials/indexeddb.browser.test.ts runs that
+ * one in Chromium), its salt and re-keying. The file system under it (atomic writes, locks, other processes, links
+ * and FIFOs): file-store.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdir, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { base64 } from '@scure/base';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import {
-  type CredentialStoreError,
   FileCredentialStore,
   MAX_CREDENTIAL_BYTES,
   StoreKeys,
   canonicalCredential,
-  isCredentialStoreError,
   type CredentialFile,
 } from '../../src/credentials-node.js';
-import { REPO, SOURCE_CONDITION_FLAG } from '../support/process.js';
-import { tempDirs, within } from '../support/rig.js';
-
-const NODE_ENTRY = join(REPO, 'src/credentials-node.ts');
-
-const ALICE = 'B62qo6wASdEftjuRPaoxxcqqCFteG4SD36SeTkfZKzR98UyLZJa3chs';
-const BOB = 'B62qqWPZ9omDuiVY771CR5v3yr8WXKdRfjmQmmfPmSbVEhJSxdqYjVh';
-const SECRET = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
-const OTHER_SECRET = Uint8Array.from({ length: 32 }, (_, i) => 200 - i);
-
-/** A native credential as mina-attestations' Credential.toJSON writes it (o1js 2.15, mina-attestations 0.5.3). */
-const TEMPLATE = {
-  version: 'v0',
-  witness: {
-    type: 'native',
-    issuer: { _type: 'PublicKey', value: ALICE },
-    issuerSignature: {
-      _type: 'Signature',
-      value: {
-        r: '6264206143022346448649748733734471911540339011750047316127308338087070164098',
-        s: '1096678757410869800845917431776129658351636325031687987398557470051787300888',
-      },
-    },
-  },
-  credential: {
-    owner: { _type: 'PublicKey', value: BOB },
-    data: { nationality: { _type: 'Field', value: '276' }, age: { _type: 'Field', value: '31' } },
-  },
-};
-/** Credential number `serial` (the placeholder is replaced the same way by the child processes below). */
-const SERIAL_PLACEHOLDER = '__SERIAL__';
-const TEMPLATE_TEXT = JSON.stringify({
-  ...TEMPLATE,
-  credential: { ...TEMPLATE.credential, data: { ...TEMPLATE.credential.data, serial: { _type: 'Field', value: SERIAL_PLACEHOLDER } } },
-});
-const credential = (serial: string | number) => TEMPLATE_TEXT.replace(SERIAL_PLACEHOLDER, String(serial));
-
-/** Rejects with `kind` as a CredentialStoreError. */
-async function expectKind(promise: Promise<unknown>, kind: CredentialStoreError['kind']): Promise<CredentialStoreError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(isCredentialStoreError(error), `expected a CredentialStoreError, got ${String(error)}`).toBe(true);
-  const e = error as CredentialStoreError;
-  expect(e).toBeInstanceOf(Error);
-  expect(e.name).toBe('CredentialStoreError');
-  expect(e.kind, e.message).toBe(kind);
-  return e;
-}
+import { tempDirs } from '../support/rig.js';
+import { ALICE, BOB, OTHER_SECRET, SECRET, TEMPLATE, credential, expectKind } from '../support/store-fixtures.js';
 
 const tempDir = tempDirs('store');
 /** Each test's own directory, its store in `dir` below it. */
@@ -355,211 +306,6 @@ describe('FileCredentialStore: encryption at rest', () => {
     await writeFile(store.fileOf(ALICE), JSON.stringify(bob));
     await expectKind(store.list(ALICE, SECRET), 'corrupt');
   });
-});
-
-describe('FileCredentialStore: atomicity and locking', () => {
-  it('temporary files left by a crash are ignored by reads and removed by the next write', async () => {
-    await store.add(ALICE, SECRET, credential(1));
-    const leftovers = [
-      `.${ALICE}.json.999999-0a1b2c3d4e5f.tmp`,
-      `.${ALICE}.json.12-ffffffffffff.tmp`,
-      `${ALICE}.json.lock.0a0a0a0a0a0a.stale`,
-    ];
-    for (const name of leftovers) await writeFile(join(dir, name), '{"format":"chain-ledger-credentials","ver');
-    const bobsTemp = `.${BOB}.json.1-000000000000.tmp`;
-    await writeFile(join(dir, bobsTemp), 'partial');
-    expect(await store.list(ALICE, SECRET)).toHaveLength(1);
-    await store.add(ALICE, SECRET, credential(2));
-    expect((await readdir(dir)).sort()).toEqual([bobsTemp, `${ALICE}.json`].sort());
-    expect(await store.list(ALICE, SECRET)).toHaveLength(2);
-  });
-
-  it('20 concurrent adds in one process, through two store objects, all land', async () => {
-    const other = new FileCredentialStore(dir);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 ? store : other).add(ALICE, SECRET, credential(`c${i}`))),
-    );
-    expect(results.every((r) => !r.duplicate)).toBe(true);
-    const listed = await store.list(ALICE, SECRET);
-    expect(listed.map((e) => e.credential).sort()).toEqual(Array.from({ length: 20 }, (_, i) => credential(`c${i}`)).sort());
-    // Concurrent duplicates are recognised too.
-    const again = await Promise.all(Array.from({ length: 5 }, () => store.add(ALICE, SECRET, credential('c3'))));
-    expect(again.every((r) => r.duplicate && r.id === results[3]!.id)).toBe(true);
-    // Concurrent removes and adds.
-    await Promise.all([
-      ...results.slice(0, 10).map((r) => store.remove(ALICE, SECRET, r.id)),
-      ...Array.from({ length: 5 }, (_, i) => other.add(ALICE, SECRET, credential(`d${i}`))),
-    ]);
-    expect(await store.list(ALICE, SECRET)).toHaveLength(15);
-    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
-  });
-
-  it('a lock held by another process makes a writer wait, then fail with "io" after its bounded wait', async () => {
-    await store.add(ALICE, SECRET, credential(1));
-    const impatient = new FileCredentialStore(dir, { lockTimeoutMs: 300 });
-    await writeFile(`${store.fileOf(ALICE)}.lock`, '{"pid":1}');
-    const started = Date.now();
-    const e = await expectKind(impatient.add(ALICE, SECRET, credential(2)), 'io');
-    expect(e.message).toMatch(/held by another process/);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect(Date.now() - started).toBeLessThan(5_000);
-    // Reads do not take the lock.
-    expect(await impatient.list(ALICE, SECRET)).toHaveLength(1);
-    // Released while waiting: the writer proceeds.
-    const waiting = new FileCredentialStore(dir, { lockTimeoutMs: 5_000 }).add(ALICE, SECRET, credential(3));
-    setTimeout(() => void rm(`${store.fileOf(ALICE)}.lock`), 100);
-    expect((await waiting).duplicate).toBe(false);
-    expect(await store.list(ALICE, SECRET)).toHaveLength(2);
-  });
-
-  it('a stale lock (a crashed process) is broken', async () => {
-    await store.add(ALICE, SECRET, credential(1));
-    const lock = `${store.fileOf(ALICE)}.lock`;
-    await writeFile(lock, '{"pid":1}');
-    const old = new Date(Date.now() - 60_000);
-    await utimes(lock, old, old);
-    expect((await store.add(ALICE, SECRET, credential(2))).duplicate).toBe(false);
-    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
-  });
-});
-
-/** A child process writing to the store through the real module (tsx), started on "go" from stdin. */
-const CHILD_SCRIPT = `
-import { pathToFileURL } from 'node:url';
-const [entry, dir, account, secretHex, prefix, count, staleLockMs] = process.argv.slice(2);
-const { FileCredentialStore } = await import(pathToFileURL(entry).href);
-const store = new FileCredentialStore(dir, { staleLockMs: Number(staleLockMs) });
-const secret = Uint8Array.from(Buffer.from(secretHex, 'hex'));
-const template = process.env.CREDENTIAL_TEMPLATE;
-process.stdout.write('ready\\n');
-await new Promise((resolve) => process.stdin.once('data', resolve));
-for (let i = 0; count === 'forever' || i < Number(count); i++) {
-  const { duplicate } = await store.add(account, secret, template.replace('${SERIAL_PLACEHOLDER}', prefix + i));
-  if (duplicate) throw new Error('unexpected duplicate');
-  process.stdout.write('added ' + i + '\\n');
-}
-process.exit(0);
-`;
-
-interface Child {
-  process: ChildProcess;
-  /** Resolves when the child printed a line matching `pattern`; bounded. */
-  waitFor(pattern: RegExp, ms: number): Promise<string>;
-  exited: Promise<{ code: number | null; signal: string | null; stderr: string }>;
-  output(): string;
-}
-
-async function startWriter(args: { prefix: string; count: number | 'forever'; staleLockMs?: number }): Promise<Child> {
-  const script = join(root, 'writer.mjs');
-  await writeFile(script, CHILD_SCRIPT);
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      SOURCE_CONDITION_FLAG,
-      script,
-      NODE_ENTRY,
-      dir,
-      ALICE,
-      Buffer.from(SECRET).toString('hex'),
-      args.prefix,
-      String(args.count),
-      String(args.staleLockMs ?? 30_000),
-    ],
-    { cwd: REPO, env: { ...process.env, CREDENTIAL_TEMPLATE: TEMPLATE_TEXT }, stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  let stdout = '';
-  let stderr = '';
-  const listeners = new Set<() => void>();
-  child.stdout!.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    for (const listener of listeners) listener();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) =>
-    // 'close', not 'exit': it comes after the child's output has all been read.
-    child.on('close', (code, signal) => resolve({ code, signal, stderr })),
-  );
-  return {
-    process: child,
-    exited,
-    output: () => stdout,
-    waitFor: (pattern, ms) =>
-      new Promise<string>((resolve, reject) => {
-        const check = () => {
-          const m = pattern.exec(stdout);
-          if (m) {
-            listeners.delete(check);
-            clearTimeout(timer);
-            resolve(m[0]);
-          }
-        };
-        const timer = setTimeout(() => {
-          listeners.delete(check);
-          reject(new Error(`child did not print ${pattern} within ${ms} ms; stdout: ${stdout} stderr: ${stderr}`));
-        }, ms);
-        void exited.then(({ code }) => {
-          if (!pattern.test(stdout)) {
-            clearTimeout(timer);
-            listeners.delete(check);
-            reject(new Error(`child exited (${code}) before printing ${pattern}; stderr: ${stderr}`));
-          }
-        });
-        listeners.add(check);
-        check();
-      }),
-  };
-}
-
-describe('FileCredentialStore: several processes', () => {
-  const children: Child[] = [];
-  afterEach(async () => {
-    for (const child of children.splice(0)) {
-      if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
-      await within(child.exited, 'child exit', 5_000);
-    }
-  });
-
-  it('two processes adding 10 different credentials each to the same account file at the same time: all 20 land', async () => {
-    const a = await startWriter({ prefix: 'a', count: 10 });
-    const b = await startWriter({ prefix: 'b', count: 10 });
-    children.push(a, b);
-    await Promise.all([a.waitFor(/ready/, 20_000), b.waitFor(/ready/, 20_000)]);
-    a.process.stdin!.write('go\n');
-    b.process.stdin!.write('go\n');
-    const [ea, eb] = await Promise.all([within(a.exited, 'writer a', 30_000), within(b.exited, 'writer b', 30_000)]);
-    expect([ea.code, ea.stderr]).toEqual([0, '']);
-    expect([eb.code, eb.stderr]).toEqual([0, '']);
-    const stored = (await store.list(ALICE, SECRET)).map((e) => e.credential).sort();
-    const expected = [
-      ...Array.from({ length: 10 }, (_, i) => credential(`a${i}`)),
-      ...Array.from({ length: 10 }, (_, i) => credential(`b${i}`)),
-    ];
-    expect(stored).toEqual(expected.sort());
-    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
-  }, 60_000);
-
-  it('a writer killed (SIGKILL) at any moment leaves a valid store; its lock goes stale and is broken', async () => {
-    for (let round = 0; round < 3; round++) {
-      const writer = await startWriter({ prefix: `k${round}-`, count: 'forever', staleLockMs: 300 });
-      children.push(writer);
-      await writer.waitFor(/ready/, 20_000);
-      writer.process.stdin!.write('go\n');
-      await writer.waitFor(new RegExp(`added ${3 + round * 2}\\n`), 20_000);
-      writer.process.kill('SIGKILL');
-      await within(writer.exited, 'killed writer', 5_000);
-      const written = writer.output().match(/added \d+/g)!.length;
-
-      const entries = await store.list(ALICE, SECRET); // never a partial file
-      const mine = entries.filter((e) => e.credential.includes(`"k${round}-`));
-      expect(mine.length === written || mine.length === written + 1).toBe(true); // the last add may have committed unreported
-      // The next write waits for the lock it left (if any) to go stale, then proceeds and cleans up.
-      const after = new FileCredentialStore(dir, { staleLockMs: 300, lockTimeoutMs: 5_000 });
-      expect((await after.add(ALICE, SECRET, credential(`after${round}`))).duplicate).toBe(false);
-      expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
-    }
-  }, 60_000);
 });
 
 describe('FileCredentialStore: salt, re-keying, entry list, padding', () => {
