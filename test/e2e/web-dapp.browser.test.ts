@@ -2,9 +2,9 @@
  * The wallet outside the page, end to end in the packaged Chromium: the web dapp (examples/web-dapp, with
  * chain-ledger/connect) served by three unrelated sites — an issuer (127.0.0.1), a verifier (127.0.0.3) and a
  * stranger (127.0.0.4) — and the wallet page (examples/wallet) at its own site (127.0.0.2), with the Ledger behind
- * the wallet's `navigator.hid` (test/e2e/hid-bridge.ts: the real @ledgerhq/hw-transport-webhid over a fake Nano X,
+ * the wallet's `navigator.hid` (test/support/hid-bridge.ts: the real @ledgerhq/hw-transport-webhid over a fake Nano X,
  * bridged to the software Ledger in Node) or its demo software Ledger. A hostile script runs in every dapp page
- * (test/e2e/hostile.ts). Harness: test/e2e/wallet-harness.ts; key cache: test/e2e/key-cache.ts.
+ * (test/support/hostile.ts). Harness: test/support/wallet-harness.ts; key cache: test/support/key-cache.ts.
  */
 import { createHash } from 'node:crypto';
 import ClientMesa from 'mina-signer';
@@ -16,8 +16,8 @@ import { STORE_KEY_MESSAGE } from '../../src/apdu/store-key.js';
 import { SoftwareLedger, TEST_MNEMONIC, renderScreen, reviewArrows, type Review } from '../../src/emulator.js';
 import { shownValue } from '../../src/emulator/review.js';
 import { FULL_RUNS } from '../support/runs.js';
-import type { HostileLog, WalletProbeLog } from './hostile.js';
-import { circuitEntries, circuitOf, keyCacheContents, seedKeyCache, tamperKeyCacheEntry } from './key-cache.js';
+import type { HostileLog, WalletProbeLog } from '../support/hostile.js';
+import { circuitEntries, circuitOf, keyCacheContents, seedKeyCache, tamperKeyCacheEntry } from '../support/key-cache.js';
 import {
   ACCOUNT_0,
   type NodeLedger,
@@ -37,7 +37,7 @@ import {
   shot,
   walletContext,
   watch,
-} from './wallet-harness.js';
+} from '../support/wallet-harness.js';
 
 afterAll(closeEnv);
 

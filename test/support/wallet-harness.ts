@@ -14,9 +14,9 @@ import { fromHex, toHex } from '../../src/apdu/bytes.js';
 import { SoftwareLedger, TEST_MNEMONIC, type Review } from '../../src/emulator.js';
 import type { BundleSizes } from '../../examples/web-dapp/build.js';
 import type { KeyCacheReport } from '../../src/presentations/indexeddb-key-cache.js';
-import { CHROMIUM_FLAGS, chromiumPath } from '../support/chromium.js';
-import { runBounded } from '../support/process.js';
-import { serveIsolated } from '../support/serve-isolated.js';
+import { CHROMIUM_FLAGS, chromiumPath } from './chromium.js';
+import { runBounded } from './process.js';
+import { serveIsolated } from './serve-isolated.js';
 import { walletHeadersFor } from '../../examples/wallet/vite.config.js';
 import { hostileScript, walletProbe } from './hostile.js';
 import { nodeCacheRoute } from './key-cache.js';
@@ -68,7 +68,7 @@ export function env(): Promise<Env> {
       runBounded(tsx, ['examples/web-dapp/build.ts'], 300_000, 'the web dapp build', { CHAIN_LEDGER_WALLET_URL: `${wallet.origin}/` }),
       runBounded(
         join(REPO, 'node_modules/.bin/esbuild'),
-        ['test/e2e/hid-bridge.ts', '--bundle', '--format=iife', '--platform=browser', '--target=es2022', '--log-level=error'],
+        ['test/support/hid-bridge.ts', '--bundle', '--format=iife', '--platform=browser', '--target=es2022', '--log-level=error'],
         60_000,
       ),
     ]);

@@ -8,7 +8,7 @@
  * A grant is the origin's (localStorage): it survives a reload and reaches every later window of the wallet, as
  * Chromium remembers a device granted to an origin.
  */
-import { createHidShim } from '../support/hid-shim.js';
+import { createHidShim } from './hid-shim.js';
 
 declare global {
   interface Window {
