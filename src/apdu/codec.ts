@@ -124,7 +124,7 @@ export function encodeGetVersion(): ApduRequest {
 /**
  * The versions a Mina app can claim. Every release so far is 1.x (1.0.2 … 1.6.0: mina-ledger-app.md §1); a major
  * version up to 9 and minor and patch numbers up to 99 leave room for every plausible release, and refuse what only
- * a corrupted or lying reply says (0.0.0, 114.47.110, 2.227.35: the security review's fuzzed replies).
+ * a corrupted or lying reply says (such as 0.0.0, 114.47.110 or 2.227.35 from fuzzed replies).
  */
 const APP_VERSION_LIMITS = { major: [1, 9], minor: [0, 99], patch: [0, 99] } as const;
 

@@ -1,7 +1,7 @@
 /**
  * The byte layout of a zkApp account-update body in SIGN_ZKAPP (extension INS 0xA3, docs/apdu-extensions.md): every
  * leaf the protocol hashes, in the order of mina-signer's generated layout (`jsLayout.AccountUpdate.body`), so that a
- * device can rebuild the body, show it and hash it itself. `test/extension/zkapp-body.test.ts` keeps this table equal
+ * device can rebuild the body, show it and hash it itself. `test/extension/clear-signing.test.ts` keeps this table equal
  * to mina-signer's layout in both eras (Berkeley: 8 app-state fields, o1js 2.15 and mina-signer 3.1.0; Mesa: 32,
  * mina-signer 4.0.0).
  *

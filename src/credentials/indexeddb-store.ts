@@ -17,7 +17,7 @@ export const DEFAULT_CREDENTIAL_DB = 'chain-ledger-credentials';
 
 /**
  * The page's IndexedDB as it was when this module loaded: a script that replaces `indexedDB` later does not receive
- * the store's requests (security review T3-F; what the store keeps there is ciphertext either way).
+ * the store's requests (docs/security.md, "In-page mode"; what the store keeps there is ciphertext either way).
  */
 const INDEXED_DB_AT_LOAD: IDBFactory | undefined = globalThis.indexedDB;
 const DB_VERSION = 1;

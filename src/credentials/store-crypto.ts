@@ -38,7 +38,7 @@ export const STORE_KDF_INFO = {
 /**
  * WebCrypto as it was when this module loaded, bound to its object: a script of the same page that wraps
  * `SubtleCrypto.prototype.decrypt` or `importKey` (or `crypto.getRandomValues`) afterwards sees none of the store's
- * plaintexts or keys (security review T3-F). A script that ran before this module is not stopped, and a page's
+ * plaintexts or keys. A script that ran before this module is not stopped, and a page's
  * scripts share much else (docs/security.md, "In-page mode"): the wallet page keeps the store out of the dapp's realm.
  */
 const WEB_CRYPTO = captureWebCrypto();

@@ -94,7 +94,7 @@ export interface WorkerChannel {
  * The browser's Worker as it was when this module loaded (the name shadows the global on purpose: bundlers recognise
  * `new Worker(new URL(…), …)` by its text), and its `postMessage`: a script of the page that replaces `Worker` or
  * wraps `Worker.prototype.postMessage` afterwards does not see the credentials sent to the presentation Worker
- * (security review T3-F). Undefined in Node.
+ * (docs/security.md, "In-page mode"). Undefined in Node.
  */
 const Worker: typeof globalThis.Worker | undefined = globalThis.Worker;
 const postToWorker = Worker?.prototype.postMessage;

@@ -1,9 +1,8 @@
 /**
  * A call's arguments, read once: a plain-data copy taken at the boundary, before any check, so that every check and
  * all the work that follows see one and the same value. A page's object may answer each read differently (a getter,
- * a Proxy): the second security review passed the 11-update bound with a getter that answered one update to the
- * check and 300 to the signer; a presentation request's `spec` getter could answer a small circuit to the bound and
- * a large one to the compiler.
+ * a Proxy): an `accountUpdates` getter could answer one update to the bound and 300 to the signer, a presentation
+ * request's `spec` getter a small circuit to the cost bound and a large one to the compiler.
  *
  * The copy keeps what JSON-like arguments are made of: plain objects (own enumerable string keys, each read once, an
  * own `__proto__` key kept as an own key), arrays (their length read once, then each index), and primitives. Any
