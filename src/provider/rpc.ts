@@ -94,10 +94,11 @@ export type ChainRpcSchema = {
 };
 
 /**
- * The methods a `LedgerProvider` serves for the wallet methods, typed from the table: `(args, context?)`, or
- * `(context?)` for a method without params. The class implements this, so the table and the class cannot part.
+ * The methods the table asks of a provider, typed from it: `(args, context?)`, or `(context?)` for a method without
+ * params. `WalletMethods` (./wallet-methods.ts), which the class implements, is checked against it, so the table and
+ * the class cannot part.
  */
-export type WalletMethods = {
+export type TableMethods = {
   [M in keyof WalletMethodTable as WalletMethodTable[M]['method']]: ParamsOf<WalletMethodTable[M]> extends undefined
     ? (context?: RequestContext) => Promise<ResultOf<WalletMethodTable[M]>>
     : (args: ParamsOf<WalletMethodTable[M]>, context?: RequestContext) => Promise<ResultOf<WalletMethodTable[M]>>;
