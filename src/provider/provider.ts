@@ -22,7 +22,7 @@ import { sendLegacyCommand } from '../payments/send-payment.js';
 import { requestPresentation } from '../presentations/request-presentation.js';
 import type { LocalChain } from '../zkapp/local-chain.js';
 import { sendTransaction } from '../zkapp/send-transaction.js';
-import { ErrorCode, ProviderError, hostDetail, requireApproval, toProviderError } from './to-provider-error.js';
+import { ErrorCode, ProviderError, hostDetail, toProviderError } from './to-provider-error.js';
 import { orDelegate, type DelegatedCall } from './delegation.js';
 import { registerHostCredentials, type HostCredentials } from './host-credentials.js';
 import { ROWS, paramsOf, specOfRequest, type MethodName, type ParsedParams, type UsesStore } from './methods.js';
@@ -52,7 +52,7 @@ import { assertSameOrigin, bindOrigin, callerOrigin } from './origin.js';
 import { PendingCalls } from './pending.js';
 import { ProviderEvents, type EventName, type Listener } from './events.js';
 import { WALLET_VERSION } from './discovery.js';
-import { Networks, kindOf, type ChainNetwork } from './networks.js';
+import { CurrentNetwork } from './current-network.js';
 import { checkProviderOptions, type LedgerProviderOptions, type Network } from './options.js';
 import { CallReport } from './progress.js';
 import { parseParams } from './schemas.js';
@@ -83,10 +83,8 @@ type Body<P extends MethodName, T> = (session: SessionOf<P>, params: ParsedParam
  * ```
  */
 export class LedgerProvider implements WalletMethods {
-  /** The network now: switched by `switchChain` and `addChain`. */
-  #chain: ChainNetwork;
-  /** The networks this provider knows, and its endpoint on each. */
-  readonly #networks: Networks;
+  /** The network now, switched by `switchChain` and `addChain`, and the networks this provider knows. */
+  readonly #network: CurrentNetwork;
   /** The origin this provider serves (a page's `location.origin`, or the one given to a bridge or a Node host). */
   readonly origin: string;
   /** Account N of m/44'/12586'/N'/0/0. */
@@ -109,8 +107,7 @@ export class LedgerProvider implements WalletMethods {
     this.#options = options;
     this.#bridge = checked.bridge;
     this.origin = bindOrigin(options.origin, checked.bridge);
-    this.#networks = new Networks(checked.network, options.graphqlUrl, options.graphqlHeaders);
-    this.#chain = this.#networks.byId(`mina:${checked.network}`)!;
+    this.#network = new CurrentNetwork(checked.network, options, this.origin, this.#events);
     this.accountIndex = checked.accountIndex;
     this.isSoftwareLedger = (options.transport as { isSoftwareLedger?: unknown }).isSoftwareLedger === true;
     this.#pending = new PendingCalls(checked.maxPendingCalls, checked.maxRequestsPerMinute);
@@ -123,17 +120,17 @@ export class LedgerProvider implements WalletMethods {
    * (changed by `switchChain` and `addChain`); `chainId` names the network itself.
    */
   get network(): Network {
-    return kindOf(this.#chain);
+    return this.#network.kind;
   }
 
   /** The device's network id: 0 (the testnet domain: devnet, Zeko testnet, the local chain) or 1 (mainnet). */
   get networkId(): NetworkId {
-    return this.#chain.signingNetwork === 'mainnet' ? 1 : 0;
+    return this.#network.networkId;
   }
 
   /** The network's id, as `requestNetwork()` answers it: `mina:devnet`, `zeko:testnet`. */
   get chainId(): string {
-    return this.#chain.networkID;
+    return this.#network.chainId;
   }
 
   /**
@@ -176,30 +173,14 @@ export class LedgerProvider implements WalletMethods {
 
   async switchChain(args: SwitchChainArgs, context: RequestContext = {}): Promise<{ networkID: string }> {
     return this.#local('switchChain', args ?? {}, context, async (params) => {
-      await this.#switchTo(this.#networks.switchable(params.networkID));
+      await this.#network.switchTo(params.networkID);
       return { networkID: this.chainId };
     });
   }
 
   async addChain(args: AddChainArgs, context: RequestContext = {}): Promise<{ networkID: string }> {
     return this.#local('addChain', args ?? {}, context, async ({ url, name }) => {
-      const known = this.#networks.byUrl(url);
-      if (known) {
-        await this.#switchTo(this.#networks.switchable(known.networkID));
-        return { networkID: this.chainId };
-      }
-      const confirm = this.#options.confirmAddChain;
-      if (!confirm) {
-        throw new ProviderError(ErrorCode.UnsupportedChain, {
-          reason: `this wallet adds no network (the integrator has no confirmAddChain hook): ${url} is the endpoint of none of ${this.#networks.list().join(', ')}`,
-        });
-      }
-      let answer: unknown = false;
-      await requireApproval(async () => {
-        answer = await confirm({ url, name, origin: this.origin });
-        return answer !== false;
-      }, `adding ${url} was not approved`);
-      this.#setChain(this.#networks.add(answer, name, url));
+      await this.#network.add(url, name);
       return { networkID: this.chainId };
     });
   }
@@ -446,7 +427,7 @@ export class LedgerProvider implements WalletMethods {
       if (missing) throw missing;
       const run = async (app: MinaLedgerApp, signal: AbortSignal, withDevice: WithDevice) => {
         this.#stillConnected(connection);
-        const chain = { network: this.network, endpoint: this.#networks.endpointOf(this.#chain) };
+        const chain = { network: this.network, endpoint: this.#network.endpoint };
         const session = await this.#sessions.open({ app, withDevice, connection, ...chain, signal, report }, store === true);
         return body(session as SessionOf<P>, params);
       };
@@ -570,32 +551,6 @@ export class LedgerProvider implements WalletMethods {
     this.#connectedBefore = true;
     this.#events.emit('accountsChanged', [address]);
     return [address];
-  }
-
-  /** Switches to `network` once the integrator's `confirmSwitchChain` approved it (see `switchChain`). */
-  async #switchTo(network: ChainNetwork): Promise<void> {
-    if (network === this.#chain) return;
-    const to = network.networkID;
-    const confirm = this.#options.confirmSwitchChain;
-    // Secure default: the signing domain of every later call changes, so nobody switches it silently.
-    if (!confirm && this.#options.allowUnconfirmedSwitchChain !== true) {
-      throw new ProviderError(ErrorCode.UserRejected, {
-        reason: `switching to ${to} needs the integrator's confirmation (the confirmSwitchChain option, or allowUnconfirmedSwitchChain: true)`,
-      });
-    }
-    if (confirm) {
-      const graphqlUrl = this.#networks.endpointOf(network)?.url;
-      const request = { from: this.chainId, to, origin: this.origin, ...(graphqlUrl ? { graphqlUrl } : {}) };
-      await requireApproval(() => confirm(request), `switching to ${to} was not approved`);
-    }
-    this.#setChain(network);
-  }
-
-  /** The network now is `network`: `chainChanged` when it changed. */
-  #setChain(network: ChainNetwork): void {
-    if (network === this.#chain) return;
-    this.#chain = network;
-    this.#events.emit('chainChanged', { networkID: this.chainId });
   }
 
   /** The device client; a new one after the transport reported a disconnect (a replugged device). */
