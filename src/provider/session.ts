@@ -28,8 +28,8 @@ import type { Endpoint } from './networks.js';
 import type { CheckedOptions, LedgerProviderOptions, Network } from './options.js';
 import type { CallReport } from './progress.js';
 
-/** The connected account, as `requestAccounts()` left it. */
-export interface Connection {
+/** The connected account, as `requestAccounts()` left it (./connection.ts). */
+export interface ConnectedAccount {
   address: string;
   capabilities: Capabilities;
   /** The credential store's secret, derived on the device on first use, once per connection. */
@@ -37,14 +37,14 @@ export interface Connection {
 }
 
 /**
- * What one call brings to its session: the device it holds, the connection, the network now (its kind and the
- * GraphQL endpoint used on it), its signal, its reports.
+ * What one call brings to its session: the device it holds, the connected account, the network now (its kind and
+ * the GraphQL endpoint used on it), its signal, its reports.
  */
 export interface CallParts {
   app: MinaLedgerApp;
   /** Runs one device step holding the device (see `CallSession.withDevice`). */
   withDevice: WithDevice;
-  connection: Connection;
+  account: ConnectedAccount;
   network: Network;
   endpoint: Endpoint | undefined;
   signal: AbortSignal;
@@ -128,18 +128,18 @@ export class CallSessions {
     return withStore ? this.#openWithStore(call) : this.#open(call);
   }
 
-  #open({ app, withDevice, connection, network, endpoint, signal, report }: CallParts): CallSession {
+  #open({ app, withDevice, account, network, endpoint, signal, report }: CallParts): CallSession {
     const { era, confirmZkapp, selectCredentials, o1jsCacheBytes, presentationLimits } = this.#options;
     const origin = this.#origin;
     return {
       app,
       withDevice,
-      address: connection.address,
+      address: account.address,
       accountIndex: this.#checked.accountIndex,
       origin,
       network,
       networkId: network === 'mainnet' ? 1 : 0,
-      capabilities: connection.capabilities,
+      capabilities: account.capabilities,
       signal,
       onConfirm: report.confirm,
       progress: report.progress,
@@ -170,7 +170,7 @@ export class CallSessions {
           'this transport would log the credential store key on @ledgerhq/logs: open the Ledger with openWebHid, openNodeHid or openSpeculos (or pass a @ledgerhq WebHID, node-hid or Speculos transport)',
       });
     }
-    const { appVersion } = call.connection.capabilities;
+    const { appVersion } = call.account.capabilities;
     if (!supports(appVersion, 'echoedMessage')) {
       throw new ProviderError(ErrorCode.MethodNotSupported, {
         reason: `the credential store needs Mina app 1.4.5 or newer (its key comes from a signed message); the device runs ${appVersion.version}`,
@@ -196,16 +196,15 @@ export class CallSessions {
     return this.#store;
   }
 
-  async #storeSecret(session: CallSession, { connection, report }: CallParts): Promise<Uint8Array> {
-    if (!connection.storeSecret) {
-      const { accountIndex, address, signal } = session;
-      await session.withDevice(async (app) => {
-        // Another call of this connection may have derived it while this one waited for the device.
-        if (connection.storeSecret) return;
-        report.confirm(`Approve "${STORE_KEY_MESSAGE}" on your Ledger to unlock your credentials`);
-        connection.storeSecret = await deriveStoreSecret(app, accountIndex, address, { signal });
-      });
-    }
-    return connection.storeSecret!;
+  async #storeSecret(session: CallSession, { account, report }: CallParts): Promise<Uint8Array> {
+    if (account.storeSecret) return account.storeSecret;
+    const { accountIndex, address, signal } = session;
+    return session.withDevice(async (app) => {
+      // Another call of this connection may have derived it while this one waited for the device.
+      if (account.storeSecret) return account.storeSecret;
+      report.confirm(`Approve "${STORE_KEY_MESSAGE}" on your Ledger to unlock your credentials`);
+      account.storeSecret = await deriveStoreSecret(app, accountIndex, address, { signal });
+      return account.storeSecret;
+    });
   }
 }
