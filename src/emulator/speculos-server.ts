@@ -104,16 +104,25 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
   const http = await import('node:http');
 
   const streams = new Set<ServerResponse>();
-  let apduQueue: Promise<unknown> = Promise.resolve();
   // "exit" in an automation rule stops the server, as it stops Speculos.
   const display = new SpeculosDisplay(device, { buttons: options.buttons ?? true, onExit: () => void close() });
   // One write per event: the Speculos transport parses each received chunk on its own.
   display.subscribe((event: SpeculosEvent) => {
     for (const res of streams) res.write(`data: ${JSON.stringify(event)}\n\n`);
   });
+  // Speculos serialises APDUs with a lock: a second one waits for the first reply.
+  let apduQueue: Promise<unknown> = Promise.resolve();
+  const exchange = (apdu: Uint8Array): Promise<Uint8Array> => {
+    const run = apduQueue.then(() => {
+      display.beforeExchange();
+      return device.exchange(apdu);
+    });
+    apduQueue = run.catch(() => undefined);
+    return run;
+  };
 
   const server: Server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(req, res, { display, streams, exchange }).catch((error: unknown) => {
       if (!res.headersSent) json(res, 500, { error: error instanceof Error ? error.message : String(error) });
       else res.destroy();
     });
@@ -122,89 +131,6 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
   // closes it after 5 s by default, and on a loaded machine the client's timer can fire after the server's, so a
   // request goes out on a socket the server is closing and fails as a lost device. The client closes first here.
   server.keepAliveTimeout = 65_000;
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const refusal = refuse(req);
-    if (refusal) {
-      req.resume();
-      return json(res, refusal.status, { error: refusal.error });
-    }
-    const url = new URL(req.url ?? '/', 'http://speculos');
-    const path = url.pathname.replace(/(.)\/$/, '$1');
-    const route = `${req.method} ${path}`;
-    const body = req.method === 'POST' ? await readBody(req) : new Uint8Array(0);
-
-    if (route === 'POST /apdu') {
-      const parsed = parseJson(body, APDU);
-      if ('error' in parsed) return json(res, 400, { error: parsed.error });
-      // Speculos serialises APDUs with a lock: a second one waits for the first reply.
-      const run = apduQueue.then(() => {
-        display.beforeExchange();
-        return device.exchange(fromHex(parsed.value.data));
-      });
-      apduQueue = run.catch(() => undefined);
-      try {
-        const reply = await run;
-        display.afterReply(reply.length >= 2 && reply[reply.length - 2] === 0x90 && reply[reply.length - 1] === 0x00);
-        return json(res, 200, { data: toHex(reply) });
-      } catch (error) {
-        // The device went away during the exchange: drop the connection, as a dead emulator would.
-        res.destroy(error instanceof Error ? error : undefined);
-        return;
-      }
-    }
-    if (route === 'GET /events') {
-      const stream = flag(url, 'stream');
-      const only = flag(url, 'currentscreenonly');
-      if (stream === undefined || only === undefined) return json(res, 400, { error: 'a flag must be true or false' });
-      if (stream) {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-        res.flushHeaders();
-        streams.add(res);
-        req.on('close', () => streams.delete(res));
-        return;
-      }
-      return json(res, 200, { events: only ? display.currentEvents : display.log });
-    }
-    if (route === 'DELETE /events') {
-      display.clearLog();
-      return json(res, 200, {});
-    }
-    const button = /^POST \/button\/([^/]+)$/.exec(route)?.[1];
-    if (button !== undefined) {
-      if (button !== 'left' && button !== 'right' && button !== 'both') return json(res, 405, { error: `no button ${button}` });
-      const parsed = parseJson(body, BUTTON);
-      if ('error' in parsed) return json(res, 400, { error: parsed.error });
-      display.button(button, parsed.value.action);
-      return json(res, 200, {});
-    }
-    if (route === 'POST /finger') {
-      const parsed = parseJson(body, FINGER);
-      return 'error' in parsed ? json(res, 400, { error: parsed.error }) : json(res, 200, {});
-    }
-    if (route === 'POST /automation') {
-      // Speculos reads the document as ASCII and refuses a path to a file ("file:…", which its command line takes).
-      if (body.some((b) => b > 0x7f)) return json(res, 400, 'invalid encoding');
-      const text = String.fromCharCode(...body);
-      const automation = text.startsWith('file:') ? undefined : Automation.parse(text);
-      if (!automation) return json(res, 400, 'invalid document');
-      display.setAutomation(automation);
-      return json(res, 200, {});
-    }
-    if (route === 'POST /ticker') {
-      const parsed = parseJson(body, TICKER);
-      if ('error' in parsed) return json(res, 400, { error: parsed.error });
-      display.ticker(parsed.value.action);
-      return json(res, 200, {});
-    }
-    if (route === 'GET /screenshot') {
-      const png = await encodePng(display.bitmap());
-      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'no-cache,no-store' });
-      res.end(png);
-      return;
-    }
-    return json(res, 404, { error: `no route ${route}` });
-  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -232,6 +158,119 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
     },
     close,
   };
+}
+
+/** What the routes share: the screen and its event log, the open event streams, the device's APDU line. */
+interface ServerState {
+  display: SpeculosDisplay;
+  /** The responses of `GET /events?stream=true` still open. */
+  streams: Set<ServerResponse>;
+  /** Runs one APDU on the device once the APDUs before it have their reply. */
+  exchange: (apdu: Uint8Array) => Promise<Uint8Array>;
+}
+
+/** One request as a route reads it: its URL and body (read already), and the server's state. */
+interface RouteCall extends ServerState {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  body: Uint8Array;
+}
+
+type Route = (call: RouteCall) => Promise<void>;
+
+/** Speculos's routes, as `METHOD /path`; `POST /button/{name}` is matched apart (`routeOf`). */
+const ROUTES: Readonly<Record<string, Route>> = {
+  'POST /apdu': postApdu,
+  'GET /events': getEvents,
+  'DELETE /events': async ({ res, display }) => {
+    display.clearLog();
+    json(res, 200, {});
+  },
+  'POST /finger': async ({ res, body }) => {
+    const parsed = parseJson(body, FINGER);
+    return 'error' in parsed ? json(res, 400, { error: parsed.error }) : json(res, 200, {});
+  },
+  'POST /automation': postAutomation,
+  'POST /ticker': async ({ res, body, display }) => {
+    const parsed = parseJson(body, TICKER);
+    if ('error' in parsed) return json(res, 400, { error: parsed.error });
+    display.ticker(parsed.value.action);
+    json(res, 200, {});
+  },
+  'GET /screenshot': async ({ res, display }) => {
+    const png = await encodePng(display.bitmap());
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'no-cache,no-store' });
+    res.end(png);
+  },
+};
+
+/** The route of `METHOD /path`: one of the table, a button, or 404. */
+function routeOf(route: string): Route {
+  const found = Object.hasOwn(ROUTES, route) ? ROUTES[route] : undefined;
+  if (found) return found;
+  const button = /^POST \/button\/([^/]+)$/.exec(route)?.[1];
+  if (button !== undefined) return (call) => postButton(call, button);
+  return async ({ res }) => json(res, 404, { error: `no route ${route}` });
+}
+
+/** Refuses what a web page sends (`refuse`), reads the URL and the body, and runs the route. */
+async function handle(req: IncomingMessage, res: ServerResponse, state: ServerState): Promise<void> {
+  const refusal = refuse(req);
+  if (refusal) {
+    req.resume();
+    return json(res, refusal.status, { error: refusal.error });
+  }
+  const url = new URL(req.url ?? '/', 'http://speculos');
+  const route = `${req.method} ${url.pathname.replace(/(.)\/$/, '$1')}`;
+  const body = req.method === 'POST' ? await readBody(req) : new Uint8Array(0);
+  await routeOf(route)({ ...state, req, res, url, body });
+}
+
+/** `POST /apdu`: the reply once the device has answered (the user too, for a review). */
+async function postApdu({ res, body, display, exchange }: RouteCall): Promise<void> {
+  const parsed = parseJson(body, APDU);
+  if ('error' in parsed) return json(res, 400, { error: parsed.error });
+  try {
+    const reply = await exchange(fromHex(parsed.value.data));
+    display.afterReply(reply.length >= 2 && reply[reply.length - 2] === 0x90 && reply[reply.length - 1] === 0x00);
+    json(res, 200, { data: toHex(reply) });
+  } catch (error) {
+    // The device went away during the exchange: drop the connection, as a dead emulator would.
+    res.destroy(error instanceof Error ? error : undefined);
+  }
+}
+
+/** `GET /events`: the log, the current screen's events, or a stream of every event from now on. */
+async function getEvents({ req, res, url, display, streams }: RouteCall): Promise<void> {
+  const stream = flag(url, 'stream');
+  const only = flag(url, 'currentscreenonly');
+  if (stream === undefined || only === undefined) return json(res, 400, { error: 'a flag must be true or false' });
+  if (!stream) return json(res, 200, { events: only ? display.currentEvents : display.log });
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.flushHeaders();
+  streams.add(res);
+  req.on('close', () => streams.delete(res));
+}
+
+/** `POST /button/{left,right,both}`: a press, a release, or both; any other button is 405. */
+async function postButton({ res, body, display }: RouteCall, button: string): Promise<void> {
+  if (button !== 'left' && button !== 'right' && button !== 'both') return json(res, 405, { error: `no button ${button}` });
+  const parsed = parseJson(body, BUTTON);
+  if ('error' in parsed) return json(res, 400, { error: parsed.error });
+  display.button(button, parsed.value.action);
+  json(res, 200, {});
+}
+
+/** `POST /automation`: the rules that press buttons when a text is drawn (./speculos-automation.ts). */
+async function postAutomation({ res, body, display }: RouteCall): Promise<void> {
+  // Speculos reads the document as ASCII and refuses a path to a file ("file:…", which its command line takes).
+  if (body.some((b) => b > 0x7f)) return json(res, 400, 'invalid encoding');
+  const text = String.fromCharCode(...body);
+  const automation = text.startsWith('file:') ? undefined : Automation.parse(text);
+  if (!automation) return json(res, 400, 'invalid document');
+  display.setAutomation(automation);
+  json(res, 200, {});
 }
 
 /**
