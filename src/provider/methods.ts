@@ -5,8 +5,9 @@
  * same way. Each row gives its params schema, how its positional params read, whether
  * `wrapProvider({ whenUnsupported: 'delegate' })` may hand it to the original wallet, and what it resolves (a type
  * only). Everything else derives from here: `METHODS`, the typed dapp API (`ChainRpcSchema` in ./rpc.ts), the methods
- * `LedgerProvider` must implement (`WalletMethods`), `request()`'s dispatch and the wrapper's delegation, so a method
- * added here is a method everywhere (and a compile error until the provider has it).
+ * `LedgerProvider` must implement (`TableMethods`, which the documented `WalletMethods` of ./wallet-methods.ts must
+ * equal), `request()`'s dispatch and the wrapper's delegation, so a method added here is a method everywhere (and a
+ * compile error until the interface documents it and the provider has it).
  *
  * Models: viem's `walletActions` (one line per action), mina-js's `validation.ts` (every method's params in one file).
  */
