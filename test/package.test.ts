@@ -96,6 +96,19 @@ describe('the built package under native Node ESM', () => {
     expect(JSON.parse(out)).toEqual(surface);
   });
 
+  it('documents every public member of LedgerProvider in its declarations: on the class, or on the WalletMethods interface it implements', async () => {
+    const { LedgerProvider } = await import(join(root, 'dist/index.js'));
+    const members = Object.getOwnPropertyNames(LedgerProvider.prototype).filter((name) => name !== 'constructor');
+    const declarations = ['dist/provider/provider.d.ts', 'dist/provider/wallet-methods.d.ts'].map((file) =>
+      readFileSync(join(root, file), 'utf8'),
+    );
+    // A doc comment right before the member's declaration (`name(`, `name<`, `get name(`), in either file.
+    const documented = (name: string) =>
+      declarations.some((text) => new RegExp(`/\\*\\*(?:(?!\\*/)[\\s\\S])*\\*/\\s*(?:get )?${name}[<(]`).test(text));
+    expect(members.length).toBeGreaterThan(30);
+    expect(members.filter((name) => !documented(name))).toEqual([]);
+  });
+
   it('declares its library files free of import-time side effects (the CLI bin and the examples have them)', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { sideEffects: unknown; bin: Record<string, string> };
     expect(pkg.sideEffects).toEqual([`./${pkg.bin['chain-ledger']}`]);
