@@ -164,6 +164,42 @@ describe('chain_requestPresentation', () => {
     expect(reviews.some((r) => r.kind === 'sign-fields')).toBe(false);
   }, 120_000);
 
+  it('a presentation that waits for the device while a credential is stored on a new connection uses the store key that call derived: the device is asked for it once', async () => {
+    let storeOnScreen!: () => void;
+    const onScreen = new Promise<void>((resolve) => (storeOnScreen = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const { chain, requests } = await connected(
+      {
+        approve: async (review) => {
+          if (review.screens.some((screen) => screen.text?.startsWith('Store credential'))) {
+            storeOnScreen();
+            await released;
+          }
+          return true;
+        },
+      },
+      { accountIndex: 3 },
+    );
+    const stored = chain.storePrivateCredential({ credential: issuer.issue(addressOf(3)) });
+    await onScreen; // the store call holds the device, its approval on screen
+    // A request for a credential type nothing stored has (a string of at most 20 bytes): it fails once it has read
+    // the store, for which it needs the store key, while the store call still holds the device.
+    const { PresentationRequest, DynamicString } = issuer.A.attestations;
+    const spec = presentationSpec(issuer.A, DynamicString({ maxLength: 20 }));
+    const json = JSON.parse(
+      PresentationRequest.toJSON(
+        PresentationRequest.https(spec, { createdAt: issuer.A.o1js.UInt64.from(Date.now()) }, { action: 'login' }),
+      ),
+    );
+    const presented = failure(chain.requestPresentation({ presentation: { presentationRequest: json } }));
+    await new Promise((resolve) => setTimeout(resolve, 3000)); // its host checks done, it waits for the device
+    release();
+    await stored;
+    expect(await presented).toMatchObject({ code: 20003, data: { reason: expect.stringMatching(/no stored credential/) } });
+    expect(requests('e005')).toBe(2); // the store call's approval and one store key
+  }, 120_000);
+
   it('a malformed request → 20003 naming the path', async () => {
     const { chain } = await connected();
     const { json } = request('https');
