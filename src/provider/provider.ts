@@ -50,8 +50,9 @@ import { CallPipeline } from './pipeline.js';
  * `createLedgerProvider({ transport, network })` (or `wrapProvider` in front of a wallet the page already has) and
  * put it on the page with `install(provider)`. Nothing touches the device until `requestAccounts()`; every method
  * then checks the caller's origin, the connection and its arguments before the device is asked, holds the device for
- * the whole call (a presentation: for its device steps only), and verifies what the device returns. Every promise rejects only with a `ProviderError`
- * (`code`: 1001 not connected, 1002 rejected, 20003 bad argument, 20006 unsupported, 23001 wrong origin).
+ * the whole call (a presentation: for its device steps only), and verifies what the device returns. Every promise
+ * rejects only with a `ProviderError` (`code`: 1001 not connected, 1002 rejected, 20003 bad argument, 20006
+ * unsupported, 23001 wrong origin).
  *
  * @example
  * ```ts
