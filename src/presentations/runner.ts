@@ -15,80 +15,22 @@
  *
  * Both speak session.ts's protocol. Where no worker can be started (no `Worker`, a bundle that left the
  * worker file out, a worker script that fails to load), `startPresentationRun` resolves to undefined and the caller
- * runs the same session in its own thread over `runOver` (in-thread.ts), with a warning in browsers: the page is busy
+ * runs the same session in its own thread over `runOver` (channel-run.ts, in-thread.ts), with a warning in browsers: the page is busy
  * meanwhile, which is why a worker is preferred.
  */
-import type { PrepareMessage, Prepared, SessionMessage, WorkerReply } from './session.js';
+import { DEFAULT_PRESENTATION_LIMITS, type PresentationLimits, type PresentationRun, runOver, type WorkerChannel } from './channel-run.js';
+import type { WorkerReply } from './session.js';
 
-export interface PresentationRun {
-  /** Compiles and prepares; resolves with the fields the owner must sign. */
-  prepare(input: PrepareMessage): Promise<Prepared>;
-  /** Proves with the owner's signature (base58); resolves with the Presentation JSON text. */
-  finalize(signatureBase58: string): Promise<string>;
-  /** Ends the run: persists what the key cache holds (if the run did not finish), then terminates the worker. Idempotent. */
-  close(): void;
-}
-
-/** A failure inside the run, with the step it happened in (the caller maps it to its error). */
-export class PresentationRunError extends Error {
-  override readonly name = 'PresentationRunError';
-  constructor(
-    readonly stage: 'prepare' | 'finalize' | 'close',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * The worker itself failed: it stopped, or threw outside the session (o1js's wasm has trapped so in browsers), not the
- * presentation. Nothing about the request is known to be wrong, so the caller may run the step again in a fresh worker.
- */
-export class PresentationWorkerError extends Error {
-  override readonly name = 'PresentationWorkerError';
-}
-
-/**
- * A step needed more than the host allows (`PresentationLimits`): its worker was terminated. The request's circuit is
- * what costs, so the step is not run again.
- */
-export class PresentationLimitError extends Error {
-  override readonly name = 'PresentationLimitError';
-  constructor(
-    readonly limit: 'time' | 'memory',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * What one presentation's host work may take, per step (the compile, then the proof): the cost bound of
- * request-bounds.ts refuses a large circuit before it starts, and these stop what gets past it.
- */
-export interface PresentationLimits {
-  /** Longest a step may run before its worker is terminated (ms). Node and browsers; in this thread, the call ends. */
-  timeMs: number;
-  /** Node: the worker thread's JavaScript heap (`resourceLimits.maxOldGenerationSizeMb`, MB). Browsers set their own. */
-  memoryMb: number;
-}
-
-/**
- * The default limits: 5 minutes a step (a cold compile of a real request takes 20–60 s here, a proof 10–30 s) and a
- * 2 GiB JavaScript heap (the tests' presentation peaks well under 1 GiB of it; the review's 13-minute request grew
- * to 8.5 GB).
- */
-export const DEFAULT_PRESENTATION_LIMITS: PresentationLimits = { timeMs: 300_000, memoryMb: 2048 };
-
-/** What the runner needs of a worker, whichever platform's. */
-export interface WorkerChannel {
-  post(message: SessionMessage): void;
-  /** Replies, and failures of the worker itself (it stopped, or its script failed). */
-  listen(onReply: (reply: WorkerReply) => void, onFailure: (error: unknown) => void): void;
-  terminate(): void;
-  /** Node: hands the worker back, idle and warm, for the next run (else the run terminates it). */
-  release?(): void;
-}
+export {
+  DEFAULT_PRESENTATION_LIMITS,
+  type PresentationLimits,
+  type PresentationRun,
+  PresentationLimitError,
+  PresentationRunError,
+  PresentationWorkerError,
+  runOver,
+  type WorkerChannel,
+} from './channel-run.js';
 
 /**
  * The browser's Worker as it was when this module loaded (the name shadows the global on purpose: bundlers recognise
@@ -100,8 +42,6 @@ const Worker: typeof globalThis.Worker | undefined = globalThis.Worker;
 const postToWorker = Worker?.prototype.postMessage;
 const apply = Reflect.apply;
 
-/** How long a closing run waits for the worker to persist its key cache before it is terminated anyway. */
-const CLOSE_GRACE_MS = 10_000;
 /** How long a browser Worker may take to load its module graph before the page proves in its own thread instead. */
 const START_TIMEOUT_MS = 30_000;
 /** How long Node keeps an idle warm worker (≈ 0.25 GB more resident, measured with one spec) before terminating it. */
@@ -139,123 +79,6 @@ export async function startPresentationRun(
   return runOver(channel, signal, limits.timeMs);
 }
 
-/**
- * A presentation run over one worker channel, each step bounded by `timeMs` (the worker terminated when it is
- * over). Exported for the runner's own tests (not part of the package's API).
- * @internal
- */
-export function runOver(
-  channel: WorkerChannel,
-  signal: AbortSignal | undefined,
-  timeMs = DEFAULT_PRESENTATION_LIMITS.timeMs,
-): PresentationRun {
-  let closed = false;
-  let finished = false;
-  /** An error reply or a worker failure: the worker is not reused. */
-  let failed = false;
-  let pending: { resolve: (reply: WorkerReply) => void; reject: (error: unknown) => void } | undefined;
-  /** The worker's own failure, for a step asked after it (the worker failed while idle between two steps). */
-  let failure: unknown;
-  const fail = (error: unknown) => {
-    pending?.reject(error);
-    pending = undefined;
-  };
-  channel.listen(
-    (reply) => {
-      if ('error' in reply) failed = true;
-      pending?.resolve(reply);
-      pending = undefined;
-    },
-    (cause) => {
-      failed = true;
-      const error = isOutOfMemory(cause)
-        ? new PresentationLimitError('memory', "the presentation needed more memory than the host's limit allows")
-        : new PresentationWorkerError((cause as Error)?.message ?? String(cause), { cause });
-      if (!closed) failure = error;
-      fail(closed ? (signal?.reason ?? new Error('the presentation was cancelled')) : error);
-      // A worker that failed (an uncaught error: in a browser it lives on, its o1js state unknown) is ended at once,
-      // not asked to close: its work is lost anyway, and the caller may start a fresh one, which must not share the
-      // tab's memory with a dead o1js instance's.
-      terminate();
-    },
-  );
-  const terminate = () => {
-    if (closed) return;
-    closed = true;
-    channel.terminate();
-  };
-  /** The run ended normally: the worker goes back warm where the platform reuses workers (Node), else it ends. */
-  const release = () => {
-    if (closed) return;
-    if (failed || signal?.aborted || pending !== undefined || channel.release === undefined) return terminate();
-    closed = true;
-    channel.release();
-  };
-  const onAbort = () => {
-    fail(signal!.reason);
-    terminate();
-  };
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const ask = (message: SessionMessage): Promise<WorkerReply> => {
-    if (closed) return Promise.reject(signal?.reason ?? failure ?? new Error('the presentation run is closed'));
-    return new Promise<WorkerReply>((resolve, reject) => {
-      // A step over the time limit: its worker terminated, the step refused (a close has its own grace period).
-      const timer =
-        'close' in message
-          ? undefined
-          : setTimeout(() => {
-              failed = true;
-              fail(new PresentationLimitError('time', `a presentation step took longer than the host's limit (${timeMs / 1000} s)`));
-              terminate();
-            }, timeMs);
-      const settled = () => clearTimeout(timer);
-      pending = {
-        resolve: (reply) => {
-          settled();
-          resolve(reply);
-        },
-        reject: (error) => {
-          settled();
-          reject(error);
-        },
-      };
-      channel.post(message);
-    });
-  };
-  const unwrap = <T>(reply: WorkerReply, pick: (r: WorkerReply) => T | undefined): T => {
-    if ('error' in reply && reply.error.trapped) {
-      // o1js's wasm trapped in the worker: its instance is not to be trusted again (nor its memory kept).
-      terminate();
-      throw new PresentationWorkerError(`o1js's wasm trapped in the presentation worker: ${reply.error.message}`);
-    }
-    if ('error' in reply) throw new PresentationRunError(reply.error.stage, reply.error.message);
-    const value = pick(reply);
-    if (value === undefined) throw new Error('unexpected reply from the presentation worker');
-    return value;
-  };
-  return {
-    prepare: async (input) => unwrap(await ask({ prepare: input }), (r) => ('prepared' in r ? r.prepared : undefined)),
-    finalize: async (signature) => {
-      const presentation = unwrap(await ask({ finalize: { signature } }), (r) => ('presentation' in r ? r.presentation : undefined));
-      finished = true; // the worker persisted its key cache before replying
-      return presentation;
-    },
-    close: () => {
-      signal?.removeEventListener('abort', onAbort);
-      if (closed) return;
-      if (finished) return release();
-      if (signal?.aborted || pending !== undefined) return terminate();
-      // Rejected or failed between the steps: let the worker persist what o1js wrote, then end it (never wait forever);
-      // in Node a worker that acknowledged the close after a good prepare is kept warm.
-      const grace = setTimeout(terminate, CLOSE_GRACE_MS);
-      ask({ close: true })
-        .then((reply) => ('closed' in reply ? release() : terminate()))
-        .catch(() => terminate())
-        .finally(() => clearTimeout(grace));
-    },
-  };
-}
-
 /** Node's presentation workers: how many were started and are alive, and whether one is idle (for tests). */
 export function presentationWorkers(): { started: number; live: number; idle: boolean } {
   return { started: nodeWorkers.started, live: nodeWorkers.live, idle: nodeWorkers.idle !== undefined };
@@ -267,11 +90,6 @@ export function closeIdlePresentationWorker(): void {
   if (entry === undefined) return;
   takeIdle();
   void entry.worker.terminate();
-}
-
-/** Node's report of a worker that reached its heap limit (`resourceLimits`). */
-function isOutOfMemory(cause: unknown): boolean {
-  return (cause as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
 }
 
 /** One Node worker thread across the runs that reuse it: the current run's handlers receive its messages. */
