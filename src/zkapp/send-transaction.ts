@@ -18,7 +18,7 @@
 import type { MinaLedgerApp } from '../device/client.js';
 import type { NetworkId } from '../apdu/codec.js';
 import { signatureToBase58 } from '../apdu/signature.js';
-import type { Era, SignerNetwork } from '../upstream/mina-signer-modules.js';
+import type { Era, MinaSignerInternals, SignerNetwork } from '../upstream/mina-signer-modules.js';
 import { minaSignerInternals } from '#upstream/mina-signer-internals';
 import { ErrorCode, ProviderError, invalidParams, requireApproval } from '../errors/provider-error.js';
 import { memoText } from '../apdu/sign-zkapp.js';
@@ -30,6 +30,7 @@ import {
   detectEra,
   signingSlots,
   withFeePayer,
+  type ParsedZkappCommand,
   type ZkappCommandJson,
 } from './command.js';
 import { fetchAccountNonce, sendZkapp } from './graphql.js';
@@ -97,35 +98,10 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   // One copy of the page's argument, taken before any check: every check and every use reads the same plain data (a
   // getter of the page's cannot answer one way to the checks and another way to the signing).
   const command = checkShape(structuredClone(params.transaction));
-  const fallbackEra: Era = ctx.era ?? (ctx.network === 'local' ? 'berkeley' : 'mesa');
-  const era = detectEra(command, fallbackEra);
-  if (ctx.era && era !== ctx.era) {
-    throw invalidParams(
-      'transaction',
-      `the command has the ${era} layout, but this network runs ${ctx.era}: rebuild it with a matching o1js`,
-    );
-  }
+  const era = commandEra(ctx, command);
   const internals = await minaSignerInternals(era);
   const network: SignerNetwork = ctx.network === 'mainnet' ? 'mainnet' : 'devnet';
-  const networkId: NetworkId = ctx.network === 'mainnet' ? 1 : 0;
-
-  const feePayer = command.feePayer.body;
-  const walletPays = feePayer.publicKey === EMPTY_PUBLIC_KEY || feePayer.publicKey === ctx.address;
-  // The placeholder is no curve point, so the library would refuse it: the wallet's key goes in first.
-  if (walletPays) feePayer.publicKey = ctx.address;
-  // Parsed (and its URIs, events and actions hashed) once; after the fee payer is filled in, only that is parsed again.
-  let parsed = checkWithLibrary(command, internals);
-  if (walletPays) {
-    const fee = chooseFee(params, command, ctx.feeCap);
-    const nonce = params.nonce ?? (await inferNonce(ctx)) ?? Number(feePayer.nonce);
-    feePayer.fee = fee.toString();
-    feePayer.nonce = String(nonce);
-    // Keep the dapp's memo unless a non-empty feePayer.memo replaces it (mina-signer's helper would drop it).
-    if (params.feePayer?.memo !== undefined) command.memo = internals.Memo.toBase58(internals.Memo.fromString(params.feePayer.memo));
-    parsed = withFeePayer(parsed, command, internals);
-  } else if (!params.onlySign) {
-    throw invalidParams('onlySign', 'another account pays the fee: the Ledger can only sign its account updates (use onlySign: true)');
-  }
+  const parsed = await settleFeePayer(ctx, params, command, internals);
 
   // Whether the result can be broadcast depends only on the arguments and the provider: refuse before signing.
   if (!params.onlySign && !(ctx.network === 'local' && ctx.localChain) && !ctx.graphqlUrl) {
@@ -136,56 +112,13 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   const slots = signingSlots(command, ctx.address, commitments);
   if (slots.length === 0) throw invalidParams('transaction', 'the Ledger account is not a signer for this zkApp command');
 
-  // What the command does to the account, before any device request: the spend cap, then the integrator's hook.
-  const memo = memoText(Uint8Array.from(internals.Memo.toBytes(internals.Memo.fromBase58(command.memo)))) ?? '';
-  const summary = summarizeZkapp(command, ctx.address, ctx.network, clearSigning, memo);
-  if (ctx.spendCap !== undefined && BigInt(summary.spend) > ctx.spendCap) {
-    throw invalidParams(
-      'transaction',
-      `the command takes ${summary.spend} nanomina from the account (fee included), above the spend cap of ${ctx.spendCap}`,
-    );
-  }
-  const { confirmZkapp } = ctx;
-  // Blind signing is never silent by default: a hash on the device needs a review on the host, or the integrator's opt-in.
-  if (!clearSigning && !confirmZkapp && ctx.allowUnreviewedBlindSigning !== true) {
-    throw new ProviderError(ErrorCode.MethodNotSupported, { reason: UNREVIEWED_BLIND_SIGNING });
-  }
-  if (confirmZkapp) await requireApproval(() => confirmZkapp(summary), 'refused by the wallet before the Ledger was asked');
+  await reviewOnHost(ctx, command, internals, clearSigning);
   ctx.signal?.throwIfAborted();
 
   // Each distinct value is signed once; every slot needing that value reuses the signature.
-  const distinct = [...new Set(slots.map((s) => s.value))];
-  const kindOf = (value: bigint): ZkappCommitmentKind => (value === commitments.fullCommitment ? 'fullCommitment' : 'commitment');
-  const publicKey = internals.PublicKey.toGroup(internals.PublicKey.fromBase58(ctx.address));
-  const raw = new Map<bigint, { field: string; scalar: string }>();
-  if (clearSigning) {
-    ctx.onConfirm?.('Review the zkApp transaction on your Ledger: it shows what the command does');
-    const reply = await ctx.app.signZkapp(zkappStream(parsed, internals, era, network, ctx.accountIndex), { signal: ctx.signal });
-    const mismatch = clearSigningMismatch(reply, commitments, distinct.map(kindOf));
-    if (mismatch) throw new ProviderError(ErrorCode.Internal, { reason: mismatch });
-    for (const { kind, r, s } of reply.signatures) {
-      raw.set(kind === 'fullCommitment' ? commitments.fullCommitment : commitments.commitment, {
-        field: r.toString(),
-        scalar: s.toString(),
-      });
-    }
-  } else {
-    for (const [i, value] of distinct.entries()) {
-      const what = kindOf(value) === 'fullCommitment' ? 'full commitment' : 'partial commitment (the account updates only)';
-      ctx.onConfirm?.(`Blind-sign the zkApp ${what} on your Ledger (${i + 1} of ${distinct.length})`);
-      raw.set(value, await ctx.app.signFieldElement(ctx.accountIndex, value, networkId, { signal: ctx.signal }));
-    }
-  }
-  const signatures = new Map<bigint, string>();
-  for (const value of distinct) {
-    const signature = raw.get(value)!;
-    const ok = internals.verifyFieldElement({ r: BigInt(signature.field), s: BigInt(signature.scalar) }, value, publicKey, network);
-    if (!ok)
-      throw new ProviderError(ErrorCode.Internal, {
-        reason: 'the Ledger returned a signature that does not verify for this account and network',
-      });
-    signatures.set(value, signatureToBase58(signature));
-  }
+  const signing: DeviceSigning = { parsed, internals, era, network, commitments, distinct: [...new Set(slots.map((s) => s.value))] };
+  const raw = clearSigning ? await signInClear(ctx, signing) : await signBlind(ctx, signing);
+  const signatures = verifiedSignatures(ctx.address, signing, raw);
   for (const slot of slots) {
     const signature = signatures.get(slot.value)!;
     if (slot.target === 'feePayer') command.feePayer.authorization = signature;
@@ -199,6 +132,144 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
 
   if (params.onlySign) return { signedData: JSON.stringify(signedData(command, internals.Memo)) };
   return broadcast(ctx, command);
+}
+
+/** The command's protocol era, from its shape: refused when the network is known to run the other one. */
+function commandEra(ctx: SendTransactionContext, command: ZkappCommandJson): Era {
+  const fallbackEra: Era = ctx.era ?? (ctx.network === 'local' ? 'berkeley' : 'mesa');
+  const era = detectEra(command, fallbackEra);
+  if (ctx.era && era !== ctx.era) {
+    throw invalidParams(
+      'transaction',
+      `the command has the ${era} layout, but this network runs ${ctx.era}: rebuild it with a matching o1js`,
+    );
+  }
+  return era;
+}
+
+/**
+ * The command parsed by the era's library, its fee payer settled: the wallet pays when the fee payer is the empty key
+ * or the connected account (fee, nonce and memo filled in); another account's fee payer is kept, and then only
+ * `onlySign` makes sense (the Ledger signs its account updates, nobody signs the fee payer).
+ */
+async function settleFeePayer(
+  ctx: SendTransactionContext,
+  params: SendTransactionParams,
+  command: ZkappCommandJson,
+  internals: MinaSignerInternals,
+): Promise<ParsedZkappCommand> {
+  const feePayer = command.feePayer.body;
+  const walletPays = feePayer.publicKey === EMPTY_PUBLIC_KEY || feePayer.publicKey === ctx.address;
+  // The placeholder is no curve point, so the library would refuse it: the wallet's key goes in first.
+  if (walletPays) feePayer.publicKey = ctx.address;
+  // Parsed (and its URIs, events and actions hashed) once; after the fee payer is filled in, only that is parsed again.
+  const parsed = checkWithLibrary(command, internals);
+  if (!walletPays) {
+    if (!params.onlySign) {
+      throw invalidParams('onlySign', 'another account pays the fee: the Ledger can only sign its account updates (use onlySign: true)');
+    }
+    return parsed;
+  }
+  const fee = chooseFee(params, command, ctx.feeCap);
+  const nonce = params.nonce ?? (await inferNonce(ctx)) ?? Number(feePayer.nonce);
+  feePayer.fee = fee.toString();
+  feePayer.nonce = String(nonce);
+  // Keep the dapp's memo unless a non-empty feePayer.memo replaces it (mina-signer's helper would drop it).
+  if (params.feePayer?.memo !== undefined) command.memo = internals.Memo.toBase58(internals.Memo.fromString(params.feePayer.memo));
+  return withFeePayer(parsed, command, internals);
+}
+
+/**
+ * What the command does to the account, before any device request: the spend cap, then the integrator's hook. Blind
+ * signing is never silent by default: a hash on the device needs a review on the host, or the integrator's opt-in.
+ */
+async function reviewOnHost(
+  ctx: SendTransactionContext,
+  command: ZkappCommandJson,
+  internals: MinaSignerInternals,
+  clearSigning: boolean,
+): Promise<void> {
+  const memo = memoText(Uint8Array.from(internals.Memo.toBytes(internals.Memo.fromBase58(command.memo)))) ?? '';
+  const summary = summarizeZkapp(command, ctx.address, ctx.network, clearSigning, memo);
+  if (ctx.spendCap !== undefined && BigInt(summary.spend) > ctx.spendCap) {
+    throw invalidParams(
+      'transaction',
+      `the command takes ${summary.spend} nanomina from the account (fee included), above the spend cap of ${ctx.spendCap}`,
+    );
+  }
+  const { confirmZkapp } = ctx;
+  if (!clearSigning && !confirmZkapp && ctx.allowUnreviewedBlindSigning !== true) {
+    throw new ProviderError(ErrorCode.MethodNotSupported, { reason: UNREVIEWED_BLIND_SIGNING });
+  }
+  if (confirmZkapp) await requireApproval(() => confirmZkapp(summary), 'refused by the wallet before the Ledger was asked');
+}
+
+/** What the device steps need of the command being signed. */
+interface DeviceSigning {
+  parsed: ParsedZkappCommand;
+  internals: MinaSignerInternals;
+  era: Era;
+  network: SignerNetwork;
+  commitments: { commitment: bigint; fullCommitment: bigint };
+  /** The distinct values the account signs (each once, whatever number of slots need it). */
+  distinct: bigint[];
+}
+
+/** A device signature as it came back: the signature's field and scalar, decimal. */
+type RawSignature = { field: string; scalar: string };
+
+function kindOf(value: bigint, signing: DeviceSigning): ZkappCommitmentKind {
+  return value === signing.commitments.fullCommitment ? 'fullCommitment' : 'commitment';
+}
+
+/** SIGN_ZKAPP: one request, the device shows the command; its commitments must equal the host's. */
+async function signInClear(ctx: SendTransactionContext, signing: DeviceSigning): Promise<Map<bigint, RawSignature>> {
+  const { parsed, internals, era, network, commitments } = signing;
+  ctx.onConfirm?.('Review the zkApp transaction on your Ledger: it shows what the command does');
+  const reply = await ctx.app.signZkapp(zkappStream(parsed, internals, era, network, ctx.accountIndex), { signal: ctx.signal });
+  const mismatch = clearSigningMismatch(
+    reply,
+    commitments,
+    signing.distinct.map((value) => kindOf(value, signing)),
+  );
+  if (mismatch) throw new ProviderError(ErrorCode.Internal, { reason: mismatch });
+  const raw = new Map<bigint, RawSignature>();
+  for (const { kind, r, s } of reply.signatures) {
+    raw.set(kind === 'fullCommitment' ? commitments.fullCommitment : commitments.commitment, {
+      field: r.toString(),
+      scalar: s.toString(),
+    });
+  }
+  return raw;
+}
+
+/** INS 06: one blind signature per distinct value, the device showing only the value. */
+async function signBlind(ctx: SendTransactionContext, signing: DeviceSigning): Promise<Map<bigint, RawSignature>> {
+  const networkId: NetworkId = ctx.network === 'mainnet' ? 1 : 0;
+  const raw = new Map<bigint, RawSignature>();
+  for (const [i, value] of signing.distinct.entries()) {
+    const what = kindOf(value, signing) === 'fullCommitment' ? 'full commitment' : 'partial commitment (the account updates only)';
+    ctx.onConfirm?.(`Blind-sign the zkApp ${what} on your Ledger (${i + 1} of ${signing.distinct.length})`);
+    raw.set(value, await ctx.app.signFieldElement(ctx.accountIndex, value, networkId, { signal: ctx.signal }));
+  }
+  return raw;
+}
+
+/** Each device signature verified on the host for this account and network before it is used (base58, by value). */
+function verifiedSignatures(address: string, signing: DeviceSigning, raw: Map<bigint, RawSignature>): Map<bigint, string> {
+  const { internals, network } = signing;
+  const publicKey = internals.PublicKey.toGroup(internals.PublicKey.fromBase58(address));
+  const signatures = new Map<bigint, string>();
+  for (const value of signing.distinct) {
+    const signature = raw.get(value)!;
+    const ok = internals.verifyFieldElement({ r: BigInt(signature.field), s: BigInt(signature.scalar) }, value, publicKey, network);
+    if (!ok)
+      throw new ProviderError(ErrorCode.Internal, {
+        reason: 'the Ledger returned a signature that does not verify for this account and network',
+      });
+    signatures.set(value, signatureToBase58(signature));
+  }
+  return signatures;
 }
 
 /**
