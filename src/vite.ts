@@ -148,35 +148,12 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
   const inWorker = (options as { [IN_WORKER]?: boolean })[IN_WORKER] === true;
   let building = inWorker;
   let assetsDir = 'assets';
-  const located = new Map<string, Internal>();
-  const internal = (pkg: string) => {
-    let found = located.get(pkg);
-    if (!found) {
-      found = locate(pkg);
-      located.set(pkg, found);
-    }
-    return found;
-  };
-  const inside = (file: string, dir: string) => file === dir || file.startsWith(dir + sep);
-  const clean = (id: string) => id.split('?')[0]!;
+  const internal = memoizedLocate();
 
   return {
     name: 'chain-ledger',
     enforce: 'pre',
-    config() {
-      return {
-        // The dev server serves mina-signer's internal files as they are; the one CommonJS package they import must
-        // be pre-bundled (the dependency scan does not follow the virtual ids).
-        optimizeDeps: { include: ['mina-signer > blakejs', 'mina-signer-berkeley > blakejs'] },
-        // 5. The presentation Worker (presentations/worker.browser): an ES module, since it loads o1js and
-        // mina-attestations lazily (code-splitting; Vite's default worker format, iife, cannot split), built with this
-        // plugin too (Vite applies `plugins` to workers only in dev; `worker.plugins` in builds).
-        worker: { format: 'es' as const, plugins: () => [chainLedger({ ...options, [IN_WORKER]: true } as ChainLedgerViteOptions)] },
-        ...(options.crossOriginIsolation === false
-          ? {}
-          : { server: { headers: { ...CROSS_ORIGIN_ISOLATION_HEADERS } }, preview: { headers: { ...CROSS_ORIGIN_ISOLATION_HEADERS } } }),
-      };
-    },
+    config: () => viteConfig(options),
     configResolved(config) {
       building ||= config.command === 'build' && !config.build.ssr;
       assetsDir = config.build.assetsDir;
@@ -195,17 +172,7 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
         return { id: `./${basename(sharedO1jsFile(assetsDir))}`, external: true };
       }
       // 1. chain-ledger-internal (…):<package>/<file>
-      if (source.startsWith(INTERNAL_PREFIX)) {
-        const rest = source.slice(INTERNAL_PREFIX.length);
-        const pkg = PACKAGES.find((p) => rest.startsWith(`${p}/`));
-        if (!pkg) throw new Error(`chain-ledger/vite: unknown internal module ${source}`);
-        if (OPTIONAL_PEERS.includes(pkg) && !installed(pkg)) return `${MISSING}?${pkg}`;
-        const file = resolve(internal(pkg).base, rest.slice(pkg.length + 1));
-        if (!inside(file, internal(pkg).root) || !existsSync(file)) {
-          throw new Error(`chain-ledger/vite: ${source} is not a file of the installed ${pkg}`);
-        }
-        return file;
-      }
+      if (source.startsWith(INTERNAL_PREFIX)) return resolveInternal(source, internal);
       if (!importer) return null;
       const from = clean(importer);
       // 2. mina-signer's `import { randomBytes } from 'crypto'`
@@ -232,6 +199,55 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
       return null;
     },
   };
+}
+
+/** `locate`, each package looked up once per plugin instance (resolveId asks for the same few on every import). */
+function memoizedLocate(): (pkg: string) => Internal {
+  const located = new Map<string, Internal>();
+  return (pkg) => {
+    let found = located.get(pkg);
+    if (!found) {
+      found = locate(pkg);
+      located.set(pkg, found);
+    }
+    return found;
+  };
+}
+
+const inside = (file: string, dir: string) => file === dir || file.startsWith(dir + sep);
+/** A module id without its query string. */
+const clean = (id: string) => id.split('?')[0]!;
+
+/** The Vite config the plugin adds: pre-bundled blakejs, the COOP/COEP headers (4.), the Worker's build (5.). */
+function viteConfig(options: ChainLedgerViteOptions) {
+  return {
+    // The dev server serves mina-signer's internal files as they are; the one CommonJS package they import must
+    // be pre-bundled (the dependency scan does not follow the virtual ids).
+    optimizeDeps: { include: ['mina-signer > blakejs', 'mina-signer-berkeley > blakejs'] },
+    // 5. The presentation Worker (presentations/worker.browser): an ES module, since it loads o1js and
+    // mina-attestations lazily (code-splitting; Vite's default worker format, iife, cannot split), built with this
+    // plugin too (Vite applies `plugins` to workers only in dev; `worker.plugins` in builds).
+    worker: { format: 'es' as const, plugins: () => [chainLedger({ ...options, [IN_WORKER]: true } as ChainLedgerViteOptions)] },
+    ...(options.crossOriginIsolation === false
+      ? {}
+      : { server: { headers: { ...CROSS_ORIGIN_ISOLATION_HEADERS } }, preview: { headers: { ...CROSS_ORIGIN_ISOLATION_HEADERS } } }),
+  };
+}
+
+/**
+ * 1. A virtual id `chain-ledger-internal (…):<package>/<file>` → that file of the installed package (or the throwing
+ * stand-in of an optional peer that is not installed); anything else is a version mismatch, refused at build time.
+ */
+function resolveInternal(source: string, internal: (pkg: string) => Internal): string {
+  const rest = source.slice(INTERNAL_PREFIX.length);
+  const pkg = PACKAGES.find((p) => rest.startsWith(`${p}/`));
+  if (!pkg) throw new Error(`chain-ledger/vite: unknown internal module ${source}`);
+  if (OPTIONAL_PEERS.includes(pkg) && !installed(pkg)) return `${MISSING}?${pkg}`;
+  const file = resolve(internal(pkg).base, rest.slice(pkg.length + 1));
+  if (!inside(file, internal(pkg).root) || !existsSync(file)) {
+    throw new Error(`chain-ledger/vite: ${source} is not a file of the installed ${pkg}`);
+  }
+  return file;
 }
 
 export default chainLedger;
