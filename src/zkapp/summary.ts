@@ -103,45 +103,11 @@ export function summarizeZkapp(
   const partial: number[] = [];
   command.accountUpdates.forEach(({ body }, index) => {
     const b = body as unknown as Body;
-    const yours = b.publicKey === address;
-    const token = b.tokenId === MINA_TOKEN_ID ? 'MINA' : b.tokenId;
-    const amount = BigInt(b.balanceChange.magnitude) * (b.balanceChange.sgn === 'Negative' ? -1n : 1n);
-    const signed = yours && b.authorizationKind.isSigned;
-    if (yours && amount !== 0n) totals.set(token, (totals.get(token) ?? 0n) + amount);
-    if (signed) (b.useFullCommitment ? full : partial).push(index);
-    const settings: ZkappUpdateSummary['settings'] = [];
-    for (const change of SENSITIVE) {
-      const value = b.update[change];
-      if (value === null || value === undefined) continue;
-      sensitive.push({ update: index, account: b.publicKey, change, value });
-      settings.push({ change, value });
-    }
-    const appState = b.update.appState.flatMap((value, slot) => (value === null ? [] : [{ slot, value }]));
-    const events = fieldCount(b.events);
-    const actions = fieldCount(b.actions);
-    const changes = amount !== 0n || b.incrementNonce || appState.length > 0 || settings.length > 0 || events > 0 || actions > 0;
-    if (!yours && !changes) return;
-    updates.push({
-      index,
-      account: b.publicKey,
-      yours,
-      token,
-      balanceChange: amount.toString(),
-      incrementNonce: b.incrementNonce,
-      appState,
-      settings,
-      events,
-      actions,
-      authorization: signed
-        ? b.useFullCommitment
-          ? 'your signature (full commitment)'
-          : 'your signature (partial commitment)'
-        : b.authorizationKind.isProved
-          ? 'a proof'
-          : b.authorizationKind.isSigned
-            ? 'another signature'
-            : 'none',
-    });
+    const { update, amount, changes } = summarizeUpdate(b, index, address);
+    if (update.yours && amount !== 0n) totals.set(update.token, (totals.get(update.token) ?? 0n) + amount);
+    if (update.yours && b.authorizationKind.isSigned) (b.useFullCommitment ? full : partial).push(index);
+    for (const { change, value } of update.settings) sensitive.push({ update: index, account: b.publicKey, change, value });
+    if (update.yours || changes) updates.push(update);
   });
   const fee = BigInt(command.feePayer.body.fee);
   const minaOut = -(totals.get('MINA') ?? 0n);
@@ -163,6 +129,45 @@ export function summarizeZkapp(
     signatures,
     clearSigning,
   };
+}
+
+/**
+ * One account update in the summary's terms, its balance change as a number, and whether it changes anything (one that
+ * changes nothing is listed only when it is the connected account's).
+ */
+function summarizeUpdate(b: Body, index: number, address: string): { update: ZkappUpdateSummary; amount: bigint; changes: boolean } {
+  const yours = b.publicKey === address;
+  const amount = BigInt(b.balanceChange.magnitude) * (b.balanceChange.sgn === 'Negative' ? -1n : 1n);
+  const settings: ZkappUpdateSummary['settings'] = [];
+  for (const change of SENSITIVE) {
+    const value = b.update[change];
+    if (value !== null && value !== undefined) settings.push({ change, value });
+  }
+  const appState = b.update.appState.flatMap((value, slot) => (value === null ? [] : [{ slot, value }]));
+  const events = fieldCount(b.events);
+  const actions = fieldCount(b.actions);
+  const changes = amount !== 0n || b.incrementNonce || appState.length > 0 || settings.length > 0 || events > 0 || actions > 0;
+  const update: ZkappUpdateSummary = {
+    index,
+    account: b.publicKey,
+    yours,
+    token: b.tokenId === MINA_TOKEN_ID ? 'MINA' : b.tokenId,
+    balanceChange: amount.toString(),
+    incrementNonce: b.incrementNonce,
+    appState,
+    settings,
+    events,
+    actions,
+    authorization: authorizationOf(b, yours && b.authorizationKind.isSigned),
+  };
+  return { update, amount, changes };
+}
+
+/** Who authorizes an account update, in the device's words (`signed`: by the connected account). */
+function authorizationOf(b: Body, signed: boolean): ZkappAuthorization {
+  if (signed) return b.useFullCommitment ? 'your signature (full commitment)' : 'your signature (partial commitment)';
+  if (b.authorizationKind.isProved) return 'a proof';
+  return b.authorizationKind.isSigned ? 'another signature' : 'none';
 }
 
 /** Field elements of events or actions (`[[f, …], …]`). */
