@@ -146,6 +146,11 @@ export async function graphqlRequest<T>(url: string, query: string, variables: o
 
   if (!response.ok) throw httpError(url, response, text);
 
+  return graphqlData<T>(url, text);
+}
+
+/** The `data` of a GraphQL answer's text; its `errors`, or anything that is no GraphQL response, as a MinaNodeError. */
+function graphqlData<T>(url: string, text: string): T {
   let json: unknown;
   try {
     json = JSON.parse(text);
