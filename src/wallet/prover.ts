@@ -46,52 +46,11 @@ export function proverWindowProver(options: ProverWindowOptions = {}): BrowserPr
   return async (signal) => {
     const channel = channelOf();
     const run = randomId();
-    let prover: string | undefined;
-    let onReply: (reply: WorkerReply) => void = () => {};
-    let onFailure: (error: unknown) => void = () => {};
-    let started: ((ok: boolean) => void) | undefined;
-    let found: ((id: string) => void) | undefined;
-    channel.onmessage = (event) => {
-      const data = event.data as Record<string, unknown> | null;
-      if (typeof data?.prover === 'string') found?.(data.prover);
-      if (data?.run !== run) return;
-      if (data.ready === true || data.failed === true) started?.(data.ready === true);
-      else if ('reply' in data) onReply(data.reply as WorkerReply);
-      else if (typeof data.failure === 'string') onFailure(new Error(data.failure));
-    };
-    const until = <T>(wait: (settle: (value: T) => void) => void): Promise<T> =>
-      new Promise<T>((resolve, reject) => {
-        if (signal?.aborted) return reject(signal.reason);
-        const onAbort = () => reject(signal!.reason);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        wait((value) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(value);
-        });
-      });
+    const handlers: RunHandlers = { onReply: () => {}, onFailure: () => {} };
+    channel.onmessage = (event) => routeToRun(event.data as Record<string, unknown> | null, run, handlers);
+    let prover: string;
     try {
-      prover = await until<string>((settle) => {
-        let waiting = false;
-        const timer = setTimeout(() => {
-          waiting = true;
-          options.onWaiting?.(true);
-        }, 500);
-        found = (id) => {
-          found = undefined;
-          clearTimeout(timer);
-          if (waiting) options.onWaiting?.(false);
-          settle(id);
-        };
-        signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          if (waiting) options.onWaiting?.(false);
-        });
-        channel.postMessage({ ask: 'prover' });
-      });
-      channel.postMessage({ to: prover, run, start: true });
-      if (!(await until<boolean>((settle) => (started = settle)))) {
-        throw new ProviderError(ErrorCode.Internal, { reason: 'the prover window could not start the presentation Worker' });
-      }
+      prover = await startInProverWindow(channel, run, handlers, signal, options);
     } catch (error) {
       channel.close();
       throw error;
@@ -99,8 +58,8 @@ export function proverWindowProver(options: ProverWindowOptions = {}): BrowserPr
     const worker: WorkerChannel = {
       post: (message: SessionMessage) => channel.postMessage({ to: prover, run, message }),
       listen(reply, failure) {
-        onReply = reply;
-        onFailure = failure;
+        handlers.onReply = reply;
+        handlers.onFailure = failure;
       },
       terminate: () => {
         channel.postMessage({ to: prover, run, terminate: true });
@@ -109,6 +68,81 @@ export function proverWindowProver(options: ProverWindowOptions = {}): BrowserPr
     };
     return worker;
   };
+}
+
+/** What the wallet window does with one run's messages; each step of the run sets the handler it waits on. */
+interface RunHandlers {
+  found?: (id: string) => void;
+  started?: (ok: boolean) => void;
+  onReply: (reply: WorkerReply) => void;
+  onFailure: (error: unknown) => void;
+}
+
+/** A message on the channel, to the run's current handlers: a prover window's id, its Worker started, a reply, a failure. */
+function routeToRun(data: Record<string, unknown> | null, run: string, handlers: RunHandlers): void {
+  if (typeof data?.prover === 'string') handlers.found?.(data.prover);
+  if (data?.run !== run) return;
+  if (data.ready === true || data.failed === true) handlers.started?.(data.ready === true);
+  else if ('reply' in data) handlers.onReply(data.reply as WorkerReply);
+  else if (typeof data.failure === 'string') handlers.onFailure(new Error(data.failure));
+}
+
+/** Finds an open prover window (waiting for one while none answers) and has it start the run's Worker: its id. */
+async function startInProverWindow(
+  channel: ProverChannel,
+  run: string,
+  handlers: RunHandlers,
+  signal: AbortSignal | undefined,
+  options: ProverWindowOptions,
+): Promise<string> {
+  const prover = await until<string>(signal, (settle) => askForProver(channel, handlers, signal, options, settle));
+  channel.postMessage({ to: prover, run, start: true });
+  if (!(await until<boolean>(signal, (settle) => (handlers.started = settle)))) {
+    throw new ProviderError(ErrorCode.Internal, { reason: 'the prover window could not start the presentation Worker' });
+  }
+  return prover;
+}
+
+/** What `wait` settles with, or the signal's reason when the call is aborted first. */
+function until<T>(signal: AbortSignal | undefined, wait: (settle: (value: T) => void) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => reject(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    wait((value) => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(value);
+    });
+  });
+}
+
+/**
+ * Asks the open prover windows to answer, and settles with the first id heard. When none has answered within half a
+ * second, `onWaiting` tells the user to open one (and is told when the wait ends, answered or aborted).
+ */
+function askForProver(
+  channel: ProverChannel,
+  handlers: RunHandlers,
+  signal: AbortSignal | undefined,
+  options: ProverWindowOptions,
+  settle: (id: string) => void,
+): void {
+  let waiting = false;
+  const timer = setTimeout(() => {
+    waiting = true;
+    options.onWaiting?.(true);
+  }, 500);
+  handlers.found = (id) => {
+    handlers.found = undefined;
+    clearTimeout(timer);
+    if (waiting) options.onWaiting?.(false);
+    settle(id);
+  };
+  signal?.addEventListener('abort', () => {
+    clearTimeout(timer);
+    if (waiting) options.onWaiting?.(false);
+  });
+  channel.postMessage({ ask: 'prover' });
 }
 
 /**
