@@ -90,55 +90,15 @@ async function prepare(line: CommandLine) {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let prepared: Awaited<ReturnType<typeof prepare>>;
-  try {
-    const line = readCommandLine(argv);
-    if (line.flags.version) {
-      out(version());
-      return EXIT.ok;
-    }
-    if (line.flags.help) {
-      const command = line.command === undefined ? undefined : COMMANDS[line.command];
-      out(command ? commandHelp(line.command!, command) : usage());
-      return EXIT.ok;
-    }
-    if (line.command === undefined) throw new UsageError('no command given');
-    prepared = await prepare(line);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    err(`chain-ledger: ${error.message}`);
-    err(error.command ? `See: chain-ledger ${error.command} --help` : 'See: chain-ledger --help');
-    return EXIT.usage;
-  }
+  const prepared = await readInvocation(argv);
+  if (typeof prepared === 'number') return prepared;
 
   const progress = new ProgressLines(err);
   let close = async () => {};
   try {
     const device = await openDevice(prepared.device, err);
     close = device.close;
-    const { graphqlUrl, graphqlHeaders, ...options } = prepared.options;
-    const providerOptions: LedgerProviderOptions = {
-      ...options,
-      transport: device.transport,
-      ...(graphqlUrl ? { graphqlUrl } : {}),
-      ...(graphqlHeaders ? { graphqlHeaders } : {}),
-      onDeviceAction: progress.deviceAction,
-      onProgress: progress.progress,
-    };
-    if (prepared.zkapp) {
-      providerOptions.spendCap = prepared.zkapp.spendCap;
-      // The summary as plain lines on stderr; no "still working" line while the user reads it and answers.
-      const answer = (question: string) => {
-        progress.stop();
-        return answerFromStdin(question).finally(() => progress.watch());
-      };
-      providerOptions.confirmZkapp = confirmOnTerminal({ yes: prepared.zkapp.yes, say: err, answer });
-    }
-    if (prepared.credentials) {
-      const { FileCredentialStore } = await import('../credentials/file-store.js');
-      providerOptions.credentialStore = new FileCredentialStore(prepared.credentials);
-    }
-    const chain = createLedgerProvider(providerOptions);
+    const chain = createLedgerProvider(await providerOptionsFor(prepared, device.transport, progress));
     const [address] = await chain.requestAccounts();
     progress.say(`connected ${address} (${device.label})`);
     progress.watch();
@@ -154,6 +114,65 @@ export async function main(argv: string[]): Promise<number> {
     progress.stop();
     await close();
   }
+}
+
+type Prepared = Awaited<ReturnType<typeof prepare>>;
+
+/**
+ * The command to run, checked before any device is opened; or the exit code when there is none to run: `--version`
+ * and `--help` answered, a usage error said (with where to read more).
+ */
+async function readInvocation(argv: string[]): Promise<Prepared | number> {
+  try {
+    const line = readCommandLine(argv);
+    if (line.flags.version) {
+      out(version());
+      return EXIT.ok;
+    }
+    if (line.flags.help) {
+      const command = line.command === undefined ? undefined : COMMANDS[line.command];
+      out(command ? commandHelp(line.command!, command) : usage());
+      return EXIT.ok;
+    }
+    if (line.command === undefined) throw new UsageError('no command given');
+    return await prepare(line);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    err(`chain-ledger: ${error.message}`);
+    err(error.command ? `See: chain-ledger ${error.command} --help` : 'See: chain-ledger --help');
+    return EXIT.usage;
+  }
+}
+
+/** The provider's options for the command: the device, progress on stderr, a zkApp command's review, the store. */
+async function providerOptionsFor(
+  prepared: Prepared,
+  transport: LedgerProviderOptions['transport'],
+  progress: ProgressLines,
+): Promise<LedgerProviderOptions> {
+  const { graphqlUrl, graphqlHeaders, ...options } = prepared.options;
+  const providerOptions: LedgerProviderOptions = {
+    ...options,
+    transport,
+    ...(graphqlUrl ? { graphqlUrl } : {}),
+    ...(graphqlHeaders ? { graphqlHeaders } : {}),
+    onDeviceAction: progress.deviceAction,
+    onProgress: progress.progress,
+  };
+  if (prepared.zkapp) {
+    providerOptions.spendCap = prepared.zkapp.spendCap;
+    // The summary as plain lines on stderr; no "still working" line while the user reads it and answers.
+    const answer = (question: string) => {
+      progress.stop();
+      return answerFromStdin(question).finally(() => progress.watch());
+    };
+    providerOptions.confirmZkapp = confirmOnTerminal({ yes: prepared.zkapp.yes, say: err, answer });
+  }
+  if (prepared.credentials) {
+    const { FileCredentialStore } = await import('../credentials/file-store.js');
+    providerOptions.credentialStore = new FileCredentialStore(prepared.credentials);
+  }
+  return providerOptions;
 }
 
 // Run when executed (also through npm's bin symlink), not when imported.
