@@ -27,6 +27,27 @@ const malformed = (why: string): never => {
 
 /** Parses the payload and computes the context; ZkappBodyError for anything malformed (→ 0x6802). */
 export async function parsePresentationRequest(payload: Uint8Array): Promise<DevicePresentation> {
+  const { account, parts, verifier, count, credentials, reveals } = readPresentationPayload(payload);
+  const { context, shown } = await deriveContext(parts, verifier);
+  return {
+    account,
+    view: { verifier: shown, action: parts?.action ?? '', credentials: count, reveals },
+    context,
+    fields: [context, ...credentials],
+  };
+}
+
+/** The context's parts the host sends, and the action the device shows (absent for no-context requests). */
+interface ContextInput {
+  vkHash: bigint;
+  claimsHash: bigint;
+  serverNonce: bigint;
+  clientNonce: bigint;
+  action: string;
+}
+
+/** The payload's fields, in wire order, each text held to the device's text rule; the whole payload read. */
+function readPresentationPayload(payload: Uint8Array) {
   const r = new ByteReader(payload, (message) => new ZkappBodyError(`SIGN_PRESENTATION: ${message}`));
   // A field ≥ p or text that is not UTF-8 fails as an overrun: "SIGN_PRESENTATION: field element ≥ p" / "…: text that is not UTF-8".
   // Every text is shown: a control character in it would not be shown as signed (the text rule, display-text.ts).
@@ -39,7 +60,7 @@ export async function parsePresentationRequest(payload: Uint8Array): Promise<Dev
   const typeByte = r.u8();
   const type = keyOf(PRESENTATION_TYPES, typeByte);
   if (type === undefined) malformed(`type 0x${typeByte.toString(16)}`);
-  let parts: { vkHash: bigint; claimsHash: bigint; serverNonce: bigint; clientNonce: bigint; action: string } | undefined;
+  let parts: ContextInput | undefined;
   let verifier: PresentationVerifier = { type: 'no-context' };
   if (type !== 'no-context') {
     parts = { vkHash: r.fieldLE(), claimsHash: r.fieldLE(), serverNonce: r.fieldLE(), clientNonce: r.fieldLE(), action: text('action') };
@@ -59,42 +80,46 @@ export async function parsePresentationRequest(payload: Uint8Array): Promise<Dev
   const credentials = Array.from({ length: count }, () => [r.fieldLE(), r.fieldLE()] as const).flat();
   const reveals = text('reveals');
   r.end();
+  return { account, parts, verifier, count, credentials, reveals };
+}
 
+/**
+ * The context, computed by mina-attestations' own derivation from the verifier and the action the device shows, and
+ * the verifier as the screen names it (0 and none for a request bound to no verifier).
+ */
+async function deriveContext(
+  parts: ContextInput | undefined,
+  verifier: PresentationVerifier,
+): Promise<{ context: bigint; shown: PresentationView['verifier'] }> {
   const o1js = await loadO1js();
   const { HttpsRequest, ZkAppRequest } = await import('mina-attestations');
   const { Field, PublicKey, Bool, TokenId } = o1js;
   let context = 0n;
   let shown: PresentationView['verifier'] = { type: 'none' };
-  if (parts !== undefined) {
-    const derived = { clientNonce: Field(parts.clientNonce), vkHash: Field(parts.vkHash), claims: Field(parts.claimsHash) };
-    const input = { action: parts.action, serverNonce: Field(parts.serverNonce) };
-    try {
-      if (verifier.type === 'https') {
-        // biome-ignore lint/suspicious/noExplicitAny: the request's spec and claims play no part in deriving the context.
-        const request = HttpsRequest({} as any);
-        context = request.deriveContext({ type: 'https', ...input }, { verifierIdentity: verifier.origin }, derived).toBigInt();
-        shown = { type: 'https', origin: verifier.origin };
-      } else if (verifier.type === 'zk-app') {
-        const publicKey = PublicKey.from({ x: Field(verifier.publicKey.x), isOdd: Bool(verifier.publicKey.isOdd) });
-        const identity = { publicKey, tokenId: Field(verifier.tokenId), network: verifier.network };
-        // biome-ignore lint/suspicious/noExplicitAny: as above.
-        const request = ZkAppRequest({} as any);
-        context = request.deriveContext({ type: 'zk-app', ...input, verifierIdentity: identity }, undefined, derived).toBigInt();
-        shown = {
-          type: 'zk-app',
-          address: publicKey.toBase58(),
-          tokenId: verifier.tokenId === 1n ? 'MINA' : TokenId.toBase58(Field(verifier.tokenId)),
-          network: verifier.network,
-        };
-      }
-    } catch (error) {
-      malformed(`the context cannot be derived: ${(error as Error)?.message ?? error}`);
+  if (parts === undefined) return { context, shown };
+  const derived = { clientNonce: Field(parts.clientNonce), vkHash: Field(parts.vkHash), claims: Field(parts.claimsHash) };
+  const input = { action: parts.action, serverNonce: Field(parts.serverNonce) };
+  try {
+    if (verifier.type === 'https') {
+      // biome-ignore lint/suspicious/noExplicitAny: the request's spec and claims play no part in deriving the context.
+      const request = HttpsRequest({} as any);
+      context = request.deriveContext({ type: 'https', ...input }, { verifierIdentity: verifier.origin }, derived).toBigInt();
+      shown = { type: 'https', origin: verifier.origin };
+    } else if (verifier.type === 'zk-app') {
+      const publicKey = PublicKey.from({ x: Field(verifier.publicKey.x), isOdd: Bool(verifier.publicKey.isOdd) });
+      const identity = { publicKey, tokenId: Field(verifier.tokenId), network: verifier.network };
+      // biome-ignore lint/suspicious/noExplicitAny: as above.
+      const request = ZkAppRequest({} as any);
+      context = request.deriveContext({ type: 'zk-app', ...input, verifierIdentity: identity }, undefined, derived).toBigInt();
+      shown = {
+        type: 'zk-app',
+        address: publicKey.toBase58(),
+        tokenId: verifier.tokenId === 1n ? 'MINA' : TokenId.toBase58(Field(verifier.tokenId)),
+        network: verifier.network,
+      };
     }
+  } catch (error) {
+    malformed(`the context cannot be derived: ${(error as Error)?.message ?? error}`);
   }
-  return {
-    account,
-    view: { verifier: shown, action: parts?.action ?? '', credentials: count, reveals },
-    context,
-    fields: [context, ...credentials],
-  };
+  return { context, shown };
 }
