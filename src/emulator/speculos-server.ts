@@ -110,16 +110,7 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
   display.subscribe((event: SpeculosEvent) => {
     for (const res of streams) res.write(`data: ${JSON.stringify(event)}\n\n`);
   });
-  // Speculos serialises APDUs with a lock: a second one waits for the first reply.
-  let apduQueue: Promise<unknown> = Promise.resolve();
-  const exchange = (apdu: Uint8Array): Promise<Uint8Array> => {
-    const run = apduQueue.then(() => {
-      display.beforeExchange();
-      return device.exchange(apdu);
-    });
-    apduQueue = run.catch(() => undefined);
-    return run;
-  };
+  const exchange = serialExchange(device, display);
 
   const server: Server = http.createServer((req, res) => {
     handle(req, res, { display, streams, exchange }).catch((error: unknown) => {
@@ -157,6 +148,22 @@ export async function startSpeculosServer(device: SpeculosDevice, options: Specu
       return display.screen;
     },
     close,
+  };
+}
+
+/**
+ * The device's APDU line: Speculos serialises APDUs with a lock, so a second one waits for the first reply (whatever
+ * it was); the display learns of each exchange as it starts.
+ */
+function serialExchange(device: SpeculosDevice, display: SpeculosDisplay): (apdu: Uint8Array) => Promise<Uint8Array> {
+  let apduQueue: Promise<unknown> = Promise.resolve();
+  return (apdu) => {
+    const run = apduQueue.then(() => {
+      display.beforeExchange();
+      return device.exchange(apdu);
+    });
+    apduQueue = run.catch(() => undefined);
+    return run;
   };
 }
 
