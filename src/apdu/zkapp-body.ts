@@ -68,6 +68,34 @@ const epochData = () =>
     epochLength: range('u32'),
   });
 
+/** An account's permissions, in the protocol's order: who may do what to it. */
+const permissions = () =>
+  obj({
+    editState: AUTH,
+    access: AUTH,
+    send: AUTH,
+    receive: AUTH,
+    setDelegate: AUTH,
+    setPermissions: AUTH,
+    setVerificationKey: obj({ auth: AUTH, txnVersion: leaf('u32') }),
+    setZkappUri: AUTH,
+    editActionState: AUTH,
+    setTokenSymbol: AUTH,
+    incrementNonce: AUTH,
+    setVotingFor: AUTH,
+    setTiming: AUTH,
+  });
+
+/** An account's vesting schedule. */
+const timing = () =>
+  obj({
+    initialMinimumBalance: leaf('u64'),
+    cliffTime: leaf('u32'),
+    cliffAmount: leaf('u64'),
+    vestingPeriod: leaf('u32'),
+    vestingIncrement: leaf('u64'),
+  });
+
 const layouts = new Map<ZkappEra, Node>();
 
 /**
@@ -92,34 +120,10 @@ function buildBodyLayout(era: ZkappEra): Node {
       appState: arr(state, opt(FIELD)),
       delegate: opt(leaf('publicKey')),
       verificationKey: opt(leaf('hashOnly')),
-      permissions: opt(
-        obj({
-          editState: AUTH,
-          access: AUTH,
-          send: AUTH,
-          receive: AUTH,
-          setDelegate: AUTH,
-          setPermissions: AUTH,
-          setVerificationKey: obj({ auth: AUTH, txnVersion: leaf('u32') }),
-          setZkappUri: AUTH,
-          editActionState: AUTH,
-          setTokenSymbol: AUTH,
-          incrementNonce: AUTH,
-          setVotingFor: AUTH,
-          setTiming: AUTH,
-        }),
-      ),
+      permissions: opt(permissions()),
       zkappUri: opt(leaf('uri')),
       tokenSymbol: opt(leaf('symbol')),
-      timing: opt(
-        obj({
-          initialMinimumBalance: leaf('u64'),
-          cliffTime: leaf('u32'),
-          cliffAmount: leaf('u64'),
-          vestingPeriod: leaf('u32'),
-          vestingIncrement: leaf('u64'),
-        }),
-      ),
+      timing: opt(timing()),
       votingFor: opt(FIELD),
     }),
     balanceChange: obj({ magnitude: leaf('u64'), sgn: leaf('sign') }),
