@@ -91,69 +91,86 @@ export const COMPILED_SPECS_KEPT = 2;
 
 /** The state of a worker's presentations: feed it the caller's messages in order, post back what it returns. */
 export function presentationSession(options: SessionOptions = {}): (message: SessionMessage) => Promise<WorkerReply> {
-  let keys: PresentationKeys = NO_PRESENTATION_KEYS;
-  let finalize: ((signatureBase58: string) => Promise<string>) | undefined;
+  const current: CurrentPresentation = { keys: NO_PRESENTATION_KEYS, finalize: undefined };
   const compiled = options.reuseCompiled ? new Map<string, Promise<unknown>>() : undefined;
-  /** Ends the current presentation, if any: its key cache persisted and dropped. */
-  const end = async () => {
-    finalize = undefined;
-    const open = keys;
-    keys = NO_PRESENTATION_KEYS;
-    await open.close();
-  };
   return async (message) => {
     const stage = 'prepare' in message ? 'prepare' : 'finalize' in message ? 'finalize' : 'close';
     try {
       if ('close' in message) {
-        await end();
+        await endPresentation(current);
         return { closed: true };
       }
-      const { o1js, attestations, hashClaims } = await loadAttestations();
-      const { Presentation, PresentationRequest, Credential } = attestations;
+      const loaded = await loadAttestations();
       if ('prepare' in message) {
-        await end(); // a previous presentation of this session that was neither finalized nor closed
-        const { type, request: text, credentials, verifierIdentity, again, retry } = message.prepare;
-        const request = PresentationRequest.fromJSON(type, text);
-        const chosen = await Promise.all(credentials.map(async ({ key, json }) => ({ ...(await Credential.fromJSON(json)), key })));
-        const context = verifierIdentity === undefined ? undefined : { verifierIdentity };
-        // Browser: the persistent key cache around both o1js phases; Node: o1js's own file cache (prover-keys.ts).
-        const opened = await openPresentationKeys(o1js, PresentationRequest.toJSON(request), { retry: retry === true });
-        keys = opened;
-        const prepare = () => Presentation.prepare({ request, context, credentials: chosen } as Parameters<typeof Presentation.prepare>[0]);
-        const prepared = await opened.compile(() =>
-          compiled === undefined
-            ? prepare()
-            : reusingCompiled(compiled, Presentation, request.spec, PresentationRequest.toJSON(request), prepare),
-        );
-        if (again !== undefined) {
-          // The same presentation once more: mina-attestations drew a new client nonce, hence a new context; the
-          // proof must carry the ones the owner signed (the context is fixed by the nonce and the request).
-          prepared.clientNonce = o1js.Field(again.clientNonce);
-          prepared.context = o1js.Field(again.context);
-          prepared.messageFields[0] = again.context;
-        }
-        finalize = async (signatureBase58) => {
-          const proved = await opened.prove(() => Presentation.finalize(request, o1js.Signature.fromBase58(signatureBase58), prepared));
-          return Presentation.toJSON(proved);
-        };
-        const tagName = (prepared.compiledRequest as { tagName?: string }).tagName;
-        return {
-          prepared: {
-            messageFields: prepared.messageFields,
-            tagName,
-            context: contextParts(request, prepared, hashClaims),
-            clientNonce: String(prepared.clientNonce),
-          },
-        };
+        await endPresentation(current); // a previous presentation of this session that was neither finalized nor closed
+        return { prepared: await preparePresentation(current, message.prepare, loaded, compiled) };
       }
-      if (!finalize) throw new Error('finalize before prepare');
-      const presentation = await finalize(message.finalize.signature);
-      await end(); // persisted before the caller reads the result (and terminates or reuses this worker)
+      if (!current.finalize) throw new Error('finalize before prepare');
+      const presentation = await current.finalize(message.finalize.signature);
+      await endPresentation(current); // persisted before the caller reads the result (and terminates or reuses this worker)
       return { presentation };
     } catch (error) {
       const message = (error as Error)?.message ?? String(error);
       return { error: { stage, message, ...(isWasmTrap(error) ? { trapped: true } : {}) } };
     }
+  };
+}
+
+/** A session's current presentation: its key cache (none between presentations), and its proof once prepared. */
+interface CurrentPresentation {
+  keys: PresentationKeys;
+  finalize: ((signatureBase58: string) => Promise<string>) | undefined;
+}
+
+/** Ends the current presentation, if any: its key cache persisted and dropped. */
+async function endPresentation(current: CurrentPresentation): Promise<void> {
+  current.finalize = undefined;
+  const open = current.keys;
+  current.keys = NO_PRESENTATION_KEYS;
+  await open.close();
+}
+
+/**
+ * Compiles and prepares a presentation, which becomes the session's current one: its key cache is the current one
+ * from before the compile (a close persists what o1js wrote even if the compile fails), its proof kept for `finalize`.
+ */
+async function preparePresentation(
+  current: CurrentPresentation,
+  input: PrepareMessage,
+  { o1js, attestations, hashClaims }: Awaited<ReturnType<typeof loadAttestations>>,
+  compiled: Map<string, Promise<unknown>> | undefined,
+): Promise<Prepared> {
+  const { Presentation, PresentationRequest, Credential } = attestations;
+  const { type, request: text, credentials, verifierIdentity, again, retry } = input;
+  const request = PresentationRequest.fromJSON(type, text);
+  const chosen = await Promise.all(credentials.map(async ({ key, json }) => ({ ...(await Credential.fromJSON(json)), key })));
+  const context = verifierIdentity === undefined ? undefined : { verifierIdentity };
+  // Browser: the persistent key cache around both o1js phases; Node: o1js's own file cache (prover-keys.ts).
+  const opened = await openPresentationKeys(o1js, PresentationRequest.toJSON(request), { retry: retry === true });
+  current.keys = opened;
+  const prepare = () => Presentation.prepare({ request, context, credentials: chosen } as Parameters<typeof Presentation.prepare>[0]);
+  const prepared = await opened.compile(() =>
+    compiled === undefined
+      ? prepare()
+      : reusingCompiled(compiled, Presentation, request.spec, PresentationRequest.toJSON(request), prepare),
+  );
+  if (again !== undefined) {
+    // The same presentation once more: mina-attestations drew a new client nonce, hence a new context; the
+    // proof must carry the ones the owner signed (the context is fixed by the nonce and the request).
+    prepared.clientNonce = o1js.Field(again.clientNonce);
+    prepared.context = o1js.Field(again.context);
+    prepared.messageFields[0] = again.context;
+  }
+  current.finalize = async (signatureBase58) => {
+    const proved = await opened.prove(() => Presentation.finalize(request, o1js.Signature.fromBase58(signatureBase58), prepared));
+    return Presentation.toJSON(proved);
+  };
+  const tagName = (prepared.compiledRequest as { tagName?: string }).tagName;
+  return {
+    messageFields: prepared.messageFields,
+    tagName,
+    context: contextParts(request, prepared, hashClaims),
+    clientNonce: String(prepared.clientNonce),
   };
 }
 
