@@ -12,7 +12,7 @@ import { providerFailure as failure } from '../support/provider-failure.js';
 import { credentialIssuer, issuerHash, presentationSpec, verifiedOutput, type Issuer } from '../support/credentials.js';
 import { addressOf } from '../support/vectors.js';
 import { ORIGIN, connectedWith, outcome, tempDirs } from '../support/rig.js';
-import { deepValue } from '../support/reliability.js';
+import { deepValue } from '../support/odd-values.js';
 
 const tempDir = tempDirs('credentials');
 /** The store directory most tests share; a test that needs an empty store of its own makes one with `tempDir()`. */

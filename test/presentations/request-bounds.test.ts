@@ -12,7 +12,7 @@ import { loadAttestations, type AttestationsModules } from '../../src/upstream/a
 import { presentationSpec } from '../support/credentials.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { connectedProvider, outcome, tempDirs } from '../support/rig.js';
-import { dagValue, deepValue } from '../support/reliability.js';
+import { dagValue, deepValue } from '../support/odd-values.js';
 
 const tempDir = tempDirs('request-bounds');
 let A: AttestationsModules;

@@ -11,7 +11,7 @@ import { SNAPSHOT_VALUES, snapshotArguments } from '../../src/provider/snapshot.
 import { credentialIssuer, type Issuer } from '../support/credentials.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { connectedProvider, outcome, tempDirs } from '../support/rig.js';
-import { dagValue } from '../support/reliability.js';
+import { dagValue } from '../support/odd-values.js';
 import { berkeleyCommand, manyUpdates } from '../support/zkapp.js';
 
 const tempDir = tempDirs('arguments');

@@ -38,32 +38,22 @@ import { createLedgerProvider, ERROR_MESSAGES, type LedgerProvider } from '../..
 import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand } from '../support/zkapp.js';
 import { DEFAULT_BASE_FEE, DEFAULT_FEE_PER_ACCOUNT_UPDATE } from '../../src/zkapp/send-transaction.js';
+import { type Key, defineOwn, describeValue, stableStringify, withinBounds } from '../support/json-values.js';
 import {
   HUGE,
   P,
-  type Key,
-  type Mutation,
-  type MutationOp,
-  type Settled,
-  defineOwn,
   deepArb,
   deepTextArb,
-  describeValue,
   exoticValue,
   garbageArb,
   hugeString,
-  keyArb,
-  mutate,
-  mutationArb,
   nonCanonicalString,
   oddNumber,
   pollutionArb,
   prototypeSnapshot,
-  replacementArb,
-  settle,
-  stableStringify,
-  withinBounds,
-} from '../support/reliability.js';
+} from '../support/odd-values.js';
+import { type Settled, settle } from '../support/settle.js';
+import { type Mutation, type MutationOp, keyArb, mutate, mutationArb, replacementArb } from '../support/value-mutations.js';
 import { ORIGIN, quietLedger } from '../support/rig.js';
 
 // The tests come first; the rig and the oracles they use follow them, at the end of the file.

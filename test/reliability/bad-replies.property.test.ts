@@ -33,7 +33,8 @@ import { completeNullifier } from '../../src/nullifier/complete.js';
 import { addressOf, exchange, txOf } from '../support/vectors.js';
 import { runs } from '../support/runs.js';
 import { berkeleyCommand, manyUpdates, verifySigned } from '../support/zkapp.js';
-import { describeValue, settle } from '../support/reliability.js';
+import { describeValue } from '../support/json-values.js';
+import { settle } from '../support/settle.js';
 import { ORIGIN, quietLedger } from '../support/rig.js';
 
 // The tests come first; the rig and the oracles they use follow them, at the end of the file.

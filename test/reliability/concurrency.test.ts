@@ -12,7 +12,7 @@ import { createLedgerProvider, credentialManager, type DeviceAction, type Ledger
 import { ExclusiveTransport } from '../../src/transport/exclusive.js';
 import { addressOf } from '../support/vectors.js';
 import { berkeleyCommand, verifySigned } from '../support/zkapp.js';
-import { settle } from '../support/reliability.js';
+import { settle } from '../support/settle.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { ORIGIN, quietLedger, never } from '../support/rig.js';
 
