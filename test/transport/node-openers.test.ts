@@ -94,7 +94,7 @@ describe('node-hid: the store-key reply is never published on @ledgerhq/logs', (
     const { signatureToRawHex } = await import('../../src/apdu/signature.js');
     // The CommonJS build of @ledgerhq/logs: the one the CommonJS transport publishes on (its own subscriber list).
     const { listen } = createRequire(import.meta.url)('@ledgerhq/logs') as typeof import('@ledgerhq/logs');
-    const { encodeFrames, FrameAssembler } = await import('../support/hid-shim.js');
+    const { encodeFrames, FrameAssembler } = await import('../support/hid-framing.js');
     const { quietNodeHid } = await import('../../src/transport/node.js');
     const ledger = quietLedger();
     // A node-hid device as TransportNodeHid uses it: write(report with a leading 0), read(callback).
