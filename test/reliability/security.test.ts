@@ -12,7 +12,7 @@
  *   structuredClone of the SoftwareLedger and of the provider.
  *
  * The corrupted devices are structural transports around a SoftwareLedger that rewrite requests or replies, as in
- * bad-replies.property.test.ts. Failure messages name leaked secrets, never print them.
+ * test/reliability/bad-replies/. Failure messages name leaked secrets, never print them.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
