@@ -51,6 +51,16 @@ describe('createLedgerProvider options', () => {
     expect(creationError({ ...base, accountIndex: -1, era: 'x' })).toMatchObject({ data: { field: 'accountIndex' } });
   });
 
+  it('refuses an unknown network and a bad account index', () => {
+    const ledger = quietLedger({ extensions: true });
+    expect(() => createLedgerProvider({ transport: ledger, network: 'zeko' as 'devnet', origin: ORIGIN })).toThrow(
+      expect.objectContaining({ code: 20003, data: expect.objectContaining({ field: 'network' }) }),
+    );
+    expect(() => createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, accountIndex: 2 ** 31 })).toThrow(
+      expect.objectContaining({ code: 20003, data: expect.objectContaining({ field: 'accountIndex' }) }),
+    );
+  });
+
   it('applies the defaults, and null means "not given" for the options that have one', () => {
     const chain = createLedgerProvider({
       ...base,

@@ -17,50 +17,6 @@ const testnet = new Client({ network: 'testnet' });
  */
 const setup = providerRigWith({ extensions: '1.1' });
 
-describe('creation', () => {
-  it.each([
-    [undefined, /required outside browsers/],
-    ['http://dapp.example', /insecure origin/],
-    ['http://128.0.0.1', /insecure origin/],
-    ['http://127.0.0.1.example', /insecure origin/],
-    ['http://localhost.example', /insecure origin/],
-    ['https://dapp.example/path', /bare origin/],
-    ['not a url', /not an origin/],
-  ])('refuses origin %s', (origin, reason) => {
-    const ledger = quietLedger({ extensions: true });
-    let error: unknown;
-    try {
-      createLedgerProvider({ transport: ledger, network: 'devnet', ...(origin === undefined ? {} : { origin }) });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: 'origin', reason: expect.stringMatching(reason) } });
-  });
-
-  // Every loopback host a browser treats as a secure context: distinct ones are distinct sites (a wallet and its dapps).
-  it.each([
-    'https://dapp.example',
-    'http://localhost:5173',
-    'http://127.0.0.1:8080',
-    'http://127.0.0.3:9000',
-    'http://wallet.localhost:5174',
-    'http://[::1]:8080',
-  ])('accepts %s', (origin) => {
-    const ledger = quietLedger({ extensions: true });
-    expect(createLedgerProvider({ transport: ledger, network: 'devnet', origin }).origin).toBe(origin);
-  });
-
-  it('refuses an unknown network and a bad account index', () => {
-    const ledger = quietLedger({ extensions: true });
-    expect(() => createLedgerProvider({ transport: ledger, network: 'zeko' as 'devnet', origin: ORIGIN })).toThrow(
-      expect.objectContaining({ code: 20003, data: expect.objectContaining({ field: 'network' }) }),
-    );
-    expect(() => createLedgerProvider({ transport: ledger, network: 'devnet', origin: ORIGIN, accountIndex: 2 ** 31 })).toThrow(
-      expect.objectContaining({ code: 20003, data: expect.objectContaining({ field: 'accountIndex' }) }),
-    );
-  });
-});
-
 describe('ProviderError', () => {
   it('has the exact messages and survives structuredClone and JSON with code and data', async () => {
     const { chain } = setup();
