@@ -9,24 +9,23 @@
  *
  * requestPresentation is slow (the proof takes ≈ 20 s): its device step (the owner signature, SIGN_FIELDS) comes
  * before the proof, so its fault rows fail before proving, and their recovery is shown by the next call reaching
- * the owner-signature review again (rejected there); one full presentation after a fault is proved and verified at
- * the end.
+ * the owner-signature review again (rejected there); one full presentation after a fault is proved and verified in
+ * confirmation-faults.test.ts, with the faults at each confirmation of a multi-step call.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Client from 'mina-signer';
-import { AccountUpdate, Field, Mina, Nullifier, PrivateKey, PublicKey, UInt64 } from 'o1js';
+import { Field, Nullifier, PublicKey } from 'o1js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FileCredentialStore } from '../../src/credentials-node.js';
-import type { SoftwareLedger, Review, ReviewKind, SoftwareLedgerOptions } from '../../src/emulator.js';
-import { credentialManager, type DeviceAction, type LedgerProvider } from '../../src/index.js';
+import type { ReviewKind, SoftwareLedgerOptions } from '../../src/emulator.js';
+import { credentialManager } from '../../src/index.js';
 import type { LocalChain } from '../../src/zkapp/local-chain.js';
-import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
-import { fundedLocalChain } from '../support/local-chain.js';
-import { addressOf } from '../support/vectors.js';
-import { berkeleyCommand, manyUpdates, verifySigned } from '../support/zkapp.js';
+import { credentialIssuer, type Issuer } from '../support/credentials.js';
+import { type Rig, accountFiles, approveAll, faultRigs, unplugAt } from '../support/fault-rig.js';
+import { fundedLocalChain, paymentToNewAccount } from '../support/local-chain.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
-import { ORIGIN, connectedProvider, tempDirs, never } from '../support/rig.js';
+import { addressOf } from '../support/vectors.js';
+import { berkeleyCommand, verifySigned } from '../support/zkapp.js';
 
 // The tests come first; the rig and the oracles they use follow them, at the end of the file.
 
@@ -80,91 +79,6 @@ describe('device faults × provider methods', () => {
   );
 });
 
-describe('each confirmation of a multi-step call', () => {
-  // manyUpdates(…, 4, 2): two updates on the partial commitment, the fee payer and two on the full: 2 INS 06 requests.
-  const twoCommitments = () => manyUpdates(berkeleyCommand(), 4, 2);
-  const ins06 = (r: Rig) => r.ledger.exchanges.filter((e) => e.request.startsWith('e006')).length;
-
-  it.each([
-    ['rejected', 1, 1002],
-    ['rejected', 2, 1002],
-    ['unplugged', 1, 1001],
-    ['unplugged', 2, 1001],
-  ] as const)(
-    'sendTransaction with two commitments: %s at confirmation %i of 2 → %i, no partially signed command',
-    async (what, at, code) => {
-      const r = await rig('devnet');
-      let seen = 0;
-      r.ledger.approve = (review) => {
-        if (review.kind !== 'field-element' || ++seen !== at) return true;
-        if (what === 'rejected') return false;
-        r.ledger.unplug();
-        return never();
-      };
-      const before = ins06(r);
-      expect(await failure(r.chain.sendTransaction({ transaction: twoCommitments(), onlySign: true }))).toMatchObject({ code });
-      expect(seen).toBe(at);
-      // Only the confirmations up to the fault were answered (an unplugged one never is).
-      expect(ins06(r) - before).toBe(what === 'rejected' ? at : at - 1);
-
-      r.ledger.plug();
-      approveAll(r);
-      await r.chain.requestAccounts();
-      const after = ins06(r);
-      const result = (await r.chain.sendTransaction({ transaction: twoCommitments(), onlySign: true })) as { signedData: string };
-      expect(ins06(r) - after).toBe(2);
-      expect(verifySigned('berkeley', 'devnet', result.signedData, ACCOUNT0)).toBe(true);
-    },
-  );
-
-  it.each([
-    ['rejected', 1],
-    ['rejected', 2],
-    ['unplugged', 2],
-  ] as const)(
-    'storePrivateCredential, first of the connection: %s at confirmation %i of 2 (approval, store key) → nothing stored',
-    async (what, at) => {
-      const r = await rig('devnet');
-      let seen = 0;
-      const texts: string[] = [];
-      r.ledger.approve = (review) => {
-        if (review.kind !== 'message') return true;
-        texts.push(review.screens.find((s) => s.title === 'Message')?.text ?? '');
-        if (++seen !== at) return true;
-        if (what === 'rejected') return false;
-        r.ledger.unplug();
-        return never();
-      };
-      const credential = issuer.issue(ACCOUNT0, 'Peru');
-      expect(await failure(r.chain.storePrivateCredential({ credential }))).toMatchObject({ code: what === 'rejected' ? 1002 : 1001 });
-      expect(texts[0]).toMatch(/^Store credential [0-9a-f]{8} from /);
-      if (at === 2) expect(texts[1]).toBe('chain-ledger credential store key v1');
-      expect(accountFiles(r.dir)).toEqual([]);
-
-      r.ledger.plug();
-      approveAll(r);
-      await r.chain.requestAccounts();
-      await r.chain.storePrivateCredential({ credential });
-      expect(await credentialManager(r.chain).list()).toHaveLength(1);
-    },
-  );
-});
-
-describe('a full presentation after a fault', () => {
-  it('unplugged at the owner signature, plugged back: the next presentation is proved and the verifier accepts it', async () => {
-    const r = await rig('devnet');
-    await r.chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });
-    unplugAt(r, 'sign-fields');
-    const { req, json } = issuer.presentationRequest();
-    expect(await failure(r.chain.requestPresentation({ presentation: { presentationRequest: json } }))).toMatchObject({ code: 1001 });
-    r.ledger.plug();
-    approveAll(r);
-    await r.chain.requestAccounts();
-    const { presentation } = await r.chain.requestPresentation({ presentation: { presentationRequest: json } });
-    expect(await verifiedOutput(issuer.A, req, presentation, ORIGIN)).toBe(issuerHash(issuer.A, issuer.key));
-  }, 300_000);
-});
-
 // ---- the rig and the oracles used above (module code: it runs before vitest collects the tests) ----
 
 const ACCOUNT0 = addressOf(0);
@@ -172,46 +86,17 @@ const testnet = new Client({ network: 'testnet' });
 
 let localChain: LocalChain;
 let issuer: Issuer;
-const tempDir = tempDirs('faults');
+const rig = faultRigs(() => localChain);
 
 beforeAll(async () => {
   [localChain, issuer] = await Promise.all([fundedLocalChain(), credentialIssuer()]);
 }, 120_000);
-
-interface Rig {
-  ledger: SoftwareLedger;
-  chain: LedgerProvider;
-  reviews: Review[];
-  actions: DeviceAction[];
-  dir: string;
-  /** The recipient of the last payment built by the broadcast method. */
-  recipient?: PublicKey;
-}
-
-const approveAll = (rig: Rig) => (rig.ledger.approve = (r) => (rig.reviews.push(r), true));
-
-/** A connected provider (every review approved and recorded, as `approveAll` does again after a fault). */
-async function rig(network: 'devnet' | 'local', device: SoftwareLedgerOptions = {}): Promise<Rig> {
-  const dir = tempDir();
-  const { ledger, chain, reviews, actions } = await connectedProvider(
-    { extensions: '1.0', blindSigning: true, ...device },
-    // Extension 1.0 signs zkApp commands blind: the integrator's opt-in (the faults are what is tested, not the review).
-    {
-      network,
-      localChain: network === 'local' ? localChain : undefined,
-      credentialStore: new FileCredentialStore(dir),
-      allowUnreviewedBlindSigning: true,
-    },
-  );
-  return { ledger, chain, reviews, actions, dir };
-}
 
 const storedIds = (dir: string) =>
   (JSON.parse(readFileSync(join(dir, `${ACCOUNT0}.json`), 'utf8')) as { entries: { id: string }[] }).entries.map((e) => e.id);
 /** One credential and one request for all presentation rows (issuing and building them is not what is tested). */
 let presentationCredential: string | undefined;
 let presentationJson: unknown;
-const accountFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.json'));
 
 // ---- the methods ----
 
@@ -237,14 +122,9 @@ interface Method {
 const NULLIFIER_MESSAGE = ['12345', '67890'];
 
 async function payment(rig: Rig) {
-  localChain.activate();
-  rig.recipient = PrivateKey.random().toPublicKey();
-  const sender = PublicKey.fromBase58(ACCOUNT0);
-  const tx = await Mina.transaction({ sender, fee: 100_000_000, memo: 'fault matrix' }, async () => {
-    AccountUpdate.fundNewAccount(sender);
-    AccountUpdate.createSigned(sender).send({ to: rig.recipient!, amount: UInt64.from(1_000_000_000) });
-  });
-  return tx.toJSON();
+  const { json, to } = await paymentToNewAccount(localChain, 'fault matrix');
+  rig.recipient = to;
+  return json;
 }
 
 const SEND_ONLY_SIGN: Method = {
@@ -378,14 +258,6 @@ interface Fault {
   /** What the user does to fix it; the provider then reconnects with requestAccounts() if it dropped the connection. */
   recover(rig: Rig): void;
 }
-
-const unplugAt = (rig: Rig, kind: ReviewKind) =>
-  (rig.ledger.approve = (review) => {
-    rig.reviews.push(review);
-    if (review.kind !== kind) return true;
-    rig.ledger.unplug(); // the cable is pulled while the review is on screen
-    return never();
-  });
 
 const FAULTS: Fault[] = [
   {

@@ -40,7 +40,7 @@ describe('a device that signs with another key or for another network → 22001,
       // With the honest device again, the same call works (and, for broadcast, the chain moves by exactly one nonce).
       rig.state.mode = 'honest';
       const before = c.network === 'local' ? await localChain.nonceOf(ACCOUNT0) : undefined;
-      if (c.method.startsWith('requestPresentation')) return; // proving is slow; recovery is in device-faults.test.ts
+      if (c.method.startsWith('requestPresentation')) return; // proving is slow; recovery is in confirmation-faults.test.ts
       const again = await c.call(rig.chain, rig.dir);
       await expect(again.result).resolves.toBeDefined();
       if (c.network === 'local') expect(await localChain.nonceOf(ACCOUNT0)).toBe(before! + 1);
