@@ -1,34 +1,23 @@
 /**
  * The call shapes real dapps send to Auro's `window.mina`, served by the Ledger provider as Auro serves them, and the
- * results used the way those dapps use them (nullifiers verified with o1js, signatures with mina-signer, payments
- * broadcast to a node that validates every request against the daemon's schema). Each table row names the dapp
- * the shape comes from. zkApp fees on a local chain: test/zkapp/dapp-fees.test.ts.
+ * results used the way those dapps use them (nullifiers verified with o1js, signatures with mina-signer). Each table
+ * row names the dapp the shape comes from. Payments and delegations as dapps send them:
+ * test/payments/send-payment.test.ts; wallet discovery: test/provider/discovery.test.ts; zkApp fees on a local chain:
+ * test/zkapp/dapp-fees.test.ts.
  */
 import Client from 'mina-signer';
 import { Field, Nullifier } from 'o1js';
 import { describe, expect, it } from 'vitest';
 import { PALLAS_P } from '../../src/apdu/constants.js';
 import type { SoftwareLedgerOptions } from '../../src/emulator.js';
-import { formatMina, shownValue } from '../../src/emulator/review.js';
-import {
-  ANNOUNCE_PROVIDER_EVENT,
-  DEFAULT_PROVIDER_INFO,
-  REQUEST_PROVIDER_EVENT,
-  install,
-  requestProviders,
-  type LedgerProviderOptions,
-  type ProviderDetail,
-  type SendPaymentArgs,
-} from '../../src/index.js';
-import { SEND_DELEGATION_MUTATION, SEND_PAYMENT_MUTATION } from '../../src/payments/send-payment.js';
-import { checkOperation, fakeMinaNodes } from '../support/mina-node.js';
+import { shownValue } from '../../src/emulator/review.js';
+import type { LedgerProviderOptions } from '../../src/index.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { addressOf } from '../support/vectors.js';
 import { ORIGIN, providerRig } from '../support/rig.js';
 
 const ACCOUNT0 = addressOf(0);
 const testnet = new Client({ network: 'testnet' });
-const mainnet = new Client({ network: 'mainnet' });
 
 // These dapps switch networks and sign one field blind: the integrator opts in to switches without a confirmation
 // hook and to blind signing without a host review.
@@ -375,168 +364,5 @@ describe('verifyMessage, signJsonMessage, verifyJsonMessage (Auro test dapp)', (
       code: 20003,
       data: { field: 'message[0].label' },
     });
-  });
-});
-
-describe('sendPayment / sendStakeDelegation: INS 03, shown in clear on the device', () => {
-  const startNodeFor = fakeMinaNodes();
-
-  const HASH = '5JuSRViCY1GbnnpExLhoYLkD96vwnCjoC1MqsWPnkBbhAm6Bt7Gu';
-
-  function startNode(received: any[]) {
-    return startNodeFor({
-      accountNonce: () => ({ data: { account: { nonce: '3', inferredNonce: '4' } } }),
-      sendPayment: (r) => (received.push(r.variables), { data: { sendPayment: { payment: { hash: HASH, id: 'p1' } } } }),
-      sendDelegation: (r) => (received.push(r.variables), { data: { sendDelegation: { delegation: { hash: HASH, id: 'd1' } } } }),
-    });
-  }
-
-  const cases: [string, Record<string, unknown>, { amount?: string; fee: string; memo: string; nonce: string }][] = [
-    [
-      'Auro test dapp (amount and fee from inputs, in MINA)',
-      { to: addressOf(1), amount: parseFloat('1.5'), fee: parseFloat('0.02'), memo: 'test dapp' },
-      { amount: '1500000000', fee: '20000000', memo: 'test dapp', nonce: '4' },
-    ],
-    [
-      'Auro test dapp, fee and memo inputs left empty',
-      { to: addressOf(1), amount: 2, fee: parseFloat(''), memo: '' },
-      { amount: '2000000000', fee: '10100000', memo: '', nonce: '4' },
-    ],
-    [
-      'Auro docs: amount as text, nonce given',
-      { to: addressOf(1), amount: '0.000000001', fee: '0.01', nonce: 9 },
-      { amount: '1', fee: '10000000', memo: '', nonce: '9' },
-    ],
-    [
-      'float noise in the amount (0.1 + 0.2)',
-      { to: addressOf(1), amount: 0.1 + 0.2, fee: null },
-      { amount: '300000000', fee: '10100000', memo: '', nonce: '4' },
-    ],
-  ];
-  it.each(cases)('payment, %s → { hash }; the node receives a schema-valid, verifying payment', async (_dapp, args, expected) => {
-    const received: any[] = [];
-    const node = await startNode(received);
-    const { chain, reviews } = setup({}, { graphqlUrl: node.url });
-    await chain.requestAccounts();
-    expect(await chain.request({ method: 'chain_sendPayment', params: args as SendPaymentArgs })).toEqual({ hash: HASH });
-    expect(node.requests.every((r) => r.valid)).toBe(true);
-    const { input, signature } = received[0];
-    expect(input).toMatchObject({ from: ACCOUNT0, to: addressOf(1), ...expected });
-    expect(testnet.verifyPayment({ data: input, signature, publicKey: ACCOUNT0 })).toBe(true);
-    expect(mainnet.verifyPayment({ data: input, signature, publicKey: ACCOUNT0 })).toBe(false);
-    // What the user approved on the device is what was broadcast: the amount is on screen in clear.
-    const review = reviews.find((r) => r.kind === 'transaction')!;
-    // (A value is paged as the device pages it; shownValue joins its screens.)
-    expect(shownValue(review, 'Amount')).toBe(formatMina(BigInt(expected.amount!), '1.6.0'));
-    expect(shownValue(review, 'Receiver')).toBe(addressOf(1));
-  });
-
-  it('stake delegation (Auro test dapp) → { hash }, verified with verifyStakeDelegation; nonces are not reused while the node lags', async () => {
-    const received: any[] = [];
-    const node = await startNode(received);
-    const { chain } = setup({}, { graphqlUrl: node.url });
-    await chain.requestAccounts();
-    expect(await chain.sendStakeDelegation({ to: addressOf(2), fee: '', memo: 'stake' })).toEqual({ hash: HASH });
-    expect(await chain.sendStakeDelegation({ to: addressOf(2) })).toEqual({ hash: HASH });
-    expect(received.map((v) => v.input.nonce)).toEqual(['4', '5']);
-    for (const { input, signature } of received) {
-      expect(input.amount).toBeUndefined();
-      expect(testnet.verifyStakeDelegation({ data: input, signature, publicKey: ACCOUNT0 })).toBe(true);
-    }
-    expect(node.requests.map((r) => [r.operationName, r.valid])).toEqual([
-      ['accountNonce', true],
-      ['sendDelegation', true],
-      ['accountNonce', true],
-      ['sendDelegation', true],
-    ]);
-  });
-
-  it('the mutation texts fit the daemon schema with the Ledger signature variant', () => {
-    const signature = { field: '1', scalar: '2' };
-    const input = { from: ACCOUNT0, to: addressOf(1), fee: '1', nonce: '0', memo: '', validUntil: '4294967295' };
-    expect(checkOperation(SEND_PAYMENT_MUTATION, { input: { ...input, amount: '5' }, signature }).errors).toEqual([]);
-    expect(checkOperation(SEND_DELEGATION_MUTATION, { input, signature }).errors).toEqual([]);
-  });
-
-  it('refusals: bad receiver, negative amount, fee above the cap (20003); local network (20006); node error (21001)', async () => {
-    const node = await startNodeFor({
-      accountNonce: () => ({ data: { account: null } }),
-      sendPayment: () => ({ errors: [{ message: 'Insufficient funds' }] }),
-    });
-    const { chain, ledger } = setup({}, { graphqlUrl: node.url });
-    await chain.requestAccounts();
-    const before = ledger.exchanges.length;
-    expect(await failure(chain.sendPayment({ to: 'B62nope', amount: 1 }))).toMatchObject({ code: 20003, data: { field: 'to' } });
-    expect(await failure(chain.sendPayment({ to: addressOf(1), amount: -1 }))).toMatchObject({ code: 20003, data: { field: 'amount' } });
-    expect(await failure(chain.sendPayment({ to: addressOf(1), amount: 1, fee: 11 }))).toMatchObject({
-      code: 20003,
-      data: { field: 'fee' },
-    });
-    expect(ledger.exchanges.length).toBe(before);
-    expect(await failure(chain.sendPayment({ to: addressOf(1), amount: 1 }))).toMatchObject({
-      code: 21001,
-      data: { reason: expect.stringMatching(/Insufficient funds/) },
-    });
-
-    const local = setup({}, { network: 'local' });
-    await local.chain.requestAccounts();
-    const sent = local.ledger.exchanges.length;
-    // A deliberate difference from Auro (docs/provider.md): the reason says why, and what to use instead.
-    expect(await failure(local.chain.sendPayment({ to: addressOf(1), amount: 1 }))).toMatchObject({
-      code: 20006,
-      data: {
-        reason: expect.stringMatching(
-          /^sendPayment is not supported on network "local": o1js's LocalBlockchain applies zkApp commands only and has no signed payments or delegations.*use network "devnet" with a graphqlUrl/,
-        ),
-      },
-    });
-    expect(await failure(local.chain.request({ method: 'mina_sendStakeDelegation', params: { to: addressOf(2) } }))).toMatchObject({
-      code: 20006,
-      data: { reason: expect.stringMatching(/^sendStakeDelegation is not supported on network "local": o1js's LocalBlockchain/) },
-    });
-    expect(local.ledger.exchanges.length).toBe(sent);
-  });
-});
-
-describe('wallet discovery: mina:requestProvider / mina:announceProvider', () => {
-  /** A minimal window stand-in: an EventTarget that can hold globals. */
-  const fakeWindow = () => new EventTarget() as EventTarget & Record<string, unknown>;
-
-  it('install() sets window.chain and answers requestProvider with { info, provider }, as @mina-js/connect asks', async () => {
-    const window = fakeWindow();
-    const { chain } = setup();
-    const early: ProviderDetail[] = [];
-    window.addEventListener(ANNOUNCE_PROVIDER_EVENT, (e) => early.push((e as CustomEvent<ProviderDetail>).detail));
-    const uninstall = install(chain, { window });
-    expect(window.chain).toBe(chain);
-    expect(window.mina).toBeUndefined(); // Auro's name, untouched unless asked
-    expect(early).toHaveLength(1); // announced once when installed
-
-    // The dapp side, as @mina-js/connect and Auro's docs do it: listen, then request.
-    const found = await requestProviders({ window });
-    expect(found).toHaveLength(1);
-    expect(found[0]!.provider).toBe(chain);
-    expect(found[0]!.info).toEqual(DEFAULT_PROVIDER_INFO);
-    expect(found[0]!.info.icon).toMatch(/^data:image\//);
-    expect(Object.isFrozen(found[0])).toBe(true);
-    // The discovered provider works: connect through it.
-    expect(await (found[0]!.provider as typeof chain).requestAccounts()).toEqual([ACCOUNT0]);
-
-    uninstall();
-    expect(window.chain).toBeUndefined();
-    expect(await requestProviders({ window })).toEqual([]);
-  });
-
-  it('asMina also sets window.mina; custom info is checked (icon must be a data:image URI)', () => {
-    const window = fakeWindow();
-    const { chain } = setup();
-    const info = { slug: 'my-ledger', name: 'My Ledger', icon: 'data:image/png;base64,AAAA', rdns: 'com.example.ledger' };
-    install(chain, { window, asMina: true, info });
-    expect(window.mina).toBe(chain);
-    let detail: ProviderDetail | undefined;
-    window.addEventListener(ANNOUNCE_PROVIDER_EVENT, (e) => (detail = (e as CustomEvent<ProviderDetail>).detail));
-    window.dispatchEvent(new Event(REQUEST_PROVIDER_EVENT));
-    expect(detail?.info).toEqual(info);
-    expect(() => install(chain, { window: fakeWindow(), info: { ...info, icon: 'https://example.com/icon.png' } })).toThrow(/data:image/);
   });
 });
