@@ -4,30 +4,24 @@
  * stranger (127.0.0.4) — and the wallet page (examples/wallet) at its own site (127.0.0.2), with the Ledger behind
  * the wallet's `navigator.hid` (test/support/hid-bridge.ts: the real @ledgerhq/hw-transport-webhid over a fake Nano X,
  * bridged to the software Ledger in Node) or its demo software Ledger. A hostile script runs in every dapp page
- * (test/support/hostile.ts). Harness: test/support/wallet-harness.ts; key cache: test/support/key-cache.ts.
+ * (test/support/hostile.ts). Harness: test/support/wallet-harness.ts; checks in Node: test/support/wallet-checks.ts;
+ * key cache: test/support/key-cache.ts. The bodies of the scenarios with a browser context of their own are in
+ * web-dapp-scenarios.ts; the shared flow (one context, one device: the issuer, the verifier, the attacks) is here.
  */
-import { createHash } from 'node:crypto';
-import ClientMesa from 'mina-signer';
-import ClientBerkeley from 'mina-signer-berkeley';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MinaLedgerApp, signatureToRawHex } from '../../src/apdu.js';
 import { STORE_KEY_MESSAGE } from '../../src/apdu/store-key.js';
-import { SoftwareLedger, TEST_MNEMONIC, renderScreen, reviewArrows, type Review } from '../../src/emulator.js';
 import { shownValue } from '../../src/emulator/review.js';
 import { FULL_RUNS } from '../support/runs.js';
-import type { HostileLog, WalletProbeLog } from '../support/hostile.js';
+import type { HostileLog } from '../support/hostile.js';
 import { circuitEntries, circuitOf, keyCacheContents, seedKeyCache, tamperKeyCacheEntry } from '../support/key-cache.js';
 import {
   ACCOUNT_0,
   type NodeLedger,
   type Watched,
-  approveInWallet,
-  browserWithoutSiteIsolation,
   clickOpeningWallet,
   closeEnv,
   env,
-  expectNoOverflow,
   expectOk,
   inView,
   nodeLedger,
@@ -36,48 +30,25 @@ import {
   result,
   shot,
   walletContext,
-  watch,
 } from '../support/wallet-harness.js';
+import {
+  databases,
+  hidWire,
+  hostileLog,
+  probeLog,
+  storeKeySecrets,
+  verifyNullifier,
+  verifyPresentation,
+  verifySignedData,
+} from '../support/wallet-checks.js';
+import {
+  demoModeInTheWalletWindow,
+  ledgerDmkOverWebHid,
+  phoneLayoutOnTheReleasedApp,
+  proverWindowWithoutSiteIsolation,
+} from './web-dapp-scenarios.js';
 
 afterAll(closeEnv);
-
-const verifiers = { berkeley: new ClientBerkeley({ network: 'devnet' }), mesa: new ClientMesa({ network: 'devnet' }) };
-
-function verifySignedData(era: 'berkeley' | 'mesa', signedData: string, publicKey: string): boolean {
-  const data = JSON.parse(signedData);
-  return verifiers[era].verifyZkappCommand({ data, publicKey, signature: data.zkappCommand.feePayer.authorization });
-}
-
-async function verifyNullifier(json: unknown, message: string[]): Promise<void> {
-  const { Field, Nullifier } = await import('o1js');
-  const { data, ...nullifier } = json as { data: unknown };
-  expect(data).toEqual(message);
-  Nullifier.fromJSON(nullifier as never).verify(message.map((m) => Field(m))); // throws if it does not verify
-}
-
-/** The first screen of the address review (account 0, shown on the device), as renderScreen draws it in Node. */
-async function firstAddressScreen(): Promise<string> {
-  let review: Review | undefined;
-  const ledger = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {}, approve: (r) => ((review = r), true) });
-  await new MinaLedgerApp(ledger).getAddress(0, { display: true });
-  return renderScreen(review!.screens[0]!, reviewArrows(review!)[0]).pixels.join('');
-}
-
-/** The wallet's device canvas read back as 128 × 64 bits (each device pixel's centre), and whether its scale is whole. */
-const canvasBits = (popup: Page) =>
-  popup.evaluate(() => {
-    const canvas = document.getElementById('device-screen') as HTMLCanvasElement;
-    const scale = canvas.width / 128;
-    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-    let bits = '';
-    for (let y = 0; y < 64; y++) {
-      for (let x = 0; x < 128; x++) {
-        const i = (Math.floor((y + 0.5) * scale) * canvas.width + Math.floor((x + 0.5) * scale)) * 4;
-        bits += data[i]! > 128 ? '1' : '0';
-      }
-    }
-    return { integerScale: Number.isInteger(scale) && canvas.height === 64 * scale, bits };
-  });
 
 /** The stages of the shared flow (one browser context: the wallet's storage and the device's grant carry over). */
 interface Flow {
@@ -90,9 +61,6 @@ interface Flow {
 }
 let flow: Flow | undefined;
 let circuit: string | undefined;
-
-const hostileLog = (page: Page) => page.evaluate(() => (window as unknown as { __hostile: HostileLog }).__hostile);
-const probeLog = (popup: Page) => popup.evaluate(() => (window as unknown as { __walletProbe: WalletProbeLog }).__walletProbe);
 
 describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, examples/wallet)', () => {
   it("builds: the dapp's initial bundle is its page and chain-ledger/connect only; the wallet's holds the provider, with o1js and mina-attestations lazy", async () => {
@@ -115,175 +83,23 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     );
   }, 600_000);
 
-  it('demo mode: the wallet window, isolated by Document-Isolation-Policy with its opener kept, runs the software Ledger (NOT HARDWARE); sendTransaction onlySign in clear and createNullifier', async () => {
-    const { issuer, sizes, walletO1jsChunk } = await env();
-    const context = await walletContext(undefined);
-    const { page, watched } = await openDapp(context, issuer);
-    const { popup, watched: popupWatched } = await clickOpeningWallet(page, '#connect');
-    expect(await popup.evaluate(() => ({ isolated: crossOriginIsolated, opener: window.opener !== null }))).toEqual({
-      isolated: true,
-      opener: true,
-    });
-    expect(await popup.locator('#site').getAttribute('data-origin')).toBe(issuer);
-    await popup.click('#demo');
-    expect(await popup.locator('#demo-banner').textContent()).toMatch(/NOT HARDWARE/);
-    // The device drawn as the device draws it: the address review's first screen, pixel for pixel as renderScreen
-    // draws it in Node, at an integer scale.
-    await popup.waitForSelector('#demo-device[data-review="true"]');
-    const expected = await firstAddressScreen();
-    expect(await canvasBits(popup)).toEqual({ integerScale: true, bits: expected });
-    expect(await inView(popup, '#request-card')).toBe(true);
-    expect(await inView(popup, '#device-screen', true)).toBe(true);
-    await approveInWallet(popup, /Address/i);
-    await page.waitForSelector('#connection[data-state="connected"]');
-    expect(await page.locator('#connection').getAttribute('data-address')).toBe(ACCOUNT_0);
-    await shot(popup, 'wallet-demo-connected');
+  it(
+    'demo mode: the wallet window, isolated by Document-Isolation-Policy with its opener kept, runs the software Ledger (NOT HARDWARE); sendTransaction onlySign in clear and createNullifier',
+    demoModeInTheWalletWindow,
+    300_000,
+  );
 
-    // Sign in: a 296-byte sign-in text, several lines, signed on the device (the extension's SIGN_TEXT) and checked by
-    // the dapp against its own text; checked again here, with mina-signer in Node.
-    await page.click('#sign-in');
-    await approveInWallet(popup, /Requested by[\s\S]*Message \(1\/\d\)/);
-    const signedIn = await result(page, 'result-sign-in');
-    expectOk(signedIn);
-    expect(await page.locator('#result-sign-in').getAttribute('data-verified')).toBe('true');
-    const text = await page.locator('#sign-in-text').inputValue();
-    expect(text.split('\n').length).toBeGreaterThan(5);
-    expect(new TextEncoder().encode(text).length).toBeGreaterThan(280);
-    expect(signedIn.json.data).toBe(text);
-    expect(verifiers.mesa.verifyMessage({ data: text, publicKey: ACCOUNT_0, signature: signedIn.json.signature })).toBe(true);
+  it(
+    'on a 360 px phone nothing sticks out sideways, in the dapp or the wallet; on the released app a sign-in text is refused at once with 20006 and the reason, and a zkApp command is summarized in the wallet before the device signs it blind',
+    phoneLayoutOnTheReleasedApp,
+    120_000,
+  );
 
-    await page.click('#sample-berkeley');
-    await page.click('#send');
-    await expect.poll(() => popup.locator('#status').textContent()).toMatch(/^Review the zkApp transaction on your Ledger/);
-    expect(await popup.locator('#request').textContent()).toBe(`${issuer} asks: chain_sendTransaction`);
-    // The request where the user looks: the wallet's request panel and the device; the dapp's waiting line.
-    expect(await inView(popup, '#request-card')).toBe(true);
-    expect(await inView(popup, '#device-screen', true)).toBe(true);
-    expect(await popup.evaluate(() => document.getElementById('request-card')!.contains(document.activeElement))).toBe(true);
-    expect(await inView(page, '#result-send')).toBe(true);
-    expect(await page.locator('#result-send').textContent()).toMatch(/^Confirm on your Ledger \(see the wallet window\)… \d+ s$/);
-    await shot(popup, 'wallet-demo-confirm');
-    await approveInWallet(popup, /Review zkApp[\s\S]*You sign/);
-    const sent = await result(page, 'result-send');
-    expectOk(sent);
-    expect(verifySignedData('berkeley', sent.json.signedData, ACCOUNT_0)).toBe(true);
-
-    // o1js: the wallet loads it for the first method that needs it; the dapp never (no sample button was used).
-    expect(popupWatched.requests).not.toContain(walletO1jsChunk);
-    await page.click('#nullifier');
-    await approveInWallet(popup, /nullifier/i);
-    const nullifier = await result(page, 'result-nullifier', 120_000);
-    expectOk(nullifier);
-    expect(popupWatched.requests).toContain(walletO1jsChunk);
-    expect(watched.requests).not.toContain(`/${sizes.o1js[0]!.file}`);
-    await verifyNullifier(nullifier.json, ['2026', '11', '22']);
-    await shot(page, 'dapp-demo-results');
-    expect([...watched.errors, ...popupWatched.errors]).toEqual([]);
-    await context.close();
-  }, 300_000);
-
-  it('on a 360 px phone nothing sticks out sideways, in the dapp or the wallet; on the released app a sign-in text is refused at once with 20006 and the reason, and a zkApp command is summarized in the wallet before the device signs it blind', async () => {
-    const { issuer } = await env();
-    const phone = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
-    const context = await walletContext(undefined, undefined, phone);
-    const { page, watched } = await openDapp(context, issuer);
-    await expectNoOverflow(page, 'the dapp at load');
-    const { popup, watched: popupWatched } = await clickOpeningWallet(page, '#connect');
-    expect(popup.viewportSize()?.width).toBe(360);
-    await expectNoOverflow(popup, 'the wallet at load');
-    await popup.selectOption('#demo-firmware', 'released');
-    await popup.click('#demo');
-    await popup.waitForSelector('#demo-device[data-review="true"]');
-    await expectNoOverflow(popup, 'the wallet showing the device');
-    expect(await inView(popup, '#request-card')).toBe(true);
-    expect(await inView(popup, '#device-screen', true)).toBe(true);
-    await approveInWallet(popup, /Address/i);
-    await page.waitForSelector('#connection[data-state="connected"]');
-    await expectNoOverflow(page, 'the dapp connected');
-    await expectNoOverflow(popup, 'the wallet connected');
-    // The address is shortened, whole in its data and copied by its button.
-    expect(await page.locator('#connection').textContent()).toBe(
-      `Connected: ${ACCOUNT_0.slice(0, 8)}…${ACCOUNT_0.slice(-6)} on mina:devnet`,
-    );
-    expect(await page.locator('#copy-address').isVisible()).toBe(true);
-
-    await page.click('#sign-in');
-    const refused = await result(page, 'result-sign-in');
-    expect(refused.json).toMatchObject({ code: 20006, message: 'Method not supported.' });
-    expect(refused.text.split('\n')[1]).toMatch(/^Why: .*1 to 65 printable ASCII bytes \(INS 05\); this message is \d{3} bytes.*SIGN_TEXT/);
-    expect(await popup.locator('#demo-device').getAttribute('data-review')).toBe('false'); // never shown on the device
-    await expectNoOverflow(page, 'the dapp showing the refusal');
-    await shot(page, 'dapp-360-released-sign-in-refused');
-    await shot(popup, 'wallet-360-released');
-    // A zkApp command on the released app, whose device shows only its hash: the wallet first shows the host's
-    // summary (confirmZkapp) in its request panel, and the device is asked only once the user continues.
-    await page.click('#sample-berkeley');
-    await page.click('#send');
-    await popup.waitForSelector('#summary:not([hidden])');
-    const summary = (await popup.locator('#summary-text').textContent()) ?? '';
-    expect(summary).toMatch(new RegExp(`^${issuer.replace(/[.]/g, '\\.')} asks you to sign a zkApp command on \\w+\\.$`, 'm'));
-    expect(summary).toMatch(/^Fee payer: B62\w+ \(you\), fee [\d.]+ MINA$/m);
-    expect(summary).toMatch(/^You spend at most: [\d.]+ MINA$/m);
-    expect(summary).toMatch(/^You sign the \w+ commitment/m);
-    expect(await popup.locator('#demo-device').getAttribute('data-review')).toBe('false'); // nothing on the device yet
-    expect(await inView(popup, '#summary')).toBe(true);
-    await expectNoOverflow(popup, 'the wallet showing the blind summary');
-    await shot(popup, 'wallet-360-blind-summary');
-    await popup.click('#summary-approve');
-    await approveInWallet(popup, /Blind[\s\S]*Signing/);
-    const sentBlind = await result(page, 'result-send');
-    expectOk(sentBlind);
-    expect(verifySignedData('berkeley', sentBlind.json.signedData, ACCOUNT_0)).toBe(true);
-    // The same pages at 390 × 844.
-    await page.setViewportSize({ width: 390, height: 844 });
-    await popup.setViewportSize({ width: 390, height: 720 });
-    await expectNoOverflow(page, 'the dapp at 390 px');
-    await expectNoOverflow(popup, 'the wallet at 390 px');
-    await shot(page, 'dapp-390-released-sign-in-refused');
-    await shot(popup, 'wallet-390-released');
-    expect([...watched.errors, ...popupWatched.errors]).toEqual([]);
-    await context.close();
-  }, 120_000);
-
-  it('Ledger DMK over WebHID in the wallet window (the test HID shim): the Mina app opened from the dashboard, the site connects, createNullifier', async () => {
-    const { issuer, walletSizes } = await env();
-    const device = nodeLedger({ appOpen: false });
-    const context = await walletContext(device.ledger);
-    const { page, watched } = await openDapp(context, issuer);
-    const { popup, watched: popupWatched } = await clickOpeningWallet(page, '#connect');
-    // DMK is a lazy chunk of the wallet: loaded by its click, not with the wallet window.
-    const dmkChunks = walletSizes.lazy.files.filter((f) => f.packages.includes('@ledgerhq/device-management-kit')).map((f) => `/${f.file}`);
-    expect(dmkChunks.length).toBeGreaterThan(0);
-    expect(popupWatched.requests.filter((r) => dmkChunks.includes(r))).toEqual([]);
-    expect(await popup.locator('#connect-ble').isHidden()).toBe(true); // headless Chromium has no Web Bluetooth
-    await popup.click('#connect-dmk');
-    // The device action opens the Mina app for the user: the dashboard asks, the wallet says so.
-    const open = await device.nextReview();
-    expect(open.review.kind).toBe('open-app');
-    await expect.poll(() => popup.locator('#status').textContent()).toBe('Open the Mina app: confirm on your Ledger');
-    open.answer(true);
-    const address = await device.nextReview();
-    expect(address.review.kind).toBe('address');
-    address.answer(true);
-    await page.waitForSelector('#connection[data-state="connected"]');
-    expect(await page.locator('#connection').getAttribute('data-address')).toBe(ACCOUNT_0);
-    expect(device.ledger.appOpen).toBe(true);
-    const wire = await popup.evaluate(() => ({ calls: window.__hidShim!.calls, errors: window.__hidShim!.protocolErrors.length }));
-    expect(wire).toMatchObject({ calls: { requestDevice: 1 }, errors: 0 });
-    expect(device.ledger.exchanges.some((e) => e.request.startsWith('e0d8'))).toBe(true);
-
-    await page.fill('#nullifier-message', '4, 5');
-    await page.click('#nullifier');
-    const review = await device.nextReview();
-    expect(review.review.kind).toBe('nullifier');
-    review.answer(true);
-    const nullifier = await result(page, 'result-nullifier', 120_000);
-    expectOk(nullifier);
-    await verifyNullifier(nullifier.json, ['4', '5']);
-    await shot(popup, 'wallet-dmk-webhid');
-    expect([...watched.errors, ...popupWatched.errors]).toEqual([]);
-    await context.close();
-  }, 240_000);
+  it(
+    'Ledger DMK over WebHID in the wallet window (the test HID shim): the Mina app opened from the dashboard, the site connects, createNullifier',
+    ledgerDmkOverWebHid,
+    240_000,
+  );
 
   it('WebHID in the wallet window (the real @ledgerhq/hw-transport-webhid): the issuer connects through the chooser, signs a Mesa command, makes a nullifier', async () => {
     const { issuer } = await env();
@@ -301,8 +117,7 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     address.answer(true);
     await page.waitForSelector('#connection[data-state="connected"]');
     expect(await page.locator('#connection').getAttribute('data-address')).toBe(ACCOUNT_0);
-    const wire = await popup.evaluate(() => ({ calls: window.__hidShim!.calls, errors: window.__hidShim!.protocolErrors.length }));
-    expect(wire).toMatchObject({ calls: { requestDevice: 1 }, errors: 0 });
+    expect(await hidWire(popup)).toMatchObject({ calls: { requestDevice: 1 }, errors: 0 });
     flow = { device, context, issuer: { page, watched, popup, popupWatched }, timings: {} };
 
     await page.click('#sample-mesa');
@@ -383,7 +198,6 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     expectOk(stored);
     flow!.credential = { json: stored.json.credential, parsed: JSON.parse(stored.json.credential) };
     expect(flow!.credential.parsed.credential.owner).toEqual({ _type: 'PublicKey', value: ACCOUNT_0 });
-    const databases = (p: Page) => p.evaluate(async () => (await indexedDB.databases()).map((d) => d.name).sort());
     expect(await databases(popup)).toContain('chain-ledger-credentials');
     expect(await databases(page)).toEqual([]);
   }, 180_000);
@@ -447,9 +261,7 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     );
     await shot(page, 'dapp-verifier-presentation');
 
-    const { Presentation, PresentationRequest } = await import('mina-attestations');
-    const request = PresentationRequest.fromJSON('https', requestJson);
-    const output = await Presentation.verify(request, Presentation.fromJSON(presented.json.presentation), { verifierIdentity: verifier });
+    const output = await verifyPresentation(requestJson, presented.json.presentation, verifier);
     const { Poseidon, PublicKey } = await import('o1js');
     const issuerKey = PublicKey.fromJSON(flow!.credential!.parsed.witness.issuer.value);
     expect(String(output)).toBe(Poseidon.hashWithPrefix('mina-cred:v0:native', issuerKey.toFields()).toString());
@@ -476,17 +288,10 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     const probe = await probeLog(verifier!.popupWatched.crashed ? issuer.popup : verifier!.popup);
     expect(probe.rawKeys.length).toBeGreaterThan(0);
     expect(probe.plaintexts.some((p) => p.includes('Austria'))).toBe(true);
-    // The store key, as the device gives it (a fresh software Ledger of the same mnemonic: the signature is deterministic).
-    const signed = await new MinaLedgerApp(SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {} })).signMessage(
-      0,
-      STORE_KEY_MESSAGE,
-      1,
-    );
-    const rawSignature = signatureToRawHex({ field: signed.field, scalar: signed.scalar });
-    const storeSecret = createHash('sha256').update(Buffer.from(rawSignature, 'hex')).digest('hex');
     const traffic = device.exchanges.flatMap((e) => [e.request, e.reply]).filter((hex) => hex.length >= 20);
     expect(traffic.length).toBeGreaterThan(10);
-    const secrets = [signed.field, signed.scalar, rawSignature, storeSecret, ...probe.rawKeys, ...traffic];
+    // The store key as the device gives it, its secret, the wallet's raw keys, the device traffic.
+    const secrets = [...(await storeKeySecrets()), ...probe.rawKeys, ...traffic];
     const credential = flow!.credential!.parsed;
     const credentialSecrets = [
       'Austria',
@@ -621,10 +426,7 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
       owner.answer(true);
       const presented = await result(page, 'result-present', 400_000);
       expectOk(presented);
-      const { Presentation, PresentationRequest } = await import('mina-attestations');
-      await Presentation.verify(PresentationRequest.fromJSON('https', requestJson), Presentation.fromJSON(presented.json.presentation), {
-        verifierIdentity: origin,
-      });
+      await verifyPresentation(requestJson, presented.json.presentation, origin);
       expect(
         watched.lines.some((l) => /presentation worker failed while proving \(.*injected by the e2e test.*\); proving once more/.test(l)),
       ).toBe(true);
@@ -637,73 +439,10 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     expect(watched.errors.filter((e) => e !== 'memory access out of bounds')).toEqual([]);
   }, 900_000);
 
-  it('in a browser that ignores Document-Isolation-Policy (no strict site isolation) the wallet proves in its prover window (COOP + COEP), asking the user to open it; ' +
-    (FULL_RUNS
-      ? 'the presentation verifies (CHAIN_LEDGER_FULL_RUNS=1)'
-      : 'the compile runs there, then the owner rejects (1002)'), async () => {
-    const { issuer } = await env();
-    const device = nodeLedger();
-    const context = await walletContext(device.ledger, await browserWithoutSiteIsolation());
-    const { page, watched } = await openDapp(context, issuer);
-    const { popup, watched: popupWatched } = await clickOpeningWallet(page, '#connect');
-    expect(await popup.evaluate(() => ({ isolated: crossOriginIsolated, opener: window.opener !== null }))).toEqual({
-      isolated: false,
-      opener: true,
-    });
-    expect(await popup.locator('#isolation').getAttribute('data-isolated')).toBe('false');
-    await popup.click('#connect');
-    (await device.nextReview()).answer(true); // the address
-    await page.waitForSelector('#connection[data-state="connected"]');
-    await page.click('#sample-credential');
-    await expect.poll(() => page.locator('#credential').inputValue(), { timeout: 120_000 }).toMatch(/^\{/);
-    await page.click('#store');
-    (await device.nextReview(60_000, pageError(page, 'result-store'))).answer(true); // the credential
-    (await device.nextReview()).answer(true); // the store key
-    expectOk(await result(page, 'result-store'));
-    await page.click('#sample-request');
-    await expect.poll(() => page.locator('#presentation-request').inputValue(), { timeout: 120_000 }).toMatch(/^\{/);
-    const requestJson = await page.locator('#presentation-request').inputValue();
-    const entries = circuitEntries(circuitOf(requestJson));
-    await seedKeyCache(popup, FULL_RUNS ? [] : entries.filter((id) => id !== 'lagrange-basis-fp-8192')); // the wallet origin's IndexedDB
-
-    await page.click('#present');
-    await expect.poll(() => popup.locator('#status').textContent()).toMatch(/open the prover window/);
-    const opened = popup.waitForEvent('popup');
-    await popup.click('#open-prover'); // a click in the wallet window: the browser lets it open a window
-    const prover = await opened;
-    const proverWatched = watch(prover);
-    await prover.waitForSelector('body[data-ready="true"]');
-    expect(await prover.evaluate(() => ({ isolated: crossOriginIsolated, opener: window.opener !== null }))).toEqual({
-      isolated: true,
-      opener: false,
-    });
-    const owner = await device.nextReview(400_000, pageError(page, 'result-present'));
-    expect(owner.review.kind).toBe('presentation');
-    expect(shownValue(owner.review, 'Verifier')).toBe(issuer);
-    // The compile ran in the prover window's Worker (its key-cache report), not in the wallet window.
-    expect(proverWatched.reports[0]).toMatchObject({ phase: 'compile', circuit: circuitOf(requestJson) });
-    expect(popupWatched.reports).toEqual([]);
-    if (!FULL_RUNS) {
-      owner.answer(false);
-      expect((await result(page, 'result-present', 120_000)).code).toBe(1002);
-    } else {
-      owner.answer(true);
-      const presented = await result(page, 'result-present', 400_000);
-      expectOk(presented);
-      const { Presentation, PresentationRequest } = await import('mina-attestations');
-      await Presentation.verify(PresentationRequest.fromJSON('https', requestJson), Presentation.fromJSON(presented.json.presentation), {
-        verifierIdentity: issuer,
-      });
-    }
-    // o1js, loaded in the wallet window to validate the credential, tries to start its wasm threads, which cannot start
-    // in a window that is not isolated: the one error expected there (the proving happens in the prover window).
-    // o1js's wasm threads may trap after a proof (o1-labs/o1js#2870); either message, and only in the prover window.
-    const WASM_TRAPS_AFTER_PROOF = ['memory access out of bounds', 'operation does not support unaligned accesses'];
-    const NOT_ISOLATED = "Failed to execute 'postMessage' on 'Worker': SharedArrayBuffer transfer requires self.crossOriginIsolated.";
-    expect([
-      ...watched.errors,
-      ...popupWatched.errors.filter((e) => e !== NOT_ISOLATED),
-      ...proverWatched.errors.filter((e) => !WASM_TRAPS_AFTER_PROOF.includes(e)),
-    ]).toEqual([]);
-  }, 900_000);
+  it(
+    'in a browser that ignores Document-Isolation-Policy (no strict site isolation) the wallet proves in its prover window (COOP + COEP), asking the user to open it; ' +
+      (FULL_RUNS ? 'the presentation verifies (CHAIN_LEDGER_FULL_RUNS=1)' : 'the compile runs there, then the owner rejects (1002)'),
+    proverWindowWithoutSiteIsolation,
+    900_000,
+  );
 });

@@ -1,0 +1,276 @@
+/**
+ * The bodies of the web dapp e2e test's self-contained scenarios, each in a browser context and with a device of its
+ * own: demo mode, a 360 px phone on the released app, Ledger DMK over WebHID, the prover window of a browser without
+ * site isolation. Their titles, timeouts and order are in web-dapp.browser.test.ts, the one test file that runs them,
+ * beside the shared flow (one build and one set of servers for all: test/support/wallet-harness.ts `env()`).
+ */
+import { expect } from 'vitest';
+import { shownValue } from '../../src/emulator/review.js';
+import { circuitEntries, circuitOf, seedKeyCache } from '../support/key-cache.js';
+import { FULL_RUNS } from '../support/runs.js';
+import {
+  canvasBits,
+  firstAddressScreen,
+  hidWire,
+  verifiers,
+  verifyNullifier,
+  verifyPresentation,
+  verifySignedData,
+} from '../support/wallet-checks.js';
+import {
+  ACCOUNT_0,
+  approveInWallet,
+  browserWithoutSiteIsolation,
+  clickOpeningWallet,
+  env,
+  expectNoOverflow,
+  expectOk,
+  inView,
+  nodeLedger,
+  openDapp,
+  pageError,
+  result,
+  shot,
+  walletContext,
+  watch,
+} from '../support/wallet-harness.js';
+
+/** The demo mode test: the wallet window isolated with its opener kept, its software Ledger drawn as the device
+ * draws it, a sign-in text, a zkApp command in clear and a nullifier, each verified in Node. */
+export async function demoModeInTheWalletWindow(): Promise<void> {
+  const { issuer, sizes, walletO1jsChunk } = await env();
+  const context = await walletContext(undefined);
+  const { page, watched } = await openDapp(context, issuer);
+  const { popup, watched: popupWatched } = await clickOpeningWallet(page, '#connect');
+  expect(await popup.evaluate(() => ({ isolated: crossOriginIsolated, opener: window.opener !== null }))).toEqual({
+    isolated: true,
+    opener: true,
+  });
+  expect(await popup.locator('#site').getAttribute('data-origin')).toBe(issuer);
+  await popup.click('#demo');
+  expect(await popup.locator('#demo-banner').textContent()).toMatch(/NOT HARDWARE/);
+  // The device drawn as the device draws it: the address review's first screen, pixel for pixel as renderScreen
+  // draws it in Node, at an integer scale.
+  await popup.waitForSelector('#demo-device[data-review="true"]');
+  const expected = await firstAddressScreen();
+  expect(await canvasBits(popup)).toEqual({ integerScale: true, bits: expected });
+  expect(await inView(popup, '#request-card')).toBe(true);
+  expect(await inView(popup, '#device-screen', true)).toBe(true);
+  await approveInWallet(popup, /Address/i);
+  await page.waitForSelector('#connection[data-state="connected"]');
+  expect(await page.locator('#connection').getAttribute('data-address')).toBe(ACCOUNT_0);
+  await shot(popup, 'wallet-demo-connected');
+
+  // Sign in: a 296-byte sign-in text, several lines, signed on the device (the extension's SIGN_TEXT) and checked by
+  // the dapp against its own text; checked again here, with mina-signer in Node.
+  await page.click('#sign-in');
+  await approveInWallet(popup, /Requested by[\s\S]*Message \(1\/\d\)/);
+  const signedIn = await result(page, 'result-sign-in');
+  expectOk(signedIn);
+  expect(await page.locator('#result-sign-in').getAttribute('data-verified')).toBe('true');
+  const text = await page.locator('#sign-in-text').inputValue();
+  expect(text.split('\n').length).toBeGreaterThan(5);
+  expect(new TextEncoder().encode(text).length).toBeGreaterThan(280);
+  expect(signedIn.json.data).toBe(text);
+  expect(verifiers.mesa.verifyMessage({ data: text, publicKey: ACCOUNT_0, signature: signedIn.json.signature })).toBe(true);
+
+  await page.click('#sample-berkeley');
+  await page.click('#send');
+  await expect.poll(() => popup.locator('#status').textContent()).toMatch(/^Review the zkApp transaction on your Ledger/);
+  expect(await popup.locator('#request').textContent()).toBe(`${issuer} asks: chain_sendTransaction`);
+  // The request where the user looks: the wallet's request panel and the device; the dapp's waiting line.
+  expect(await inView(popup, '#request-card')).toBe(true);
+  expect(await inView(popup, '#device-screen', true)).toBe(true);
+  expect(await popup.evaluate(() => document.getElementById('request-card')!.contains(document.activeElement))).toBe(true);
+  expect(await inView(page, '#result-send')).toBe(true);
+  expect(await page.locator('#result-send').textContent()).toMatch(/^Confirm on your Ledger \(see the wallet window\)… \d+ s$/);
+  await shot(popup, 'wallet-demo-confirm');
+  await approveInWallet(popup, /Review zkApp[\s\S]*You sign/);
+  const sent = await result(page, 'result-send');
+  expectOk(sent);
+  expect(verifySignedData('berkeley', sent.json.signedData, ACCOUNT_0)).toBe(true);
+
+  // o1js: the wallet loads it for the first method that needs it; the dapp never (no sample button was used).
+  expect(popupWatched.requests).not.toContain(walletO1jsChunk);
+  await page.click('#nullifier');
+  await approveInWallet(popup, /nullifier/i);
+  const nullifier = await result(page, 'result-nullifier', 120_000);
+  expectOk(nullifier);
+  expect(popupWatched.requests).toContain(walletO1jsChunk);
+  expect(watched.requests).not.toContain(`/${sizes.o1js[0]!.file}`);
+  await verifyNullifier(nullifier.json, ['2026', '11', '22']);
+  await shot(page, 'dapp-demo-results');
+  expect([...watched.errors, ...popupWatched.errors]).toEqual([]);
+  await context.close();
+}
+
+/** The 360 px phone test: nothing sticks out sideways at any step; on the released app a sign-in text is refused
+ * at once (20006 and the reason) and a zkApp command is summarized in the wallet before the device signs it blind. */
+export async function phoneLayoutOnTheReleasedApp(): Promise<void> {
+  const { issuer } = await env();
+  const phone = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+  const context = await walletContext(undefined, undefined, phone);
+  const { page, watched } = await openDapp(context, issuer);
+  await expectNoOverflow(page, 'the dapp at load');
+  const { popup, watched: popupWatched } = await clickOpeningWallet(page, '#connect');
+  expect(popup.viewportSize()?.width).toBe(360);
+  await expectNoOverflow(popup, 'the wallet at load');
+  await popup.selectOption('#demo-firmware', 'released');
+  await popup.click('#demo');
+  await popup.waitForSelector('#demo-device[data-review="true"]');
+  await expectNoOverflow(popup, 'the wallet showing the device');
+  expect(await inView(popup, '#request-card')).toBe(true);
+  expect(await inView(popup, '#device-screen', true)).toBe(true);
+  await approveInWallet(popup, /Address/i);
+  await page.waitForSelector('#connection[data-state="connected"]');
+  await expectNoOverflow(page, 'the dapp connected');
+  await expectNoOverflow(popup, 'the wallet connected');
+  // The address is shortened, whole in its data and copied by its button.
+  expect(await page.locator('#connection').textContent()).toBe(`Connected: ${ACCOUNT_0.slice(0, 8)}…${ACCOUNT_0.slice(-6)} on mina:devnet`);
+  expect(await page.locator('#copy-address').isVisible()).toBe(true);
+
+  await page.click('#sign-in');
+  const refused = await result(page, 'result-sign-in');
+  expect(refused.json).toMatchObject({ code: 20006, message: 'Method not supported.' });
+  expect(refused.text.split('\n')[1]).toMatch(/^Why: .*1 to 65 printable ASCII bytes \(INS 05\); this message is \d{3} bytes.*SIGN_TEXT/);
+  expect(await popup.locator('#demo-device').getAttribute('data-review')).toBe('false'); // never shown on the device
+  await expectNoOverflow(page, 'the dapp showing the refusal');
+  await shot(page, 'dapp-360-released-sign-in-refused');
+  await shot(popup, 'wallet-360-released');
+  // A zkApp command on the released app, whose device shows only its hash: the wallet first shows the host's
+  // summary (confirmZkapp) in its request panel, and the device is asked only once the user continues.
+  await page.click('#sample-berkeley');
+  await page.click('#send');
+  await popup.waitForSelector('#summary:not([hidden])');
+  const summary = (await popup.locator('#summary-text').textContent()) ?? '';
+  expect(summary).toMatch(new RegExp(`^${issuer.replace(/[.]/g, '\\.')} asks you to sign a zkApp command on \\w+\\.$`, 'm'));
+  expect(summary).toMatch(/^Fee payer: B62\w+ \(you\), fee [\d.]+ MINA$/m);
+  expect(summary).toMatch(/^You spend at most: [\d.]+ MINA$/m);
+  expect(summary).toMatch(/^You sign the \w+ commitment/m);
+  expect(await popup.locator('#demo-device').getAttribute('data-review')).toBe('false'); // nothing on the device yet
+  expect(await inView(popup, '#summary')).toBe(true);
+  await expectNoOverflow(popup, 'the wallet showing the blind summary');
+  await shot(popup, 'wallet-360-blind-summary');
+  await popup.click('#summary-approve');
+  await approveInWallet(popup, /Blind[\s\S]*Signing/);
+  const sentBlind = await result(page, 'result-send');
+  expectOk(sentBlind);
+  expect(verifySignedData('berkeley', sentBlind.json.signedData, ACCOUNT_0)).toBe(true);
+  // The same pages at 390 × 844.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await popup.setViewportSize({ width: 390, height: 720 });
+  await expectNoOverflow(page, 'the dapp at 390 px');
+  await expectNoOverflow(popup, 'the wallet at 390 px');
+  await shot(page, 'dapp-390-released-sign-in-refused');
+  await shot(popup, 'wallet-390-released');
+  expect([...watched.errors, ...popupWatched.errors]).toEqual([]);
+  await context.close();
+}
+
+/** The Ledger DMK test: over WebHID (the test HID shim), the Mina app opened from the dashboard, the site connects
+ * and makes a nullifier; DMK is a lazy chunk of the wallet. */
+export async function ledgerDmkOverWebHid(): Promise<void> {
+  const { issuer, walletSizes } = await env();
+  const device = nodeLedger({ appOpen: false });
+  const context = await walletContext(device.ledger);
+  const { page, watched } = await openDapp(context, issuer);
+  const { popup, watched: popupWatched } = await clickOpeningWallet(page, '#connect');
+  // DMK is a lazy chunk of the wallet: loaded by its click, not with the wallet window.
+  const dmkChunks = walletSizes.lazy.files.filter((f) => f.packages.includes('@ledgerhq/device-management-kit')).map((f) => `/${f.file}`);
+  expect(dmkChunks.length).toBeGreaterThan(0);
+  expect(popupWatched.requests.filter((r) => dmkChunks.includes(r))).toEqual([]);
+  expect(await popup.locator('#connect-ble').isHidden()).toBe(true); // headless Chromium has no Web Bluetooth
+  await popup.click('#connect-dmk');
+  // The device action opens the Mina app for the user: the dashboard asks, the wallet says so.
+  const open = await device.nextReview();
+  expect(open.review.kind).toBe('open-app');
+  await expect.poll(() => popup.locator('#status').textContent()).toBe('Open the Mina app: confirm on your Ledger');
+  open.answer(true);
+  const address = await device.nextReview();
+  expect(address.review.kind).toBe('address');
+  address.answer(true);
+  await page.waitForSelector('#connection[data-state="connected"]');
+  expect(await page.locator('#connection').getAttribute('data-address')).toBe(ACCOUNT_0);
+  expect(device.ledger.appOpen).toBe(true);
+  expect(await hidWire(popup)).toMatchObject({ calls: { requestDevice: 1 }, errors: 0 });
+  expect(device.ledger.exchanges.some((e) => e.request.startsWith('e0d8'))).toBe(true);
+
+  await page.fill('#nullifier-message', '4, 5');
+  await page.click('#nullifier');
+  const review = await device.nextReview();
+  expect(review.review.kind).toBe('nullifier');
+  review.answer(true);
+  const nullifier = await result(page, 'result-nullifier', 120_000);
+  expectOk(nullifier);
+  await verifyNullifier(nullifier.json, ['4', '5']);
+  await shot(popup, 'wallet-dmk-webhid');
+  expect([...watched.errors, ...popupWatched.errors]).toEqual([]);
+  await context.close();
+}
+
+/** The prover window test: in a browser that ignores Document-Isolation-Policy the wallet asks the user to open its
+ * prover window (COOP + COEP) and compiles there; then the owner rejects (1002), or, with CHAIN_LEDGER_FULL_RUNS=1,
+ * the presentation verifies. */
+export async function proverWindowWithoutSiteIsolation(): Promise<void> {
+  const { issuer } = await env();
+  const device = nodeLedger();
+  const context = await walletContext(device.ledger, await browserWithoutSiteIsolation());
+  const { page, watched } = await openDapp(context, issuer);
+  const { popup, watched: popupWatched } = await clickOpeningWallet(page, '#connect');
+  expect(await popup.evaluate(() => ({ isolated: crossOriginIsolated, opener: window.opener !== null }))).toEqual({
+    isolated: false,
+    opener: true,
+  });
+  expect(await popup.locator('#isolation').getAttribute('data-isolated')).toBe('false');
+  await popup.click('#connect');
+  (await device.nextReview()).answer(true); // the address
+  await page.waitForSelector('#connection[data-state="connected"]');
+  await page.click('#sample-credential');
+  await expect.poll(() => page.locator('#credential').inputValue(), { timeout: 120_000 }).toMatch(/^\{/);
+  await page.click('#store');
+  (await device.nextReview(60_000, pageError(page, 'result-store'))).answer(true); // the credential
+  (await device.nextReview()).answer(true); // the store key
+  expectOk(await result(page, 'result-store'));
+  await page.click('#sample-request');
+  await expect.poll(() => page.locator('#presentation-request').inputValue(), { timeout: 120_000 }).toMatch(/^\{/);
+  const requestJson = await page.locator('#presentation-request').inputValue();
+  const entries = circuitEntries(circuitOf(requestJson));
+  await seedKeyCache(popup, FULL_RUNS ? [] : entries.filter((id) => id !== 'lagrange-basis-fp-8192')); // the wallet origin's IndexedDB
+
+  await page.click('#present');
+  await expect.poll(() => popup.locator('#status').textContent()).toMatch(/open the prover window/);
+  const opened = popup.waitForEvent('popup');
+  await popup.click('#open-prover'); // a click in the wallet window: the browser lets it open a window
+  const prover = await opened;
+  const proverWatched = watch(prover);
+  await prover.waitForSelector('body[data-ready="true"]');
+  expect(await prover.evaluate(() => ({ isolated: crossOriginIsolated, opener: window.opener !== null }))).toEqual({
+    isolated: true,
+    opener: false,
+  });
+  const owner = await device.nextReview(400_000, pageError(page, 'result-present'));
+  expect(owner.review.kind).toBe('presentation');
+  expect(shownValue(owner.review, 'Verifier')).toBe(issuer);
+  // The compile ran in the prover window's Worker (its key-cache report), not in the wallet window.
+  expect(proverWatched.reports[0]).toMatchObject({ phase: 'compile', circuit: circuitOf(requestJson) });
+  expect(popupWatched.reports).toEqual([]);
+  if (!FULL_RUNS) {
+    owner.answer(false);
+    expect((await result(page, 'result-present', 120_000)).code).toBe(1002);
+  } else {
+    owner.answer(true);
+    const presented = await result(page, 'result-present', 400_000);
+    expectOk(presented);
+    await verifyPresentation(requestJson, presented.json.presentation, issuer);
+  }
+  // o1js, loaded in the wallet window to validate the credential, tries to start its wasm threads, which cannot start
+  // in a window that is not isolated: the one error expected there (the proving happens in the prover window).
+  // o1js's wasm threads may trap after a proof (o1-labs/o1js#2870); either message, and only in the prover window.
+  const WASM_TRAPS_AFTER_PROOF = ['memory access out of bounds', 'operation does not support unaligned accesses'];
+  const NOT_ISOLATED = "Failed to execute 'postMessage' on 'Worker': SharedArrayBuffer transfer requires self.crossOriginIsolated.";
+  expect([
+    ...watched.errors,
+    ...popupWatched.errors.filter((e) => e !== NOT_ISOLATED),
+    ...proverWatched.errors.filter((e) => !WASM_TRAPS_AFTER_PROOF.includes(e)),
+  ]).toEqual([]);
+}
