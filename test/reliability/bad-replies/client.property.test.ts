@@ -125,16 +125,7 @@ describe('documented limits of the client, and the provider covering them', () =
     const signature = await app.signTransaction(tx);
     expect(signature.field).toBe(e.signature!.field);
     expect(signature.scalar).not.toBe(e.signature!.scalar);
-    const data = {
-      to: tx.to,
-      from: tx.from,
-      fee: tx.fee.toString(),
-      amount: tx.amount.toString(),
-      nonce: tx.nonce,
-      memo: tx.memo ?? '',
-      validUntil: tx.validUntil!,
-    };
-    expect(testnet.verifyPayment({ data, signature, publicKey: tx.from })).toBe(false);
+    expect(testnet.verifyPayment({ data: paymentData(tx), signature, publicKey: tx.from })).toBe(false);
   });
 });
 
@@ -212,6 +203,16 @@ interface ClientCase {
   shapeOnly: boolean;
 }
 
+/** A payment or delegation as mina-signer's verifyPayment takes it. */
+const paymentData = (tx: PaymentOrDelegation) => ({
+  to: tx.to,
+  from: tx.from,
+  fee: tx.fee.toString(),
+  amount: tx.amount.toString(),
+  nonce: tx.nonce,
+  memo: tx.memo ?? '',
+  validUntil: tx.validUntil!,
+});
 const range = (n: number, seed = 1n) => Array.from({ length: n }, (_, i) => (seed * 7919n + BigInt(i) * 104729n) % PALLAS_P);
 const verifySig = (sig: { field: string; scalar: string }, fields: bigint[]) => {
   try {
@@ -295,17 +296,8 @@ function clientCases(): ClientCase[] {
       call: (app) => app.signTransaction(tx),
       model: ([s]) => signature64(dataOf(s)),
       correct: (v) => {
-        const data = {
-          to: tx.to,
-          from: tx.from,
-          fee: tx.fee.toString(),
-          amount: tx.amount.toString(),
-          nonce: tx.nonce,
-          memo: tx.memo ?? '',
-          validUntil: tx.validUntil!,
-        };
         try {
-          return testnet.verifyPayment({ data, signature: v as { field: string; scalar: string }, publicKey: tx.from });
+          return testnet.verifyPayment({ data: paymentData(tx), signature: v as { field: string; scalar: string }, publicKey: tx.from });
         } catch {
           return false;
         }
