@@ -1,6 +1,6 @@
 /**
  * Fresh projects that depend on chain-ledger's packed tarball, written here file by file (no `npm create`): a Vite +
- * strict TypeScript app, and a Node project with an ESM and a CommonJS script. Used by test/consumers.test.ts.
+ * strict TypeScript app, and a Node project with an ESM and a CommonJS script. Used by test/consumers.browser.test.ts.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
