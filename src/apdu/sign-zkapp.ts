@@ -187,3 +187,14 @@ export function decodeZkappSignaturesReply(reply: Uint8Array): ZkappSignatures {
   }
   return { commitment, fullCommitment, signatures };
 }
+
+/**
+ * How a review names the account updates a signature covers ("Your signature covers: …"): the device's SIGN_ZKAPP
+ * screens and the host's summary for a blind device say it in the same words.
+ */
+export function signedUpdates(total: number): string {
+  if (total === 0) return 'no account update';
+  if (total === 1) return 'the account update';
+  if (total === 2) return 'both account updates';
+  return `all ${total} account updates`;
+}

@@ -7,7 +7,7 @@
  */
 import { INS_GET_ADDRESS, INS_SIGN_FIELD_ELEMENT, INS_SIGN_MESSAGE, INS_SIGN_TX, VALID_UNTIL_NONE } from '../apdu/constants.js';
 import { INS_CREATE_NULLIFIER, INS_SIGN_FIELDS, INS_SIGN_PRESENTATION } from '../apdu/extension.js';
-import { INS_SIGN_ZKAPP } from '../apdu/sign-zkapp.js';
+import { INS_SIGN_ZKAPP, signedUpdates } from '../apdu/sign-zkapp.js';
 import { toHex, uintToBytesBE } from '../apdu/bytes.js';
 import { escapeForDisplay } from '../apdu/display-text.js';
 import { atLeast } from '../apdu/version.js';
@@ -345,14 +345,7 @@ export function zkappReview(view: ZkappView): Review {
     ...(view.signs.partial.length > 0 ? [`updates ${list(view.signs.partial)} (partial commitment)`] : []),
   ];
   screens.push(...value('You sign', parts.join('; ')));
-  const updates =
-    total === 0
-      ? 'no account update'
-      : total === 1
-        ? 'the account update'
-        : total === 2
-          ? 'both account updates'
-          : `all ${total} account updates`;
+  const updates = signedUpdates(total);
   screens.push(
     ...value(
       'Your signature covers',

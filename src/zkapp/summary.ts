@@ -5,6 +5,7 @@
  * same things itself. `zkappSummaryLines` writes it as text for a host to show, with the device's text rule.
  */
 import { escapeForDisplay } from '../apdu/display-text.js';
+import { signedUpdates } from '../apdu/sign-zkapp.js';
 import type { ZkappCommandJson } from './command.js';
 
 /** The token id of MINA in a command's JSON. */
@@ -234,14 +235,7 @@ export function zkappSummaryLines(summary: ZkappSummary): string[] {
   }
   const rest = total - summary.updates.length;
   if (rest > 0) lines.push(`Also: ${rest} more update${rest === 1 ? ' that changes' : 's that change'} nothing`);
-  const updates =
-    total === 0
-      ? 'no account update'
-      : total === 1
-        ? 'the account update'
-        : total === 2
-          ? 'both account updates'
-          : `all ${total} account updates`;
+  const updates = signedUpdates(total);
   for (const s of summary.signatures) {
     const what = [
       ...(s.feePayer ? ['the fee payer'] : []),
