@@ -128,14 +128,29 @@ export function detailOf(error: unknown): string {
 
 /**
  * Asks an integrator's confirmation hook (`confirmSwitchChain`, `confirmZkapp`): goes on only when it answers exactly
- * `true`; a throw or any other answer is the user's refusal (1002 with `reason`).
+ * `true`; a throw or any other answer is the user's refusal (1002 with `reason`). A hook that never answers does not
+ * hold the call (nor the device it may hold): when `signal` aborts (the caller's, `rejectPending()`, a disconnect), the
+ * wait ends with the signal's reason, as a cancelled call ends, and the hook's late answer is ignored.
  */
-export async function requireApproval(ask: () => unknown, reason: string): Promise<void> {
+export async function requireApproval(ask: () => unknown, reason: string, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
   let approved = false;
   try {
-    approved = (await ask()) === true;
+    approved = (await untilAborted(ask, signal)) === true;
   } catch {
+    if (signal?.aborted) throw signal.reason;
     approved = false;
   }
   if (!approved) throw new ProviderError(ErrorCode.UserRejected, { reason });
+}
+
+/** `ask()`'s answer, or a rejection with `signal`'s reason as soon as it aborts. */
+function untilAborted(ask: () => unknown, signal: AbortSignal | undefined): Promise<unknown> {
+  const answer = new Promise<unknown>((resolve) => resolve(ask()));
+  if (!signal) return answer;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -22,6 +22,8 @@ export class DeviceConnection {
   readonly #events: ProviderEvents;
   #app: MinaLedgerApp | undefined;
   #account: ConnectedAccount | undefined;
+  /** Aborted when the connection goes: the calls of that connection still waiting (on a hook, for the device) end. */
+  #connection = new AbortController();
   #connectedBefore = false;
   readonly #onTransportDisconnect = () => this.drop('the Ledger was disconnected');
 
@@ -53,6 +55,15 @@ export class DeviceConnection {
     }
   }
 
+  /**
+   * Aborts when `account`'s connection goes (`disconnect()`, a revoke, an unplug), with a 1001: a call of that
+   * connection waiting for an integrator's hook or for the device then ends at once (and lets the device go) instead
+   * of at its turn.
+   */
+  ended(account: ConnectedAccount): AbortSignal {
+    return account === this.#account ? this.#connection.signal : AbortSignal.abort(this.#connection.signal.reason);
+  }
+
   /** The device client; a new one after the transport reported a disconnect (a replugged device). */
   client(): MinaLedgerApp {
     if (!this.#app || this.#app.transport.disconnected) {
@@ -76,6 +87,7 @@ export class DeviceConnection {
     if (display) report.confirm('Confirm the address on your Ledger');
     const address = await app.getAddress(this.#accountIndex, { display, signal });
     this.#account = { address, capabilities: capabilitiesOf(appVersion, extension) };
+    this.#connection = new AbortController();
     this.#connectedBefore = true;
     this.#events.emit('accountsChanged', [address]);
     return [address];
@@ -85,6 +97,9 @@ export class DeviceConnection {
   drop(reason: string): void {
     if (!this.#account) return;
     this.#account = undefined;
+    this.#connection.abort(
+      new ProviderError(ErrorCode.NotConnected, { reason: `the connection was closed while this call waited (${reason}): connect again` }),
+    );
     this.#events.emit('disconnect', new ProviderError(ErrorCode.NotConnected, { reason }));
     this.#events.emit('accountsChanged', []);
   }

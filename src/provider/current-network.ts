@@ -53,11 +53,11 @@ export class CurrentNetwork {
   }
 
   /**
-   * `switchChain`: to the network `networkID` names, once `confirmSwitchChain` approved it.
+   * `switchChain`: to the network `networkID` names, once `confirmSwitchChain` approved it (a wait `signal` ends).
    * @throws `ProviderError` 20003 / 20004 for a network it cannot switch to (`Networks.switchable`), 1002 refused.
    */
-  async switchTo(networkID: string): Promise<void> {
-    await this.#switchTo(this.#networks.switchable(networkID));
+  async switchTo(networkID: string, signal?: AbortSignal): Promise<void> {
+    await this.#switchTo(this.#networks.switchable(networkID), signal);
   }
 
   /**
@@ -65,9 +65,9 @@ export class CurrentNetwork {
    * names the network it serves (`Networks.add`).
    * @throws `ProviderError` 20004 without `confirmAddChain` or for an answer the Ledger cannot sign for, 1002 refused.
    */
-  async add(url: string, name: string): Promise<void> {
+  async add(url: string, name: string, signal?: AbortSignal): Promise<void> {
     const known = this.#networks.byUrl(url);
-    if (known) return this.#switchTo(this.#networks.switchable(known.networkID));
+    if (known) return this.#switchTo(this.#networks.switchable(known.networkID), signal);
     const confirm = this.#options.confirmAddChain;
     if (!confirm) {
       throw new ProviderError(ErrorCode.UnsupportedChain, {
@@ -75,14 +75,18 @@ export class CurrentNetwork {
       });
     }
     let answer: unknown = false;
-    await requireApproval(async () => {
-      answer = await confirm({ url, name, origin: this.#origin });
-      return answer !== false;
-    }, `adding ${url} was not approved`);
+    await requireApproval(
+      async () => {
+        answer = await confirm({ url, name, origin: this.#origin });
+        return answer !== false;
+      },
+      `adding ${url} was not approved`,
+      signal,
+    );
     this.#set(this.#networks.add(answer, name, url));
   }
 
-  async #switchTo(network: ChainNetwork): Promise<void> {
+  async #switchTo(network: ChainNetwork, signal?: AbortSignal): Promise<void> {
     if (network === this.#chain) return;
     const to = network.networkID;
     const confirm = this.#options.confirmSwitchChain;
@@ -95,7 +99,7 @@ export class CurrentNetwork {
     if (confirm) {
       const graphqlUrl = this.#networks.endpointOf(network)?.url;
       const request = { from: this.chainId, to, origin: this.#origin, ...(graphqlUrl ? { graphqlUrl } : {}) };
-      await requireApproval(() => confirm(request), `switching to ${to} was not approved`);
+      await requireApproval(() => confirm(request), `switching to ${to} was not approved`, signal);
     }
     this.#set(network);
   }

@@ -105,6 +105,19 @@ export class CallPipeline {
   }
 
   /**
+   * A method that needs no device but may wait on the integrator's question (`confirmSwitchChain`, `confirmAddChain`):
+   * `local`, counted as a pending call (bounded, ended by `rejectPending()`), `body` getting the signal that ends it.
+   */
+  asking<P extends MethodName, T>(
+    method: P,
+    args: unknown,
+    context: RequestContext,
+    body: (params: ParsedParams<P>, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    return this.local(method, args, context, (params) => this.#pendingCall(context, (signal) => body(params, signal)));
+  }
+
+  /**
    * A method on the device: the caller, the connection, the table's schema and requirement, then the device, held
    * for the whole call (or, where the table says `ownDeviceSteps`, for each of its device steps, `withDevice`), and
    * `body` with the call's session (with the credential store where the table says so).
@@ -118,6 +131,9 @@ export class CallPipeline {
       const missing = requires?.(account.capabilities, params);
       if (missing) throw missing;
       const { device, network } = this.#parts;
+      // The call ends when its connection does (a disconnect while it waits on a hook or for the device).
+      const ended = device.ended(account);
+      const held: CallOptions = { ...context, signal: context?.signal ? AbortSignal.any([context.signal, ended]) : ended };
       const run = async (app: MinaLedgerApp, signal: AbortSignal, withDevice: WithDevice) => {
         device.assertStill(account);
         const call = { app, withDevice, account, network: network.kind, endpoint: network.endpoint, signal, report };
@@ -125,9 +141,9 @@ export class CallPipeline {
       };
       // A method with host work of minutes (a presentation's compile and proof) holds the device for its steps only.
       if (ownDeviceSteps) {
-        return this.#pendingCall(context, (signal) => run(device.client(), signal, this.#deviceSteps(report, account, context, signal)));
+        return this.#pendingCall(held, (signal) => run(device.client(), signal, this.#deviceSteps(report, account, held, signal)));
       }
-      return this.#whole(report, context, (app, signal) => run(app, signal, (step) => step(app)));
+      return this.#whole(report, held, (app, signal) => run(app, signal, (step) => step(app)));
     });
   }
 

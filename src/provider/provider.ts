@@ -141,15 +141,15 @@ export class LedgerProvider implements WalletMethods {
   }
 
   async switchChain(args: SwitchChainArgs, context: RequestContext = {}): Promise<{ networkID: string }> {
-    return this.#pipeline.local('switchChain', args ?? {}, context, async (params) => {
-      await this.#network.switchTo(params.networkID);
+    return this.#pipeline.asking('switchChain', args ?? {}, context, async (params, signal) => {
+      await this.#network.switchTo(params.networkID, signal);
       return { networkID: this.chainId };
     });
   }
 
   async addChain(args: AddChainArgs, context: RequestContext = {}): Promise<{ networkID: string }> {
-    return this.#pipeline.local('addChain', args ?? {}, context, async ({ url, name }) => {
-      await this.#network.add(url, name);
+    return this.#pipeline.asking('addChain', args ?? {}, context, async ({ url, name }, signal) => {
+      await this.#network.add(url, name, signal);
       return { networkID: this.chainId };
     });
   }

@@ -201,7 +201,7 @@ async function reviewOnHost(
   if (!clearSigning && !confirmZkapp && ctx.allowUnreviewedBlindSigning !== true) {
     throw new ProviderError(ErrorCode.MethodNotSupported, { reason: UNREVIEWED_BLIND_SIGNING });
   }
-  if (confirmZkapp) await requireApproval(() => confirmZkapp(summary), 'refused by the wallet before the Ledger was asked');
+  if (confirmZkapp) await requireApproval(() => confirmZkapp(summary), 'refused by the wallet before the Ledger was asked', ctx.signal);
 }
 
 /** What the device steps need of the command being signed. */

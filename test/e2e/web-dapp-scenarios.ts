@@ -151,8 +151,26 @@ export async function phoneLayoutOnTheReleasedApp(): Promise<void> {
   expect(await inView(popup, '#summary')).toBe(true);
   await expectNoOverflow(popup, 'the wallet showing the blind summary');
   await shot(popup, 'wallet-360-blind-summary');
+  // A second question while the summary waits (the site's switchChain) is queued behind it: the summary stays, its
+  // button answers the summary only, and the switch is asked next with its own buttons (here refused: 1002).
+  await page.evaluate(() => {
+    const w = window as unknown as { chain: { switchChain(args: unknown): Promise<unknown> }; switched?: Promise<unknown> };
+    w.switched = w.chain.switchChain({ networkID: 'mina:mainnet' }).then(
+      () => 'switched',
+      (error: { code: number }) => error.code,
+    );
+  });
+  await popup.waitForSelector('#request[data-method="chain_switchChain"]');
+  await popup.evaluate(() => new Promise((resolve) => setTimeout(resolve))); // the host has asked its question now
+  expect(await popup.locator('#summary-text').textContent()).toBe(summary);
   await popup.click('#summary-approve');
+  await popup.waitForSelector('#summary:not([hidden])');
+  await expect
+    .poll(() => popup.locator('#summary-text').textContent())
+    .toMatch(/asks to switch the network from mina:devnet to mina:mainnet/);
   await approveInWallet(popup, /Blind[\s\S]*Signing/);
+  await popup.click('#summary-reject');
+  expect(await page.evaluate(() => (window as unknown as { switched: Promise<unknown> }).switched)).toBe(1002);
   const sentBlind = await result(page, 'result-send');
   expectOk(sentBlind);
   expect(verifySignedData('berkeley', sentBlind.json.signedData, ACCOUNT_0)).toBe(true);

@@ -29,6 +29,8 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export class RequestView {
   #started = 0;
+  /** The question asked last (answered or not): the next one is shown once it is answered. */
+  #questions: Promise<unknown> = Promise.resolve();
   #timer: ReturnType<typeof setInterval> | undefined;
   /** The stage running now: its list item and when it started (ms since the request). */
   #current: { item: HTMLLIElement; at: number } | undefined;
@@ -123,9 +125,17 @@ export class RequestView {
 
   /**
    * Asks the user in the request panel (a blind zkApp command's summary, a network switch): true when they choose
-   * `yes`. The question is brought into view and its first button focused.
+   * `yes`. Questions are asked one at a time, in the order they came: a second one (another call of the site) waits
+   * until the first is answered, so a click meant for one never answers another. The question is brought into view
+   * and its first button focused.
    */
   ask(text: string, yes: string): Promise<boolean> {
+    const answer = this.#questions.then(() => this.#show(text, yes));
+    this.#questions = answer.catch(() => false);
+    return answer;
+  }
+
+  #show(text: string, yes: string): Promise<boolean> {
     const panel = $('summary');
     $('summary-text').textContent = text;
     const approve = $<HTMLButtonElement>('summary-approve');
