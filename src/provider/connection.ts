@@ -25,6 +25,8 @@ export class DeviceConnection {
   /** Aborted when the connection goes: the calls of that connection still waiting (on a hook, for the device) end. */
   #connection = new AbortController();
   #connectedBefore = false;
+  /** Bumped by every `drop()`: a connect that began before it is refused when the device answers. */
+  #generation = 0;
   readonly #onTransportDisconnect = () => this.drop('the Ledger was disconnected');
 
   /** For account `accountIndex` (m/44'/12586'/N'/0/0) of the Ledger behind `options.transport`. */
@@ -78,14 +80,22 @@ export class DeviceConnection {
    * Connects with the device held (`app`): reads the app version, what it can do and the account's address. The
    * first connect shows the address on the device for the user to confirm; later connects read it silently (app ≥
    * 1.4.1). Emits `accountsChanged`.
+   * @throws `ProviderError` 1001 when `drop()` ran meanwhile (`disconnect()`, `revokePermissions()`, a revoke in the
+   *   wallet page while the device showed the address): what the user revoked is not connected by a late answer.
    */
   async connect(app: MinaLedgerApp, signal: AbortSignal, report: CallReport): Promise<string[]> {
     if (this.#account) return [this.#account.address];
+    const generation = this.#generation;
     const appVersion = await app.getAppVersion({ signal });
     const extension = await app.getCapabilities({ signal });
     const display = (!this.#connectedBefore && this.#options.confirmAddress !== false) || !supports(appVersion, 'silentAddress');
     if (display) report.confirm('Confirm the address on your Ledger');
     const address = await app.getAddress(this.#accountIndex, { display, signal });
+    if (generation !== this.#generation) {
+      throw new ProviderError(ErrorCode.NotConnected, {
+        reason: 'the connection was closed while the Ledger was connecting: connect again',
+      });
+    }
     this.#account = { address, capabilities: capabilitiesOf(appVersion, extension) };
     this.#connection = new AbortController();
     this.#connectedBefore = true;
@@ -93,8 +103,12 @@ export class DeviceConnection {
     return [address];
   }
 
-  /** Forgets the account: `disconnect` (a 1001 with `reason`) and `accountsChanged` with `[]`; nothing when none. */
+  /**
+   * Forgets the account: `disconnect` (a 1001 with `reason`) and `accountsChanged` with `[]`; with none connected,
+   * only a connect in progress is refused when it ends.
+   */
   drop(reason: string): void {
+    this.#generation++;
     if (!this.#account) return;
     this.#account = undefined;
     this.#connection.abort(

@@ -210,8 +210,11 @@ export class WalletHost {
     this.#activity({ kind: 'reconnecting', origin: site });
     provider.requestAccounts({ origin: site }).then(
       ([address]) => {
+        // Revoked meanwhile (the provider refuses a connect dropped during it; this holds if it ever did not):
+        // never a connected site that is not in the list, where its Revoke button is.
+        if (this.#options.sites.get(site) === undefined) void provider.disconnect();
         // Another account than the one the site was given: the site is told (accountsChanged) and kept with it.
-        if (address !== remembered.address) this.#options.sites.add({ ...remembered, address: address! });
+        else if (address !== remembered.address) this.#options.sites.add({ ...remembered, address: address! });
         ready();
       },
       () => ready(), // refused on the device or no device: the site's calls get the provider's 1001
