@@ -52,6 +52,8 @@ export function proverWindowProver(options: ProverWindowOptions = {}): BrowserPr
     try {
       prover = await startInProverWindow(channel, run, handlers, signal, options);
     } catch (error) {
+      // Cancelled while the prover window starts the run's Worker: that Worker is ended there when it comes.
+      if (handlers.prover) channel.postMessage({ to: handlers.prover, run, terminate: true });
       channel.close();
       throw error;
     }
@@ -72,6 +74,8 @@ export function proverWindowProver(options: ProverWindowOptions = {}): BrowserPr
 
 /** What the wallet window does with one run's messages; each step of the run sets the handler it waits on. */
 interface RunHandlers {
+  /** The prover window asked to start the run's Worker, once one answered. */
+  prover?: string;
   found?: (id: string) => void;
   started?: (ok: boolean) => void;
   onReply: (reply: WorkerReply) => void;
@@ -96,6 +100,7 @@ async function startInProverWindow(
   options: ProverWindowOptions,
 ): Promise<string> {
   const prover = await until<string>(signal, (settle) => askForProver(channel, handlers, signal, options, settle));
+  handlers.prover = prover;
   channel.postMessage({ to: prover, run, start: true });
   if (!(await until<boolean>(signal, (settle) => (handlers.started = settle)))) {
     throw new ProviderError(ErrorCode.Internal, { reason: 'the prover window could not start the presentation Worker' });
@@ -153,14 +158,20 @@ export function serveProverWindow(start: BrowserProver = startBrowserWorker, cha
   const id = randomId();
   const channel = channelOf();
   const runs = new Map<string, WorkerChannel>();
+  /** Runs whose Worker is starting; those ended (cancelled) meanwhile: their Worker is terminated once started. */
+  const starting = new Set<string>();
+  const ended = new Set<string>();
   channel.onmessage = (event) => {
     const data = event.data as Record<string, unknown> | null;
     if (data?.ask === 'prover') return channel.postMessage({ prover: id });
     if (data?.to !== id || typeof data.run !== 'string') return;
     const run = data.run;
     if (data.start === true) {
+      starting.add(run);
+      const settled = () => starting.delete(run) && ended.delete(run);
       void start(undefined).then(
         (worker) => {
+          if (settled()) return worker?.terminate();
           if (!worker) return channel.postMessage({ run, failed: true });
           runs.set(run, worker);
           worker.listen(
@@ -169,12 +180,17 @@ export function serveProverWindow(start: BrowserProver = startBrowserWorker, cha
           );
           channel.postMessage({ run, ready: true });
         },
-        () => channel.postMessage({ run, failed: true }),
+        () => {
+          settled();
+          channel.postMessage({ run, failed: true });
+        },
       );
     } else if ('message' in data) {
       runs.get(run)?.post(data.message as SessionMessage);
     } else if (data.terminate === true) {
-      runs.get(run)?.terminate();
+      const worker = runs.get(run);
+      if (worker) worker.terminate();
+      else if (starting.has(run)) ended.add(run);
       runs.delete(run);
     }
   };

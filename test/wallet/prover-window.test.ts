@@ -81,6 +81,36 @@ describe('the prover window relay', () => {
     expect(worker.terminated()).toBe(true);
   });
 
+  it('a run cancelled while the prover window starts its Worker: that Worker is terminated once it has started', async () => {
+    const workers = [fakeWorker(), fakeWorker()];
+    let starts = 0;
+    let started!: () => void;
+    const starting = new Promise<void>((resolve) => (started = resolve));
+    let finishStart!: () => void;
+    const loaded = new Promise<void>((resolve) => (finishStart = resolve));
+    stops.push(
+      serveProverWindow(async () => {
+        const worker = workers[starts++]!;
+        started();
+        await loaded; // the Worker loading its module graph
+        return worker.channel;
+      }),
+    );
+    const controller = new AbortController();
+    const cancelled = proverWindowProver()(controller.signal);
+    await within(starting, 'the Worker starting');
+    controller.abort(new Error('the dapp cancelled'));
+    await expect(cancelled).rejects.toThrow('the dapp cancelled');
+    finishStart();
+    await expect.poll(workers[0]!.terminated).toBe(true);
+    // The prover window serves the next run as before.
+    const channel = (await within(proverWindowProver()(undefined), 'the next run'))!;
+    const run = runOver(channel, undefined);
+    expect((await within(run.prepare({ type: 'no-context', request: '{}', credentials: [] }), 'prepare')).messageFields).toEqual(['1']);
+    expect(workers[1]!.terminated()).toBe(false);
+    run.close();
+  });
+
   it('a prover window that cannot start its Worker is a clear error', async () => {
     stops.push(serveProverWindow(async () => undefined));
     await expect(proverWindowProver()(undefined)).rejects.toMatchObject({
