@@ -9,6 +9,7 @@ import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import { DEFAULT_PROVIDER_INFO, announceProvider, type ProviderInfo } from '../provider/discovery.js';
 import { ProviderEvents } from '../provider/events.js';
 import type { RequestArguments, RequestContext, RequestMethod, RpcParams, RpcResult } from '../provider/rpc.js';
+import { ConnectorCalls, type Call } from './calls.js';
 import { WALLET_NAME } from './methods.js';
 import {
   CONNECT_PROTOCOL,
@@ -46,14 +47,6 @@ const CLOSED_POLL_MS = 300;
 /** The wallet window's name: a second open from this page reuses it instead of opening another. */
 const WINDOW_NAME = 'chain-ledger-wallet';
 
-interface Call {
-  message: Extract<DappMessage, { type: 'request' }>;
-  resolve(value: unknown): void;
-  reject(error: ProviderError): void;
-  sent: boolean;
-  cleanup(): void;
-}
-
 /**
  * `window.chain` for a dapp whose wallet is the chain-ledger wallet page. Create it with `connectWallet`.
  *
@@ -70,8 +63,7 @@ export class WalletConnector {
   readonly #window: ConnectorWindow;
   readonly #features: string;
   readonly #events = new ProviderEvents<ConnectorEventMap>();
-  readonly #calls = new Map<number, Call>();
-  #nextId = 1;
+  readonly #calls = new ConnectorCalls();
   #wallet: { window: WalletWindow; ready: boolean; poll: ReturnType<typeof setInterval> } | undefined;
   #accounts: string[] = [];
   #networkID: string | undefined;
@@ -222,7 +214,7 @@ export class WalletConnector {
 
   /** Rejects every call of this page still waiting (1002 at once), in the wallet too; returns how many. */
   rejectPending(): number {
-    const calls = [...this.#calls.values()];
+    const calls = this.#calls.all();
     if (this.#wallet?.ready) this.#post({ protocol: CONNECT_PROTOCOL, type: 'rejectPending' });
     for (const call of calls)
       this.#settle(call, undefined, new ProviderError(ErrorCode.UserRejected, { reason: 'every pending request was rejected' }));
@@ -275,7 +267,7 @@ export class WalletConnector {
     const blocked = this.#openWallet();
     if (blocked) return Promise.reject(blocked);
     return new Promise<T>((resolve, reject) => {
-      const id = this.#nextId++;
+      const id = this.#calls.nextId();
       const onAbort = () => {
         if (call.sent) this.#post({ protocol: CONNECT_PROTOCOL, type: 'cancel', id });
         this.#settle(call, undefined, cancelled(signal!));
@@ -288,7 +280,7 @@ export class WalletConnector {
         cleanup: () => signal?.removeEventListener('abort', onAbort),
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#calls.set(id, call);
+      this.#calls.add(call);
       if (this.#wallet?.ready) this.#send(call);
     });
   }
@@ -333,16 +325,12 @@ export class WalletConnector {
   }
 
   #settle(call: Call, result: unknown, error?: ProviderError): void {
-    if (this.#calls.get(call.message.id) !== call) return;
-    this.#calls.delete(call.message.id);
-    call.cleanup();
-    if (error) call.reject(error);
-    else call.resolve(result);
+    this.#calls.settle(call, result, error);
   }
 
   /** Rejects the calls that `which` picks with 1001 `reason`. */
   #rejectCalls(reason: string, which: (call: Call) => boolean): void {
-    for (const call of [...this.#calls.values()]) {
+    for (const call of this.#calls.all()) {
       if (which(call)) this.#settle(call, undefined, new ProviderError(ErrorCode.NotConnected, { reason }));
     }
   }
@@ -385,15 +373,15 @@ export class WalletConnector {
         wallet.ready = true;
         this.#networkID = message.networkID;
         this.#setAccounts(message.accounts, new ProviderError(ErrorCode.NotConnected, { reason: 'not connected in this wallet window' }));
-        for (const call of this.#calls.values()) if (!call.sent) this.#send(call);
+        for (const call of this.#calls.all()) if (!call.sent) this.#send(call);
         return;
       case 'result': {
-        const call = this.#calls.get(message.id);
+        const call = this.#calls.sent(message.id);
         if (call) this.#settle(call, message.result);
         return;
       }
       case 'error': {
-        const call = this.#calls.get(message.id);
+        const call = this.#calls.sent(message.id);
         if (call) this.#settle(call, undefined, fromWireError(message.error));
         return;
       }

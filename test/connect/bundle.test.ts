@@ -32,6 +32,7 @@ describe('the chain-ledger/connect bundle', () => {
     const inputs = Object.keys((JSON.parse(readFileSync(meta, 'utf8')) as { inputs: Record<string, unknown> }).inputs).sort();
     expect(inputs).toEqual([
       'src/connect.ts',
+      'src/connect/calls.ts',
       'src/connect/connector.ts',
       'src/connect/methods.ts',
       'src/connect/protocol.ts',
