@@ -6,10 +6,11 @@
  * window answers `[]` without opening one, so a dapp may call it when it loads.
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
-import { DEFAULT_PROVIDER_INFO, announceProvider, type ProviderInfo } from '../provider/discovery.js';
+import { DEFAULT_PROVIDER_INFO, announceProvider } from '../provider/discovery.js';
 import { ProviderEvents } from '../provider/events.js';
 import type { RequestArguments, RequestContext, RequestMethod, RpcParams, RpcResult } from '../provider/rpc.js';
 import { ConnectorCalls, type Call } from './calls.js';
+import type { ConnectWalletOptions } from './options.js';
 import { WALLET_NAME } from './methods.js';
 import {
   CONNECT_PROTOCOL,
@@ -26,21 +27,7 @@ import {
 } from './protocol.js';
 
 export type { ConnectorEventMap, ConnectorEventName, ConnectorListener, ConnectorWindow, WalletWindow } from './protocol.js';
-
-export interface ConnectWalletOptions {
-  /** The wallet page, e.g. `https://wallet.example/`. Only messages from its origin, from the window opened, count. */
-  walletUrl: string | URL;
-  /** Put the connector on `window.chain` (default true); it is announced (`mina:announceProvider`) either way. */
-  install?: boolean;
-  /** Also put it on `window.mina`, for dapps that only look there (default false). */
-  asMina?: boolean;
-  /** The announcement's `info` (default chain-ledger's, `DEFAULT_PROVIDER_INFO`). */
-  info?: ProviderInfo;
-  /** `window.open` features of the wallet window (default a 440×720 popup). */
-  windowFeatures?: string;
-  /** The dapp's window (default the global `window`). */
-  window?: ConnectorWindow;
-}
+export type { ConnectWalletOptions } from './options.js';
 
 /** How often the connector looks whether the user closed the wallet window. */
 const CLOSED_POLL_MS = 300;
@@ -64,6 +51,8 @@ export class WalletConnector {
   readonly #features: string;
   readonly #events = new ProviderEvents<ConnectorEventMap>();
   readonly #calls = new ConnectorCalls();
+  readonly #handshakeMs: number;
+  #handshake: ReturnType<typeof setTimeout> | undefined;
   #wallet: { window: WalletWindow; ready: boolean; poll: ReturnType<typeof setInterval> } | undefined;
   #accounts: string[] = [];
   #networkID: string | undefined;
@@ -77,6 +66,7 @@ export class WalletConnector {
     if (!this.#window || typeof this.#window.open !== 'function') throw new TypeError('no window: pass { window } explicitly');
     this.origin = this.#window.location.origin;
     this.#features = options.windowFeatures ?? 'popup,width=440,height=720';
+    this.#handshakeMs = options.handshakeTimeoutMs ?? 30_000;
     this.#window.addEventListener('message', this.#onMessage as EventListener);
   }
 
@@ -282,7 +272,15 @@ export class WalletConnector {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#calls.add(call);
       if (this.#wallet?.ready) this.#send(call);
+      else this.#handshake ??= setTimeout(() => this.#handshakeTimedOut(), this.#handshakeMs);
     });
+  }
+
+  /** No handshake in time: the calls waiting for it are refused (1001); a handshake later serves new calls. */
+  #handshakeTimedOut(): void {
+    this.#handshake = undefined;
+    const reason = `the wallet page did not answer within ${this.#handshakeMs / 1000} s: is walletUrl (${this.#walletUrl}) right, not a 404 or a redirect?`;
+    this.#rejectCalls(reason, (call) => !call.sent);
   }
 
   /** Opens the wallet window unless it is open; a ProviderError when the browser refused to open it. */
@@ -339,6 +337,8 @@ export class WalletConnector {
     const wallet = this.#wallet;
     if (!wallet) return;
     clearInterval(wallet.poll);
+    clearTimeout(this.#handshake);
+    this.#handshake = undefined;
     this.#wallet = undefined;
     this.#rejectCalls('the wallet window was closed', () => true);
     this.#setAccounts([], new ProviderError(ErrorCode.NotConnected, { reason: 'the wallet window was closed' }));
@@ -371,6 +371,8 @@ export class WalletConnector {
         return;
       case 'welcome':
         wallet.ready = true;
+        clearTimeout(this.#handshake);
+        this.#handshake = undefined;
         this.#networkID = message.networkID;
         this.#setAccounts(message.accounts, new ProviderError(ErrorCode.NotConnected, { reason: 'not connected in this wallet window' }));
         for (const call of this.#calls.all()) if (!call.sent) this.#send(call);

@@ -1,0 +1,23 @@
+/** What `connectWallet` takes (src/connect/connector.ts). */
+import type { ProviderInfo } from '../provider/discovery.js';
+import type { ConnectorWindow } from './protocol.js';
+
+export interface ConnectWalletOptions {
+  /** The wallet page, e.g. `https://wallet.example/`. Only messages from its origin, from the window opened, count. */
+  walletUrl: string | URL;
+  /** Put the connector on `window.chain` (default true); it is announced (`mina:announceProvider`) either way. */
+  install?: boolean;
+  /** Also put it on `window.mina`, for dapps that only look there (default false). */
+  asMina?: boolean;
+  /** The announcement's `info` (default chain-ledger's, `DEFAULT_PROVIDER_INFO`). */
+  info?: ProviderInfo;
+  /** `window.open` features of the wallet window (default a 440×720 popup). */
+  windowFeatures?: string;
+  /** The dapp's window (default the global `window`). */
+  window?: ConnectorWindow;
+  /**
+   * How long calls wait for the wallet page to answer the handshake (default 30 000 ms): then they reject with 1001
+   * (a wrong `walletUrl`, a 404, a redirect to another origin never answers).
+   */
+  handshakeTimeoutMs?: number;
+}
