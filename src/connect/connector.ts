@@ -55,6 +55,8 @@ export class WalletConnector {
   #handshake: ReturnType<typeof setTimeout> | undefined;
   #wallet: { window: WalletWindow; ready: boolean; poll: ReturnType<typeof setInterval> } | undefined;
   #accounts: string[] = [];
+  /** disconnect() ran with no ready wallet window: the next one is told right after its handshake. */
+  #forget = false;
   #networkID: string | undefined;
 
   constructor(options: ConnectWalletOptions) {
@@ -195,10 +197,12 @@ export class WalletConnector {
 
   /**
    * Forgets this site's connection in the wallet (its connected-sites list too): `disconnect` and `accountsChanged`
-   * (`[]`) follow. Never opens the wallet window; never rejects.
+   * (`[]`) follow. Never opens the wallet window; never rejects. With no ready wallet window, the next one this page
+   * opens is told right after its handshake, before any call.
    */
   async disconnect(): Promise<void> {
-    if (this.#wallet?.ready) this.#post({ protocol: CONNECT_PROTOCOL, type: 'disconnect' });
+    if (this.#wallet?.ready && !this.#wallet.window.closed) this.#post({ protocol: CONNECT_PROTOCOL, type: 'disconnect' });
+    else this.#forget = true;
     this.#setAccounts([], new ProviderError(ErrorCode.NotConnected, { reason: 'disconnected by the page' }));
   }
 
@@ -374,7 +378,12 @@ export class WalletConnector {
         clearTimeout(this.#handshake);
         this.#handshake = undefined;
         this.#networkID = message.networkID;
-        this.#setAccounts(message.accounts, new ProviderError(ErrorCode.NotConnected, { reason: 'not connected in this wallet window' }));
+        if (this.#forget) this.#post({ protocol: CONNECT_PROTOCOL, type: 'disconnect' });
+        this.#setAccounts(
+          this.#forget ? [] : message.accounts,
+          new ProviderError(ErrorCode.NotConnected, { reason: 'not connected in this wallet window' }),
+        );
+        this.#forget = false;
         for (const call of this.#calls.all()) if (!call.sent) this.#send(call);
         return;
       case 'result': {

@@ -11,6 +11,7 @@ import { memorySites } from '../../src/wallet/sites.js';
 import { FakeWindow } from '../support/fake-windows.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { quietLedger, within } from '../support/rig.js';
+import { addressOf } from '../support/vectors.js';
 
 const DAPP = 'https://dapp.example';
 const WALLET = 'https://wallet.example/';
@@ -62,5 +63,30 @@ describe('the handshake with the wallet page', () => {
     // (The next call waits for no handshake, so it is not raced against the 50 ms bound on a loaded machine.)
     await vi.waitFor(() => expect(chain.networkID).toBe('mina:devnet'));
     expect(await within(chain.getNetworkId(), 'getNetworkId once the wallet answers')).toBe('mina:devnet');
+  });
+
+  it('disconnect() with the wallet window closed: the next wallet window forgets the site right after its handshake', async () => {
+    const sites = memorySites();
+    sites.add({ origin: DAPP, address: addressOf(0), connectedAt: '2026-01-01T00:00:00.000Z' });
+    const ledger = quietLedger({ extensions: true });
+    const dapp = new FakeWindow(DAPP);
+    dapp.onOpen = (url) => {
+      const wallet = new FakeWindow(new URL(url).origin);
+      const host = new WalletHost({ provider: { network: 'devnet' }, sites });
+      host.useDevice(ledger);
+      setTimeout(() => host.attach(wallet));
+      return wallet;
+    };
+    const chain = connectWallet({ walletUrl: WALLET, window: dapp });
+    expect(await within(chain.getNetworkId(), 'the first wallet window')).toBe('mina:devnet');
+    dapp.opened[0]!.close(); // the user closes the wallet window…
+    expect(chain.isConnected()).toBe(false);
+    await chain.disconnect(); // …then clicks the dapp's Disconnect
+    expect(sites.get(DAPP)).toBeDefined(); // no wallet window to tell yet
+    expect(await within(chain.getNetworkId(), 'the next wallet window')).toBe('mina:devnet');
+    expect(dapp.opened).toHaveLength(2);
+    expect(sites.get(DAPP)).toBeUndefined();
+    expect(chain.isConnected()).toBe(false);
+    expect(await failure(within(chain.signMessage({ message: 'after disconnect' }), 'signMessage'))).toMatchObject({ code: 1001 });
   });
 });
