@@ -14,11 +14,13 @@ const src = (path: string) => here(`../../src/${path}`);
 /**
  * What the wallet's site sends with every response (the same in production): Document-Isolation-Policy isolates the
  * wallet window and keeps its opener; COEP `require-corp` lets the prover window (below) start its Worker from these
- * scripts (a COEP document's worker must have a compatible policy) and changes nothing for the wallet window.
+ * scripts (a COEP document's worker must have a compatible policy) and changes nothing for the wallet window;
+ * `frame-ancestors 'none'`: no site can frame the wallet to make its Revoke or device buttons be clicked unseen.
  */
 export const WALLET_HEADERS = {
   'Document-Isolation-Policy': 'isolate-and-require-corp',
   'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Content-Security-Policy': "frame-ancestors 'none'",
 } as const;
 /** And with prover.html: COOP too, which isolates it (with COEP) where the browser ignores Document-Isolation-Policy. */
 export const PROVER_HEADERS = { ...WALLET_HEADERS, 'Cross-Origin-Opener-Policy': 'same-origin' } as const;
