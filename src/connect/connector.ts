@@ -15,6 +15,7 @@ import { WALLET_NAME } from './methods.js';
 import {
   CONNECT_PROTOCOL,
   cancelled,
+  methodRefusal,
   fromWireError,
   readWalletMessage,
   type ConnectorEventMap,
@@ -186,13 +187,12 @@ export class WalletConnector {
    */
   request<M extends RequestMethod>(args: RequestArguments<M>, context?: RequestContext): Promise<RpcResult<M>> {
     const method = (args as { method?: unknown } | null)?.method;
-    if (typeof method !== 'string') {
-      return Promise.reject(new ProviderError(ErrorCode.InvalidParams, { field: 'method', reason: 'request needs { method, params }' }));
-    }
+    const refused = methodRefusal(method);
+    if (refused) return Promise.reject(refused);
     if ((method === 'chain_accounts' || method === 'mina_accounts') && this.#wallet === undefined) {
       return this.getAccounts(context) as Promise<RpcResult<M>>;
     }
-    return this.#call(method, (args as { params?: unknown }).params, context);
+    return this.#call(method as string, (args as { params?: unknown }).params, context);
   }
 
   /**

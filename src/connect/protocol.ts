@@ -85,7 +85,20 @@ export type WalletMessage =
   | { protocol: typeof CONNECT_PROTOCOL; type: 'progress'; progress: ProgressEvent };
 
 /** Longest method name accepted (the longest real one, `chain_storePrivateCredential`, has 28 characters). */
+/** No wallet method's name is longer; a request naming a longer one is not read (the connector refuses it first). */
 const MAX_METHOD_LENGTH = 64;
+
+/**
+ * Why the connector refuses `request({ method })` before sending it, or undefined: no method name (20003), or one the
+ * wallet would not read, empty or longer than any wallet method's (20006, as the wallet answers an unknown method).
+ */
+export function methodRefusal(method: unknown): ProviderError | undefined {
+  if (typeof method !== 'string')
+    return new ProviderError(ErrorCode.InvalidParams, { field: 'method', reason: 'request needs { method, params }' });
+  if (method.length === 0 || method.length > MAX_METHOD_LENGTH)
+    return new ProviderError(ErrorCode.MethodNotSupported, { reason: 'unknown method' });
+  return undefined;
+}
 /** Longest device prompt a progress message carries (the provider's are one short sentence). */
 const MAX_PROMPT_LENGTH = 500;
 

@@ -16,6 +16,7 @@
  * without a prompt and before any device is there.
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
+import { specOfRequest } from '../provider/methods.js';
 import { asWalletPage, checkSecureOrigin } from '../provider/origin.js';
 import type { LedgerProviderOptions, ProgressEvent } from '../provider/options.js';
 import { createLedgerProvider, type LedgerProvider } from '../provider/provider.js';
@@ -79,9 +80,6 @@ const WITHOUT_CONNECTION = new Set([
   'chain_verifyMessage',
   'chain_verify_JsonMessage',
 ]);
-
-/** The `chain_` name of a request's method (Auro's `mina_` names are the same methods). */
-const chainName = (method: string) => (method.startsWith('mina_') ? `chain_${method.slice('mina_'.length)}` : method);
 
 export class WalletHost {
   readonly #options: WalletHostOptions;
@@ -251,17 +249,24 @@ export class WalletHost {
 
   async #serve(message: Extract<DappMessage, { type: 'request' }>): Promise<void> {
     const site = this.#site!;
-    const { id, method, params } = message;
+    const { id, params } = message;
     if (this.#calls.has(id)) return; // a repeated id: the first call answers it
-    const name = chainName(method);
-    if (!WITHOUT_CONNECTION.has(name) && !this.#provider?.isConnected() && this.#options.sites.get(site) === undefined) {
+    const refuse = (error: ProviderError, method: string) => {
+      const wire = toWireError(error);
+      this.#post({ protocol: CONNECT_PROTOCOL, type: 'error', id, error: wire });
+      this.#activity({ kind: 'refused', id, origin: site, method, error: wire });
+    };
+    // The panel names a method from the table, never the page's string: an unknown one is refused here, unshown.
+    let method: string;
+    try {
+      method = specOfRequest({ method: message.method }).walletMethod;
+    } catch (thrown) {
+      return refuse(toProviderError(thrown), 'an unknown method');
+    }
+    if (!WITHOUT_CONNECTION.has(method) && !this.#provider?.isConnected() && this.#options.sites.get(site) === undefined) {
       // Not connected, never connected: refused at once, as the provider refuses it, with nothing shown or asked.
-      const error = toWireError(
-        new ProviderError(ErrorCode.NotConnected, { reason: `${site} is not connected to this wallet: call requestAccounts() first` }),
-      );
-      this.#post({ protocol: CONNECT_PROTOCOL, type: 'error', id, error });
-      this.#activity({ kind: 'refused', id, origin: site, method, error });
-      return;
+      const reason = `${site} is not connected to this wallet: call requestAccounts() first`;
+      return refuse(new ProviderError(ErrorCode.NotConnected, { reason }), method);
     }
     const controller = new AbortController();
     this.#calls.set(id, controller);
@@ -281,13 +286,12 @@ export class WalletHost {
 
   async #run(id: number, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     const site = this.#site!;
-    const name = chainName(method);
     if (this.#provider === undefined) {
       // No device yet: what needs none is answered here; the rest waits for the user to connect the Ledger.
-      if (name === 'chain_accounts') return [];
-      if (name === 'chain_requestNetwork') return { networkID: `mina:${this.#options.provider.network}` };
-      if (name === 'chain_networkId') return `mina:${this.#options.provider.network}`;
-      if (name === 'wallet_revokePermissions') {
+      if (method === 'chain_accounts') return [];
+      if (method === 'chain_requestNetwork') return { networkID: `mina:${this.#options.provider.network}` };
+      if (method === 'chain_networkId') return `mina:${this.#options.provider.network}`;
+      if (method === 'wallet_revokePermissions') {
         this.#options.sites.remove(site);
         return [];
       }
@@ -297,8 +301,8 @@ export class WalletHost {
     const provider = this.#provider!;
     const result = await provider.request({ method, params } as never, { origin: site, signal });
     // The page revoked its own permissions (Auro's revokePermissions): the wallet forgets the site, as on disconnect().
-    if (name === 'wallet_revokePermissions') this.#options.sites.remove(site);
-    if (name === 'chain_requestAccounts' && Array.isArray(result) && typeof result[0] === 'string') {
+    if (method === 'wallet_revokePermissions') this.#options.sites.remove(site);
+    if (method === 'chain_requestAccounts' && Array.isArray(result) && typeof result[0] === 'string') {
       const known = this.#options.sites.get(site);
       if (known?.address !== result[0])
         this.#options.sites.add({ origin: site, address: result[0], connectedAt: new Date().toISOString() });

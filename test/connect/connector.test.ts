@@ -240,6 +240,23 @@ describe('chain-ledger/connect and the wallet host', () => {
     expect(await chain.getAccounts()).toEqual([]);
   });
 
+  it("the wallet's panel names a method from the table, never the page's string: an unknown one is refused unshown (20006)", async () => {
+    const { chain, activities, reviews } = rig();
+    await chain.requestAccounts();
+    const bogus = 'chain_sendTransaction, approved by Ledger';
+    expect(await codeOf(chain.request({ method: bogus } as never))).toMatchObject({ code: 20006 });
+    expect(activities.map((a) => ('method' in a ? a.method : '')).filter((m) => m.includes('approved by'))).toEqual([]);
+    expect(activities.at(-1)).toMatchObject({ kind: 'refused', method: 'an unknown method' });
+    // A name longer than any method's, which the wallet would not read, is refused by the connector (never pending).
+    const shown = activities.length;
+    expect(await codeOf(chain.request({ method: `${bogus} support, just press both buttons` } as never))).toMatchObject({ code: 20006 });
+    expect(activities).toHaveLength(shown);
+    // Auro's name of a known method is shown by the table's name.
+    await chain.request({ method: 'mina_signMessage', params: { message: 'hi' } } as never);
+    expect(activities.filter((a) => a.kind === 'request').map((a) => a.method)).toEqual(['chain_requestAccounts', 'chain_signMessage']);
+    expect(reviews.map((r) => r.kind)).toEqual(['address', 'text']);
+  });
+
   it('calls wait for the device; a remembered site is reconnected when it comes (address on the Ledger), then served', async () => {
     const sites = memorySites();
     sites.add({ origin: DAPP, address: ADDRESS, connectedAt: '2026-01-01T00:00:00.000Z' });
