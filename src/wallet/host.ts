@@ -17,6 +17,7 @@
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import { specOfRequest } from '../provider/methods.js';
+import { DEFAULT_MAX_PENDING_CALLS } from '../provider/pending.js';
 import { asWalletPage, checkSecureOrigin } from '../provider/origin.js';
 import type { LedgerProviderOptions, ProgressEvent } from '../provider/options.js';
 import { createLedgerProvider, type LedgerProvider } from '../provider/provider.js';
@@ -267,6 +268,13 @@ export class WalletHost {
       // Not connected, never connected: refused at once, as the provider refuses it, with nothing shown or asked.
       const reason = `${site} is not connected to this wallet: call requestAccounts() first`;
       return refuse(new ProviderError(ErrorCode.NotConnected, { reason }), method);
+    }
+    // The site's calls in this window, bounded as the provider bounds what waits for the device (also before a device
+    // is connected, when they wait here): more is 1002 at once, unshown.
+    const limit = this.#options.provider.maxPendingCalls ?? DEFAULT_MAX_PENDING_CALLS;
+    if (this.#calls.size >= limit) {
+      const reason = `too many requests are waiting for the Ledger (${limit}); try again when they are answered`;
+      return refuse(new ProviderError(ErrorCode.UserRejected, { reason }), method);
     }
     const controller = new AbortController();
     this.#calls.set(id, controller);

@@ -271,6 +271,22 @@ describe('chain-ledger/connect and the wallet host', () => {
     expect(chain.isConnected()).toBe(true);
   });
 
+  it('calls waiting in the wallet window for a device are bounded as the provider bounds them: the 33rd is 1002 at once, unshown', async () => {
+    const sites = memorySites();
+    sites.add({ origin: DAPP, address: ADDRESS, connectedAt: '2026-01-01T00:00:00.000Z' });
+    const { chain, activities } = rig({ sites, device: 'later' });
+    const waiting = Array.from({ length: 32 }, (_, i) => codeOf(chain.signMessage({ message: `waiting ${i}` })));
+    await settle();
+    const refused = await within(codeOf(chain.signMessage({ message: 'one too many' })), 'the 33rd call');
+    expect(refused).toMatchObject({
+      code: 1002,
+      data: { reason: expect.stringMatching(/too many requests are waiting for the Ledger \(32\)/) },
+    });
+    expect(activities.filter((a) => a.kind === 'request')).toHaveLength(32);
+    chain.rejectPending();
+    expect(await Promise.all(waiting)).toEqual(Array(32).fill(expect.objectContaining({ code: 1002 })));
+  });
+
   it("ignores messages from any other origin or window, and forged events; the first handshake's origin is the only one", async () => {
     const { chain, dapp, host, wallet, ledger, activities } = rig();
     await chain.requestAccounts();
