@@ -17,7 +17,7 @@
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import { specOfRequest } from '../provider/methods.js';
-import { DEFAULT_MAX_PENDING_CALLS } from '../provider/pending.js';
+import { DEFAULT_MAX_PENDING_CALLS, PendingCalls } from '../provider/pending.js';
 import { asWalletPage, checkSecureOrigin } from '../provider/origin.js';
 import type { LedgerProviderOptions, ProgressEvent } from '../provider/options.js';
 import { createLedgerProvider, type LedgerProvider } from '../provider/provider.js';
@@ -93,10 +93,17 @@ export class WalletHost {
   /** Settles when the site's provider exists and a remembered site's reconnection is over. */
   #deviceReady: Promise<void>;
   #markReady: () => void = () => {};
+  /** The site's calls by id, for the page's cancel. */
   readonly #calls = new Map<number, AbortController>();
+  /**
+   * The site's calls in this window, bounded as the provider bounds what waits for the device (also before a device
+   * is connected, when they wait here), and rejected together by the page's rejectPending.
+   */
+  readonly #pending: PendingCalls;
 
   constructor(options: WalletHostOptions) {
     this.#options = options;
+    this.#pending = new PendingCalls(options.provider.maxPendingCalls ?? DEFAULT_MAX_PENDING_CALLS);
     this.#deviceReady = new Promise((resolve) => (this.#markReady = resolve));
   }
 
@@ -238,8 +245,7 @@ export class WalletHost {
         this.#calls.get(message.id)?.abort(new DOMException('cancelled by the page', 'AbortError'));
         return;
       case 'rejectPending':
-        for (const controller of this.#calls.values())
-          controller.abort(new DOMException('every pending request was rejected', 'AbortError'));
+        this.#pending.rejectAll();
         this.#provider?.rejectPending();
         return;
       case 'disconnect':
@@ -269,24 +275,24 @@ export class WalletHost {
       const reason = `${site} is not connected to this wallet: call requestAccounts() first`;
       return refuse(new ProviderError(ErrorCode.NotConnected, { reason }), method);
     }
-    // The site's calls in this window, bounded as the provider bounds what waits for the device (also before a device
-    // is connected, when they wait here): more is 1002 at once, unshown.
-    const limit = this.#options.provider.maxPendingCalls ?? DEFAULT_MAX_PENDING_CALLS;
-    if (this.#calls.size >= limit) {
-      const reason = `too many requests are waiting for the Ledger (${limit}); try again when they are answered`;
-      return refuse(new ProviderError(ErrorCode.UserRejected, { reason }), method);
-    }
     const controller = new AbortController();
+    let pending: { signal: AbortSignal; leave: () => void };
+    try {
+      pending = this.#pending.enter(controller.signal); // over the bound: 1002 at once, unshown
+    } catch (thrown) {
+      return refuse(toProviderError(thrown), method);
+    }
     this.#calls.set(id, controller);
     this.#activity({ kind: 'request', id, origin: site, method, params });
     let error: WireError | undefined;
     try {
-      const result = await this.#run(id, method, params, controller.signal);
+      const result = await this.#run(id, method, params, pending.signal);
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'result', id, result });
     } catch (thrown) {
       error = toWireError(toProviderError(thrown));
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'error', id, error });
     } finally {
+      pending.leave();
       this.#calls.delete(id);
       this.#activity({ kind: 'settled', id, origin: site, method, ...(error ? { error } : {}) });
     }
