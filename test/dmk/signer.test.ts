@@ -22,6 +22,17 @@ import { quietLedger, within } from '../support/rig.js';
 import { addressOf } from '../support/vectors.js';
 
 const ACCOUNT0 = addressOf(0);
+/** A payment from account 0 on the testnet domain, as SignTransactionCommand takes it. */
+const PAYMENT = {
+  txType: 'payment' as const,
+  account: 0,
+  from: ACCOUNT0,
+  to: addressOf(1),
+  amount: 5n,
+  fee: 10_000_000n,
+  nonce: 3,
+  networkId: 0 as const,
+};
 const sessions: DmkSession[] = [];
 afterEach(async () => {
   for (const session of sessions.splice(0)) await session.close();
@@ -119,17 +130,7 @@ describe('SignerMina: device actions with their states', () => {
   it('INS 03 / 05 / 06 and SIGN_FIELDS through the signer: each signature verifies with mina-signer', async () => {
     const { signer } = await signerOn({ extensions: true, blindSigning: true });
     const client = new Client({ network: 'testnet' });
-    const tx = {
-      txType: 'payment' as const,
-      account: 0,
-      from: ACCOUNT0,
-      to: addressOf(1),
-      amount: 5n,
-      fee: 10_000_000n,
-      nonce: 3,
-      networkId: 0 as const,
-    };
-    const payment = await toPromise(signer.signTransaction(tx));
+    const payment = await toPromise(signer.signTransaction(PAYMENT));
     const data = { from: ACCOUNT0, to: addressOf(1), amount: '5', fee: '10000000', nonce: '3', memo: '', validUntil: '4294967295' };
     expect(client.verifyPayment({ data, signature: payment, publicKey: ACCOUNT0 })).toBe(true);
     const message = await toPromise(signer.signMessage(0, 'Hello Mina!', 0));
@@ -175,17 +176,7 @@ describe('Mina commands (dmk.sendCommand), built from the codec', () => {
     const { session } = await signerOn({ approve: () => false });
     const { dmk, sessionId } = session;
     expect(await dmk.sendCommand({ sessionId, command: new GetCapabilitiesCommand() })).toEqual({ status: 'SUCCESS', data: null });
-    const tx = {
-      txType: 'payment' as const,
-      account: 0,
-      from: ACCOUNT0,
-      to: addressOf(1),
-      amount: 5n,
-      fee: 10_000_000n,
-      nonce: 3,
-      networkId: 0 as const,
-    };
-    const refused = await dmk.sendCommand({ sessionId, command: new SignTransactionCommand({ transaction: tx }) });
+    const refused = await dmk.sendCommand({ sessionId, command: new SignTransactionCommand({ transaction: PAYMENT }) });
     expect(refused).toMatchObject({ status: 'ERROR', error: { _tag: 'LedgerUserRejectedError', errorCode: '6985' } });
     // Blind signing off: INS 06 shows the notice and answers 0x6985, with the client's hint about the setting.
     const blind = await dmk.sendCommand({ sessionId, command: new SignFieldElementCommand({ account: 0, field: 1n, networkId: 0 }) });
