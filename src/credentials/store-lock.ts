@@ -15,7 +15,7 @@
  *   starts its change again. No check-then-rename: nothing acknowledged is overwritten by a writer that lost its lock.
  */
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readFile, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, readdir, rename, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { toHex } from '../apdu/bytes.js';
@@ -29,8 +29,8 @@ const FIRST_RETRY_MS = 2;
 const MAX_RETRY_MS = 100;
 /** Larger owner files are not ours: they are not read. */
 const MAX_OWNER_BYTES = 4096;
-/** How `rename(directory, path)` says that something is already at `path` (Linux, macOS, Windows). */
-const TAKEN = new Set(['EEXIST', 'ENOTEMPTY', 'ENOTDIR', 'EISDIR', 'EPERM', 'EACCES', 'EBUSY']);
+/** How `rename(directory, path)` says that something is already at `path` (Windows: a directory there is EPERM). */
+const TAKEN = new Set(['EEXIST', 'ENOTEMPTY', 'ENOTDIR', 'EISDIR', ...(process.platform === 'win32' ? ['EPERM', 'EACCES', 'EBUSY'] : [])]);
 
 /** What `owner` records. `boot` and `start` only where /proc tells them (Linux). */
 interface Owner {
@@ -53,6 +53,12 @@ export interface LockTiming {
   /** A lease not renewed for this long is lost (holders that cannot be checked only). */
   staleMs: number;
 }
+
+/**
+ * Tokens of the locks this process holds now, shared by every copy of this module in it: a lock of this process
+ * whose token is not here is one it failed to remove, and is gone.
+ */
+const heldHere = sharedInProcess('chain-ledger.store-lock.held', () => new Set<string>());
 
 export class StoreLock {
   readonly path: string;
@@ -119,11 +125,13 @@ export class StoreLock {
       owner = await open(join(prepared, 'owner'), CREATE_NEW, FILE_MODE);
       const record: Owner = { ...me, token, since: new Date().toISOString() };
       await owner.writeFile(`${JSON.stringify(record)}\n`);
+      heldHere.add(token); // before it is in place: a lock of this process is never taken for a leftover
       await rename(prepared, path);
       return new StoreLock(path, token, owner, staleMs);
     } catch (cause) {
+      heldHere.delete(token);
       await owner?.close().catch(() => undefined);
-      await rm(prepared, { recursive: true, force: true }).catch(() => undefined);
+      await removeLockDirectory(prepared);
       // ENOENT: the prepared directory was swept by the holder (see removeLockLeftovers) before it was placed.
       if (TAKEN.has(String(errorCode(cause))) || errorCode(cause) === 'ENOENT') return undefined;
       throw ioError(`cannot create the lock ${path}`, cause);
@@ -174,12 +182,19 @@ export class StoreLock {
   async release(): Promise<void> {
     clearInterval(this.#lease);
     await this.#owner.close().catch(() => undefined);
-    if (await this.#held()) await breakLock(this.path);
+    // A lock that cannot be removed (the directory's permissions changed) is this process's leftover from now on:
+    // its next writer breaks it; the write it guarded is done.
+    if (await this.#held()) await breakLock(this.path).catch(() => undefined);
+    heldHere.delete(this.#token);
   }
 
   /** Whether the lock at the path is this one (its owner's token). */
   async #held(): Promise<boolean> {
-    return (await readOwner(this.path))?.owner.token === this.#token;
+    try {
+      return (await readOwner(this.path))?.owner.token === this.#token;
+    } catch {
+      return false; // not known to be ours: the change is made again
+    }
   }
 }
 
@@ -216,12 +231,21 @@ async function inspect(path: string, me: Identity, staleMs: number): Promise<{ w
     if (errorCode(cause) === 'ENOENT') return undefined;
     throw ioError(`cannot inspect the lock ${path}`, cause);
   }
-  const record = seen.isDirectory() ? await readOwner(path) : undefined;
-  if (record === undefined) return { who: 'no owner recorded', gone: Date.now() - seen.mtimeMs > staleMs };
+  let record: Awaited<ReturnType<typeof readOwner>>;
+  try {
+    record = seen.isDirectory() ? await readOwner(path) : undefined;
+  } catch (cause) {
+    throw ioError(`cannot inspect the lock ${path}`, cause); // never judged by its age when its owner could not be read
+  }
+  if (record === undefined) {
+    // A directory without an owner that is no longer at the path was a lock being released or replaced: look again.
+    if (seen.isDirectory() && !(await stillAt(path, seen))) return undefined;
+    return { who: 'no owner recorded', gone: Date.now() - seen.mtimeMs > staleMs };
+  }
   const { owner, leaseMs } = record;
   if (owner.host === me.host && owner.boot === me.boot) {
-    const alive = await isAlive(owner);
-    return { who: `pid ${owner.pid} on this host, ${alive ? 'alive (it may be stopped or busy)' : 'gone'}`, gone: !alive };
+    const alive = owner.pid === me.pid && owner.start === me.start ? heldHere.has(owner.token) : await isAlive(owner);
+    return { who: `pid ${owner.pid} on this host, ${alive ? 'alive: stopped or busy' : 'gone'}`, gone: !alive };
   }
   return { who: `pid ${owner.pid} on ${owner.host}`, gone: Date.now() - leaseMs > staleMs };
 }
@@ -238,27 +262,52 @@ async function breakLock(path: string): Promise<boolean> {
     if (errorCode(cause) === 'ENOENT') return false;
     throw ioError(`cannot break the lock ${path}`, cause);
   }
-  await rm(aside, { recursive: true, force: true }).catch(() => undefined); // else removed by the next holder
+  await removeLockDirectory(aside);
   return true;
 }
 
-/** The lock's owner and the lease (the owner file's mtime); undefined if it has none that reads as one. */
+/**
+ * Removes a lock directory no longer at the lock path: its owner file and itself (the common case, and much cheaper
+ * than a recursive `rm`), else all it holds. What cannot be removed is left to the next holder's sweep.
+ */
+async function removeLockDirectory(path: string): Promise<void> {
+  try {
+    await unlink(join(path, 'owner'));
+    await rmdir(path);
+  } catch {
+    await rm(path, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * The lock's owner and the lease (the owner file's mtime); undefined if it has none that reads as one (missing, a
+ * link, not a file, not an owner record). Throws what else stopped the read (too many open files, I/O).
+ */
 async function readOwner(path: string): Promise<{ owner: Owner; leaseMs: number } | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(join(path, 'owner'), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
+  } catch (cause) {
+    if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes(String(errorCode(cause)))) return undefined;
+    throw cause;
   }
   try {
     const info = await handle.stat();
     if (!info.isFile() || info.size > MAX_OWNER_BYTES) return undefined;
     const owner = parseOwner(await handle.readFile('utf8'));
     return owner === undefined ? undefined : { owner, leaseMs: info.mtimeMs };
-  } catch {
-    return undefined;
   } finally {
     await handle.close().catch(() => undefined);
+  }
+}
+
+/** Whether what is at `path` is still the file `seen` (same device and inode). */
+async function stillAt(path: string, seen: { dev: number; ino: number }): Promise<boolean> {
+  try {
+    const now = await lstat(path);
+    return now.dev === seen.dev && now.ino === seen.ino;
+  } catch {
+    return false;
   }
 }
 
@@ -332,6 +381,14 @@ async function syncDirectory(directory: string): Promise<void> {
   } catch {
     // Best effort: some platforms (Windows) and file systems cannot fsync a directory.
   }
+}
+
+/** One value per process under `key`, made once, whichever copy of this module asks first. */
+function sharedInProcess<T>(key: string, make: () => T): T {
+  const registry = globalThis as Record<symbol, unknown>;
+  const symbol = Symbol.for(key);
+  if (!(symbol in registry)) registry[symbol] = make();
+  return registry[symbol] as T;
 }
 
 const randomHex = (bytes: number) => toHex(globalThis.crypto.getRandomValues(new Uint8Array(bytes)));

@@ -5,7 +5,8 @@
  * spun on. The store's contract and its encryption: store.test.ts; the crash loop: test/reliability/store-crash.test.ts.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { readFile, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -311,6 +312,26 @@ describe('FileCredentialStore: the lock of a writer that is stopped, dead, elsew
     expect(e.message).toMatch(/held by another process \(pid 4242 on another-host\.example\)/);
     const lapsed = new Date(Date.now() - 61_000);
     await utimes(join(lock, 'owner'), lapsed, lapsed);
+    expect((await writer.add(ALICE, SECRET, credential(2))).duplicate).toBe(false);
+    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+  });
+
+  it('a lock of this very process that it no longer holds (one it failed to remove) is broken by its next write, not waited for', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    const lock = `${store.fileOf(ALICE)}.lock`;
+    mkdirSync(lock, { mode: 0o700 });
+    // The owner record as docs/credentials.md describes it: this process, this host and boot, its start time.
+    const stat = readFileSync(`/proc/${process.pid}/stat`, 'utf8');
+    const owner = {
+      pid: process.pid,
+      host: hostname(),
+      boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      start: stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19],
+      token: 'cd'.repeat(12),
+      since: new Date().toISOString(),
+    };
+    writeFileSync(join(lock, 'owner'), JSON.stringify(owner), { mode: 0o600 });
+    const writer = new FileCredentialStore(dir, { staleLockMs: 3_600_000, lockTimeoutMs: 5_000 });
     expect((await writer.add(ALICE, SECRET, credential(2))).duplicate).toBe(false);
     expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
   });
