@@ -19,7 +19,7 @@ import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { FifoLock } from '../util/fifo-lock.js';
 import { StoreKeys, isSalt, parseSealedEntry, type SealedEntry } from './store-crypto.js';
-import { StoreLock, removeLockLeftovers } from './store-lock.js';
+import { StoreLock, errorCode, ioError, removeLockLeftovers } from './store-lock.js';
 import { CredentialStoreError, checkAccount, checkId, checkSecret, type CredentialEntry, type CredentialStore } from './store.js';
 
 export const CREDENTIAL_FILE_FORMAT = 'chain-ledger-credentials';
@@ -288,11 +288,4 @@ function fileOf(keys: StoreKeys, entries: SealedEntry[]): CredentialFile {
     entries,
     mac: keys.entriesMac(entries),
   };
-}
-
-const errorCode = (error: unknown) => (error as { code?: unknown } | undefined)?.code;
-
-function ioError(what: string, cause: unknown): CredentialStoreError {
-  const reason = cause instanceof Error ? cause.message : String(cause);
-  return new CredentialStoreError('io', `${what}: ${reason}`, { cause });
 }

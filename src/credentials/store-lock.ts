@@ -12,7 +12,8 @@
  * - The commit cannot outlive the lock: the next version is written inside the holder's lock directory and renamed
  *   over the file from there, through the lock path. A writer whose lock was broken or replaced (by a wrong verdict,
  *   a lease lost on another host, a person) finds its file missing at that path and writes nothing; the store then
- *   starts its change again. No check-then-rename: nothing acknowledged is overwritten by a writer that lost its lock.
+ *   starts its change again. The rename itself is what protects, not a check before it: there is no window to race,
+ *   and nothing acknowledged is overwritten by a writer that lost its lock.
  */
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readFile, readdir, rename, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
@@ -393,9 +394,11 @@ function sharedInProcess<T>(key: string, make: () => T): T {
 
 const randomHex = (bytes: number) => toHex(globalThis.crypto.getRandomValues(new Uint8Array(bytes)));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const errorCode = (error: unknown) => (error as { code?: unknown } | undefined)?.code;
+/** A Node error's `code` (ENOENT, EEXIST, …). */
+export const errorCode = (error: unknown) => (error as { code?: unknown } | undefined)?.code;
 
-function ioError(what: string, cause: unknown): CredentialStoreError {
+/** A store error of kind `io`: what failed, and why. */
+export function ioError(what: string, cause: unknown): CredentialStoreError {
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new CredentialStoreError('io', `${what}: ${reason}`, { cause });
 }
