@@ -1,8 +1,9 @@
 /**
- * FileCredentialStore on the file system: atomic writes and the lock (within one process, and between processes,
- * one of them killed), and what else its directory can hold: a symbolic link or a FIFO at the store or the lock
- * path, a directory others can write, each refused or waited for within a bound, never followed, read, blocked on or
- * spun on. The store's contract and its encryption: store.test.ts; the crash loop: test/reliability/store-crash.test.ts.
+ * FileCredentialStore on the file system: atomic writes and the lock (within one process, and between processes:
+ * one of them killed, stopped while it holds the lock, on another host, or overtaken), and what else its directory
+ * can hold: a symbolic link or a FIFO at the store or the lock path, a directory others can write, each refused or
+ * waited for within a bound, never followed, read, blocked on or spun on. The store's contract and its encryption:
+ * store.test.ts; the crash and pause loops: test/reliability/store-crash.test.ts.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';

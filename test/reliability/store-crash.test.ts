@@ -163,7 +163,7 @@ describe('FileCredentialStore: writers stopped with SIGSTOP while they hold the 
       // The schedule counts events, not time: each cycle starts once some writer acknowledged an add since the last.
       const before = acks();
       await eventually(() => acks() > before, `cycle ${cycle}: an acknowledged add`, 30_000);
-      const { writer: holder, owner } = await stopTheHolder(dir, writers);
+      const { writer: holder, owner } = await stopTheHolder(dir, writers, random);
       stats.stops++;
       if (owner !== undefined) stats.holderStopped++;
       if (cycle % 5 === 4 && owner !== undefined) {
@@ -362,7 +362,11 @@ async function lockOwner(dir: string): Promise<{ pid: number; text: string } | u
  * Stops the writer that holds the lock, checked after the stop (a writer stopped just after it released is let go
  * and another try made); after 200 tries, a random writer is stopped instead (`owner` undefined).
  */
-async function stopTheHolder(dir: string, writers: Writer[]): Promise<{ writer: Writer; owner?: { pid: number; text: string } }> {
+async function stopTheHolder(
+  dir: string,
+  writers: Writer[],
+  random: () => number,
+): Promise<{ writer: Writer; owner?: { pid: number; text: string } }> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const seen = await lockOwner(dir);
     const writer = writers.find((w) => w.process.pid === seen?.pid);
@@ -375,7 +379,7 @@ async function stopTheHolder(dir: string, writers: Writer[]): Promise<{ writer: 
     if (owner?.pid === writer.process.pid) return { writer, owner };
     writer.process.kill('SIGCONT');
   }
-  const writer = writers[Math.floor(Math.random() * writers.length)]!;
+  const writer = writers[Math.floor(random() * writers.length)]!;
   writer.process.kill('SIGSTOP');
   return { writer };
 }
