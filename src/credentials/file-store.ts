@@ -3,23 +3,23 @@
  * change. Node-only; exported from `chain-ledger/credentials/node` (src/credentials-node.ts), never from the
  * browser entry.
  *
- * - Atomic and durable: a change is written to a temporary file in the same directory, fsynced, renamed over the
- *   account's file, and the directory is fsynced (best effort). A crash leaves the old or the new file, never a
- *   partial one; readers never take a lock and never see a partial file. Leftover temporary files are ignored and
- *   removed by the next write.
- * - Serialised: writers of one file wait on a `FifoLock` in the process and on an exclusive lock file
- *   (`<address>.json.lock`, created with `wx`) across processes, so concurrent adds never lose one another. A lock
- *   file older than `staleLockMs` was left by a crashed process and is broken.
+ * - Atomic and durable: a change is written to a new file, fsynced, renamed over the account's file, and the
+ *   directory is fsynced (best effort). A crash leaves the old or the new file, never a partial one; readers never
+ *   take a lock and never see a partial file. What a crash leaves behind is ignored and removed by the next write.
+ * - Serialised: writers of one file wait on a `FifoLock` in the process and on a lock directory
+ *   (`<address>.json.lock`, store-lock.ts) across processes, so concurrent adds never lose one another. The lock of
+ *   a live process is never broken, however long it holds it; the new file is renamed from inside the lock, so a
+ *   writer that lost its lock writes nothing, and the change is made again under a new lock.
  * - Private: the directory is created with mode 0o700, files with 0o600; a directory writable by group or others is
  *   refused (as OpenSSH refuses such key directories), and so is a store file that is not a regular file (a symbolic
  *   link, a FIFO, a device): it is opened with O_NOFOLLOW | O_NONBLOCK and checked before anything is read.
  */
 import { constants } from 'node:fs';
-import { link, lstat, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { toHex } from '../apdu/bytes.js';
 import { FifoLock } from '../util/fifo-lock.js';
 import { StoreKeys, isSalt, parseSealedEntry, type SealedEntry } from './store-crypto.js';
+import { StoreLock, errorCode, ioError, removeLockLeftovers } from './store-lock.js';
 import { CredentialStoreError, checkAccount, checkId, checkSecret, type CredentialEntry, type CredentialStore } from './store.js';
 
 export const CREDENTIAL_FILE_FORMAT = 'chain-ledger-credentials';
@@ -41,16 +41,20 @@ export interface CredentialFile {
 }
 
 export interface FileCredentialStoreOptions {
-  /** How long a writer waits for another process's lock before failing with kind `io`. Default 10 s. */
+  /**
+   * How long a write waits for another process's lock (a stopped holder's too) before failing with kind `io`.
+   * Default 10 s.
+   */
   lockTimeoutMs?: number;
-  /** A lock file older than this was left by a crashed process and is broken. Default 30 s. */
+  /**
+   * A lock whose holder cannot be checked (on another host, or of an older version) is broken once its lease has
+   * not been renewed for this long. A holder on this host is checked instead: its lock is broken as soon as its
+   * process is gone, and never while it lives. Default 30 s.
+   */
   staleLockMs?: number;
 }
 
 const DIRECTORY_MODE = 0o700;
-const FILE_MODE = 0o600;
-const FIRST_RETRY_MS = 2;
-const MAX_RETRY_MS = 100;
 
 /** One lock per file for the whole process, shared by every store instance on the same directory. */
 const processLocks = new Map<string, FifoLock>();
@@ -176,8 +180,9 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   /**
-   * Runs `change` on the current file while holding both locks, and writes what it returns atomically. Removes
-   * temporary files a crashed writer left behind.
+   * Runs `change` on the current file while holding both locks, and writes what it returns through the lock. A write
+   * that finds its lock lost wrote nothing: the change is made again, on the file as it then is, under a new lock
+   * (within the same `lockTimeoutMs`). Removes what crashed writers left behind.
    */
   async #update<T>(
     account: string,
@@ -195,56 +200,22 @@ export class FileCredentialStore implements CredentialStore {
       lock = new FifoLock();
       processLocks.set(path, lock);
     }
+    const timing = { deadline: Date.now() + this.#lockTimeoutMs, timeoutMs: this.#lockTimeoutMs, staleMs: this.#staleLockMs };
     return lock.run(async () => {
-      const lockFile = await LockFile.acquire(`${path}.lock`, this.#lockTimeoutMs, this.#staleLockMs);
-      try {
-        await this.#removeLeftovers(account);
-        const { result, write } = await change(await this.#read(account));
-        if (write !== undefined) await this.#writeAtomically(account, `${JSON.stringify(write, null, 2)}\n`, lockFile);
-        return result;
-      } finally {
-        await lockFile.release();
+      for (;;) {
+        const fileLock = await StoreLock.acquire(`${path}.lock`, timing);
+        try {
+          await removeLockLeftovers(path, this.#staleLockMs);
+          const { result, write } = await change(await this.#read(account));
+          if (write === undefined || (await fileLock.replace(path, `${JSON.stringify(write, null, 2)}\n`))) return result;
+        } finally {
+          await fileLock.release();
+        }
+        if (Date.now() >= timing.deadline) {
+          throw new CredentialStoreError('io', `lost the lock of ${path} (broken by another process); nothing was written`);
+        }
       }
     });
-  }
-
-  async #writeAtomically(account: string, text: string, lockFile: LockFile): Promise<void> {
-    const path = this.fileOf(account);
-    const temporary = join(this.directory, `${temporaryPrefix(account)}${process.pid}-${randomHex(6)}.tmp`);
-    try {
-      const handle = await open(temporary, 'wx', FILE_MODE);
-      try {
-        await handle.writeFile(text, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      if (!(await lockFile.held())) {
-        throw new CredentialStoreError('io', `lost the lock of ${path} (held longer than the stale limit?); nothing was written`);
-      }
-      await rename(temporary, path);
-    } catch (cause) {
-      await unlink(temporary).catch(() => undefined);
-      throw cause instanceof CredentialStoreError ? cause : ioError(`cannot write ${path}`, cause);
-    }
-    await syncDirectory(this.directory);
-  }
-
-  /** Temporary files and set-aside locks of `account` left by a crash (only a lock holder creates them). */
-  async #removeLeftovers(account: string): Promise<void> {
-    let names: string[];
-    try {
-      names = await readdir(this.directory);
-    } catch {
-      return;
-    }
-    const temporary = temporaryPrefix(account);
-    const asideLock = `${account}.json.lock.`;
-    for (const name of names) {
-      if ((name.startsWith(temporary) && name.endsWith('.tmp')) || (name.startsWith(asideLock) && name.endsWith('.stale'))) {
-        await unlink(join(this.directory, name)).catch(() => undefined);
-      }
-    }
   }
 }
 
@@ -317,123 +288,4 @@ function fileOf(keys: StoreKeys, entries: SealedEntry[]): CredentialFile {
     entries,
     mac: keys.entriesMac(entries),
   };
-}
-
-/** An exclusive lock between processes: a file created with `wx` (fails if it exists), removed on release. */
-class LockFile {
-  readonly path: string;
-  readonly #dev: number;
-  readonly #ino: number;
-
-  private constructor(path: string, dev: number, ino: number) {
-    this.path = path;
-    this.#dev = dev;
-    this.#ino = ino;
-  }
-
-  /** Waits (bounded by `timeoutMs`, with backoff) until the lock file can be created; breaks a stale one. */
-  static async acquire(path: string, timeoutMs: number, staleMs: number): Promise<LockFile> {
-    const deadline = Date.now() + timeoutMs;
-    let delay = FIRST_RETRY_MS;
-    for (;;) {
-      let handle: FileHandle | undefined;
-      try {
-        handle = await open(path, 'wx', FILE_MODE);
-      } catch (cause) {
-        if (errorCode(cause) !== 'EEXIST') throw ioError(`cannot create the lock ${path}`, cause);
-      }
-      if (handle !== undefined) {
-        try {
-          const { dev, ino } = await handle.stat();
-          // For a person looking at the directory; the lock is the file's existence (and identity), not this text.
-          await handle.writeFile(`${JSON.stringify({ pid: process.pid, since: new Date().toISOString() })}\n`);
-          return new LockFile(path, dev, ino);
-        } catch (cause) {
-          await unlink(path).catch(() => undefined);
-          throw ioError(`cannot create the lock ${path}`, cause);
-        } finally {
-          await handle.close();
-        }
-      }
-      // The deadline is checked on every iteration, also after a lock was broken or vanished: never a spin.
-      const retryNow = await breakIfStale(path, staleMs);
-      if (Date.now() >= deadline) {
-        throw new CredentialStoreError(
-          'io',
-          `${path} is held by another process for more than ${timeoutMs} ms; if no other process uses this store, delete it`,
-        );
-      }
-      if (retryNow) continue;
-      await sleep(delay + Math.random() * delay);
-      delay = Math.min(delay * 2, MAX_RETRY_MS);
-    }
-  }
-
-  /** Whether the lock file is still this one (not broken as stale by another process). */
-  async held(): Promise<boolean> {
-    try {
-      const { dev, ino } = await stat(this.path);
-      return dev === this.#dev && ino === this.#ino;
-    } catch {
-      return false;
-    }
-  }
-
-  async release(): Promise<void> {
-    if (await this.held()) await unlink(this.path).catch(() => undefined);
-  }
-}
-
-/**
- * Breaks the lock at `path` if it is older than `staleMs`: it is renamed aside (atomic, so of several processes
- * breaking it only one succeeds), and if what was renamed turns out to be a fresh lock another process created
- * meanwhile, it is linked back. True if the caller should retry at once.
- */
-async function breakIfStale(path: string, staleMs: number): Promise<boolean> {
-  let seen: Awaited<ReturnType<typeof lstat>>;
-  try {
-    // lstat: a symbolic link at the lock path is the lock (its own age), never followed (a dangling one spun forever).
-    seen = await lstat(path);
-  } catch (cause) {
-    if (errorCode(cause) === 'ENOENT') return true;
-    throw ioError(`cannot inspect the lock ${path}`, cause);
-  }
-  if (Date.now() - seen.mtimeMs < staleMs) return false;
-  const aside = `${path}.${randomHex(6)}.stale`;
-  try {
-    await rename(path, aside);
-  } catch (cause) {
-    if (errorCode(cause) === 'ENOENT') return true;
-    throw ioError(`cannot break the stale lock ${path}`, cause);
-  }
-  try {
-    const moved = await lstat(aside);
-    if (moved.dev !== seen.dev || moved.ino !== seen.ino) await link(aside, path).catch(() => undefined);
-  } finally {
-    await unlink(aside).catch(() => undefined);
-  }
-  return true;
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  try {
-    const handle = await open(directory, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Best effort: some platforms (Windows) and file systems cannot fsync a directory.
-  }
-}
-
-const temporaryPrefix = (account: string) => `.${account}.json.`;
-const randomHex = (bytes: number) => toHex(globalThis.crypto.getRandomValues(new Uint8Array(bytes)));
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const errorCode = (error: unknown) => (error as { code?: unknown } | undefined)?.code;
-
-function ioError(what: string, cause: unknown): CredentialStoreError {
-  const reason = cause instanceof Error ? cause.message : String(cause);
-  return new CredentialStoreError('io', `${what}: ${reason}`, { cause });
 }

@@ -1,12 +1,14 @@
 /**
- * FileCredentialStore on the file system: atomic writes and the lock (within one process, and between processes,
- * one of them killed), and what else its directory can hold: a symbolic link or a FIFO at the store or the lock
- * path, a directory others can write, each refused or waited for within a bound, never followed, read, blocked on or
- * spun on. The store's contract and its encryption: store.test.ts; the crash loop: test/reliability/store-crash.test.ts.
+ * FileCredentialStore on the file system: atomic writes and the lock (within one process, and between processes:
+ * one of them killed, stopped while it holds the lock, on another host, or overtaken), and what else its directory
+ * can hold: a symbolic link or a FIFO at the store or the lock path, a directory others can write, each refused or
+ * waited for within a bound, never followed, read, blocked on or spun on. The store's contract and its encryption:
+ * store.test.ts; the crash and pause loops: test/reliability/store-crash.test.ts.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, lstatSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { readFile, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileCredentialStore } from '../../src/credentials-node.js';
@@ -234,6 +236,142 @@ describe('FileCredentialStore: several processes', () => {
     }
   }, 60_000);
 });
+
+describe('FileCredentialStore: the lock of a writer that is stopped, dead, elsewhere or overtaken', () => {
+  const children: Child[] = [];
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
+      await within(child.exited, 'child exit', 5_000);
+    }
+  });
+
+  /** A writer adding forever, stopped (SIGSTOP) while it holds the lock and `when` holds of the lock's files. */
+  async function stoppedHolder(when: (names: string[]) => boolean = () => true): Promise<Child> {
+    const writer = await startWriter({ prefix: 'w', count: 'forever', staleLockMs: 50 });
+    children.push(writer);
+    await writer.waitFor(/ready/, 20_000);
+    writer.process.stdin!.write('go\n');
+    const lock = `${store.fileOf(ALICE)}.lock`;
+    const holds = async () => (await ownerOf(lock))?.pid === writer.process.pid && when(await readdir(lock).catch(() => []));
+    for (let attempt = 0; attempt < 2_000; attempt++) {
+      if (await holds()) {
+        writer.process.kill('SIGSTOP');
+        if (await holds()) return writer; // checked again once stopped: it can no longer let go
+        writer.process.kill('SIGCONT');
+      }
+      await sleep(1);
+    }
+    throw new Error(`the writer never held the lock as wanted; stdout: ${writer.output()}`);
+  }
+
+  it('a writer stopped (SIGSTOP) while it holds the lock keeps it, however old its lease: another writer waits lockTimeoutMs, then "io" naming the pid; continued, both write', async () => {
+    const holder = await stoppedHolder();
+    const lock = `${store.fileOf(ALICE)}.lock`;
+    const owned = await ownerOf(lock);
+    // The lock is private: a 0700 directory, its owner file 0600.
+    expect(lstatSync(lock).mode & 0o777).toBe(0o700);
+    expect(lstatSync(join(lock, 'owner')).mode & 0o777).toBe(0o600);
+    const old = new Date(Date.now() - 3_600_000);
+    await utimes(join(lock, 'owner'), old, old); // as if its lease had lapsed an hour ago
+    const impatient = new FileCredentialStore(dir, { staleLockMs: 50, lockTimeoutMs: 400 });
+    const e = await expectKind(impatient.add(ALICE, SECRET, credential('waiting')), 'io');
+    expect(e.message).toMatch(new RegExp(`held by another process \\(pid ${holder.process.pid} on this host, alive`));
+    expect((await ownerOf(lock))?.text).toBe(owned?.text);
+    const before = holder.output().match(/added \d+/g)?.length ?? 0;
+    holder.process.kill('SIGCONT');
+    await holder.waitFor(new RegExp(`added ${before + 1}\n`), 20_000);
+    expect((await new FileCredentialStore(dir, { lockTimeoutMs: 10_000 }).add(ALICE, SECRET, credential('after'))).duplicate).toBe(false);
+    holder.process.kill('SIGKILL');
+    await within(holder.exited, 'the writer', 5_000);
+    const stored = (await store.list(ALICE, SECRET)).map((entry) => entry.credential);
+    const acknowledged = holder
+      .output()
+      .match(/added \d+/g)!
+      .map((line) => credential(`w${line.slice(6)}`));
+    expect(stored).toEqual(expect.arrayContaining([...acknowledged, credential('after')]));
+    expect(stored, 'the add that gave up wrote nothing').not.toContain(credential('waiting'));
+  }, 60_000);
+
+  it('the lock of a writer killed while it holds it is broken at once, long before staleLockMs, and what it left is removed', async () => {
+    const holder = await stoppedHolder((names) => names.some((n) => n.endsWith('.tmp'))); // killed while it writes
+    holder.process.kill('SIGKILL');
+    await within(holder.exited, 'the killed writer', 5_000);
+    const patient = new FileCredentialStore(dir, { staleLockMs: 3_600_000, lockTimeoutMs: 10_000 });
+    expect((await patient.add(ALICE, SECRET, credential('next'))).duplicate).toBe(false);
+    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+  }, 60_000);
+
+  it('a lock held on another host is broken once its lease is older than staleLockMs, never before', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    const lock = `${store.fileOf(ALICE)}.lock`;
+    mkdirSync(lock, { mode: 0o700 });
+    const owner = { pid: 4242, host: 'another-host.example', token: 'ab'.repeat(12), since: new Date().toISOString() };
+    writeFileSync(join(lock, 'owner'), JSON.stringify(owner), { mode: 0o600 });
+    const writer = new FileCredentialStore(dir, { staleLockMs: 60_000, lockTimeoutMs: 300 });
+    const e = await expectKind(writer.add(ALICE, SECRET, credential(2)), 'io');
+    expect(e.message).toMatch(/held by another process \(pid 4242 on another-host\.example\)/);
+    const lapsed = new Date(Date.now() - 61_000);
+    await utimes(join(lock, 'owner'), lapsed, lapsed);
+    expect((await writer.add(ALICE, SECRET, credential(2))).duplicate).toBe(false);
+    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+  });
+
+  it('a lock of this very process that it no longer holds (one it failed to remove) is broken by its next write, not waited for', async () => {
+    await store.add(ALICE, SECRET, credential(1));
+    const lock = `${store.fileOf(ALICE)}.lock`;
+    mkdirSync(lock, { mode: 0o700 });
+    // The owner record as docs/credentials.md describes it: this process, this host and boot, its start time.
+    const stat = readFileSync(`/proc/${process.pid}/stat`, 'utf8');
+    const owner = {
+      pid: process.pid,
+      host: hostname(),
+      boot: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      start: stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19],
+      token: 'cd'.repeat(12),
+      since: new Date().toISOString(),
+    };
+    writeFileSync(join(lock, 'owner'), JSON.stringify(owner), { mode: 0o600 });
+    const writer = new FileCredentialStore(dir, { staleLockMs: 3_600_000, lockTimeoutMs: 5_000 });
+    expect((await writer.add(ALICE, SECRET, credential(2))).duplicate).toBe(false);
+    expect(await readdir(dir)).toEqual([`${ALICE}.json`]);
+  });
+
+  it('a writer whose lock is taken away while it writes writes nothing, and makes its change again: nothing acknowledged is lost', async () => {
+    for (let round = 0; round < 3; round++) {
+      // Stopped with its next version written (or being written) inside its lock, about to rename it.
+      const holder = await stoppedHolder((names) => names.some((n) => n.endsWith('.tmp')));
+      const lock = `${store.fileOf(ALICE)}.lock`;
+      // Taken away as a wrong verdict, a lost lease or a person would: moved aside (a name the next holder removes).
+      await rename(lock, `${lock}.0123456789ab.stale`);
+      const mine = credential(`overtaking${round}`);
+      expect((await new FileCredentialStore(dir).add(ALICE, SECRET, mine)).duplicate).toBe(false);
+      const before = holder.output().match(/added \d+/g)?.length ?? 0;
+      holder.process.kill('SIGCONT');
+      await holder.waitFor(new RegExp(`added ${before + 1}\n`), 20_000); // its stopped add, then one more, landed
+      holder.process.kill('SIGKILL');
+      await within(holder.exited, 'the writer', 5_000);
+      const stored = (await store.list(ALICE, SECRET)).map((entry) => entry.credential);
+      expect(stored, `round ${round}: the overtaking add`).toContain(mine);
+      for (const line of holder.output().match(/added \d+/g)!) expect(stored).toContain(credential(`w${line.slice(6)}`));
+      children.splice(0);
+      // The writer's prefix is reused next round: start the file anew.
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
+/** The pid in the lock's owner file, and its text; undefined if there is none. */
+async function ownerOf(lock: string): Promise<{ pid: number; text: string } | undefined> {
+  try {
+    const text = await readFile(join(lock, 'owner'), 'utf8');
+    return { pid: (JSON.parse(text) as { pid: number }).pid, text };
+  } catch {
+    return undefined;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How long a store call may take before it counts as a hang. */
 const STORE_MS = 15_000;
