@@ -8,23 +8,19 @@
 import { COMMANDS, type CommandName } from '../device/commands.js';
 import type { CommandStep } from '../device/command-runner.js';
 
-/** Commands the signer reads the app with: their steps are `getAppConfig`. */
-type ConfigurationCommand = 'getAppVersion' | 'getCapabilities' | 'getAppConfiguration';
-const CONFIGURATION_COMMANDS: ReadonlySet<CommandName> = new Set<ConfigurationCommand>([
-  'getAppVersion',
-  'getCapabilities',
-  'getAppConfiguration',
-]);
+/** Rows of the command table that only `MinaLedgerApp` runs (a row added for it alone is named here). */
+type ClientOnly = 'getAppVersion' | 'getCapabilities';
+const CLIENT_ONLY: ReadonlySet<string> = new Set<ClientOnly>(['getAppVersion', 'getCapabilities']);
 
-/** The last part of each step's name. */
-export type MinaSignerStepName = 'openApp' | 'getAppConfig' | Exclude<CommandName, ConfigurationCommand>;
+/** The last part of each step's name: `getAppConfiguration` runs as the `getAppConfig` step. */
+export type MinaSignerStepName = 'openApp' | 'getAppConfig' | Exclude<CommandName, ClientOnly | 'getAppConfiguration'>;
 /** A step of a Mina signer device action (`intermediateValue.step`). */
 export type MinaSignerStep = `signer.mina.steps.${MinaSignerStepName}`;
 
 const STEP_NAMES = [
   'openApp',
   'getAppConfig',
-  ...(Object.keys(COMMANDS) as CommandName[]).filter((name) => !CONFIGURATION_COMMANDS.has(name)),
+  ...Object.keys(COMMANDS).filter((name) => !CLIENT_ONLY.has(name) && name !== 'getAppConfiguration'),
 ] as MinaSignerStepName[];
 
 /**
@@ -43,9 +39,8 @@ export const minaSignerSteps: { readonly [Name in MinaSignerStepName]: `signer.m
   },
 );
 
-/** The signer step of a running command's step. */
+/** The signer step of a running command's step (a version read, and the configuration commands, are `getAppConfig`). */
 export function signerStepOf(step: CommandStep): MinaSignerStep {
-  return step === 'getAppConfig' || CONFIGURATION_COMMANDS.has(step)
-    ? minaSignerSteps.getAppConfig
-    : minaSignerSteps[step as MinaSignerStepName];
+  const configuration = step === 'getAppConfig' || step === 'getAppConfiguration' || CLIENT_ONLY.has(step);
+  return configuration ? minaSignerSteps.getAppConfig : minaSignerSteps[step as MinaSignerStepName];
 }

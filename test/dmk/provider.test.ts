@@ -219,7 +219,9 @@ describe('the provider over a DMK session (Speculos transport kit → chain-ledg
     afterAll(() => runner.closeIdlePresentationWorker());
 
     it('storePrivateCredential and requestPresentation: the presentation verifies for the origin', async () => {
-      const { chain, reviews } = await overDmk({ extensions: true }, { credentialStore: new FileCredentialStore(tempDir()) });
+      // The kit has no logger here: the integrator says so, and the store key goes over the session.
+      const store = { credentialStore: new FileCredentialStore(tempDir()) };
+      const { chain, reviews } = await overDmk({ extensions: true }, store, { noDebugLogger: true });
       await chain.requestAccounts();
       await chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });
       const { req, json } = issuer.presentationRequest();
