@@ -10,10 +10,9 @@ import { LedgerAppVersionError, LedgerReplyError, statusToError, toLedgerError }
 import { FEATURES, supports, type AppVersion } from '../apdu/version.js';
 import type { ApduTransport } from '../transport/types.js';
 import {
-  COMMANDS,
+  commandRow,
   type CommandArgs,
   type CommandChannel,
-  type CommandDefinition,
   type CommandName,
   type CommandOutput,
   type DeviceInteraction,
@@ -24,10 +23,7 @@ export type CommandStep = 'getAppConfig' | CommandName;
 
 /** A command whose arguments were checked and encoded: nothing is sent until it runs. */
 export interface PreparedCommand<Output> {
-  readonly name: CommandName;
-  /** What the user does on the device while its request is there. */
-  readonly interaction: DeviceInteraction;
-  /** Runs it on a held device; `onStep` is told each step as it starts. */
+  /** Runs it on a held device; `onStep` is told each step as it starts, with what the user does meanwhile. */
   run(channel: CommandChannel, onStep?: (step: CommandStep, interaction: DeviceInteraction) => void): Promise<Output>;
 }
 
@@ -37,13 +33,11 @@ export interface PreparedCommand<Output> {
  * @throws `LedgerInputError` naming the bad argument (then nothing is sent).
  */
 export function prepareCommand<N extends CommandName>(name: N, ...args: CommandArgs<N>): PreparedCommand<CommandOutput<N>> {
-  const definition = COMMANDS[name] as unknown as CommandDefinition<CommandArgs<N>, CommandOutput<N>>;
+  const definition = commandRow(name);
   const requests = definition.encode(...args);
   const interaction = typeof definition.interaction === 'function' ? definition.interaction(...args) : definition.interaction;
   const feature = typeof definition.feature === 'function' ? definition.feature(...args) : definition.feature;
   return {
-    name,
-    interaction,
     async run(channel, onStep) {
       let version: AppVersion | undefined;
       if (feature !== undefined || definition.readsVersion) {

@@ -235,3 +235,8 @@ export type CommandName = keyof typeof COMMANDS;
 export type CommandArgs<N extends CommandName> = (typeof COMMANDS)[N] extends CommandDefinition<infer A, unknown> ? A : never;
 /** What command `N` resolves. */
 export type CommandOutput<N extends CommandName> = ReturnType<(typeof COMMANDS)[N]['decode']>;
+
+/** The row of command `name`, typed by its name (the table's rows differ in type, so the lookup needs this one cast). */
+export function commandRow<N extends CommandName>(name: N): CommandDefinition<CommandArgs<N>, CommandOutput<N>> {
+  return COMMANDS[name] as unknown as CommandDefinition<CommandArgs<N>, CommandOutput<N>>;
+}

@@ -13,14 +13,7 @@ import type { ApduRequest, NetworkId, PaymentOrDelegation } from '../apdu/codec.
 import { CLA, SW_OK } from '../apdu/constants.js';
 import { isLedgerError, statusToError } from '../apdu/errors.js';
 import { parseVersion, type AppVersion } from '../apdu/version.js';
-import {
-  COMMANDS,
-  type CommandArgs,
-  type CommandContext,
-  type CommandDefinition,
-  type CommandName,
-  type CommandOutput,
-} from '../device/commands.js';
+import { commandRow, type CommandArgs, type CommandContext, type CommandDefinition, type CommandOutput } from '../device/commands.js';
 import { MinaAppError } from './errors.js';
 import { kit } from './kit.js';
 
@@ -35,7 +28,7 @@ abstract class MinaCommand<N extends SingleExchange> implements Command<CommandO
   readonly #context: CommandContext<CommandArgs<N>>;
 
   constructor(command: N, args: CommandArgs<N>, version?: AppVersion) {
-    this.#row = COMMANDS[command as CommandName] as unknown as CommandDefinition<CommandArgs<N>, CommandOutput<N>>;
+    this.#row = commandRow(command);
     [this.#request] = this.#row.encode(...args) as [ApduRequest];
     this.#context = { args, version };
   }

@@ -57,14 +57,10 @@ export class MinaCommandAction<Output>
   implements DeviceAction<Output, { appName: string; skipOpenApp: boolean }, MinaActionError, MinaActionIntermediateValue>
 {
   readonly input: { appName: string; skipOpenApp: boolean };
-  readonly #command: Pick<PreparedCommand<Output>, 'run'>;
+  readonly #command: PreparedCommand<Output>;
   readonly #channelOf: (api: InternalApi) => CommandChannel;
 
-  constructor(
-    command: Pick<PreparedCommand<Output>, 'run'>,
-    channelOf: (api: InternalApi) => CommandChannel,
-    options: MinaActionOptions = {},
-  ) {
+  constructor(command: PreparedCommand<Output>, channelOf: (api: InternalApi) => CommandChannel, options: MinaActionOptions = {}) {
     this.input = { appName: MINA_APP_NAME, skipOpenApp: options.skipOpenApp ?? false };
     this.#command = command;
     this.#channelOf = channelOf;

@@ -125,7 +125,7 @@ class DefaultSignerMina implements SignerMina {
    * device sees nothing.
    */
   #run<Output>(prepare: () => PreparedCommand<Output>, options: MinaActionOptions = {}): MinaDeviceAction<Output> {
-    let command: Pick<PreparedCommand<Output>, 'run'>;
+    let command: PreparedCommand<Output>;
     let skipOpenApp = options.skipOpenApp;
     try {
       command = prepare();
