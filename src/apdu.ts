@@ -14,6 +14,8 @@
  */
 // The client.
 export { MinaLedgerApp, type GetAddressOptions } from './device/client.js';
+export type { AddressOptions, MinaAddress, MinaAppConfiguration } from './device/commands.js';
+export type { AccountOrPath } from './apdu/arguments.js';
 export type { ApduTransport, SendOptions } from './transport/types.js';
 // What its methods take and return.
 export { MESSAGE_MAX_BYTES, type NetworkId, type PaymentOrDelegation } from './apdu/codec.js';

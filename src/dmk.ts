@@ -15,18 +15,23 @@
  * const device = await firstValueFrom(dmk.startDiscovering({})); // from a click: the browser's chooser
  * const sessionId = await dmk.connect({ device });
  * const signer = new SignerMinaBuilder({ dmk, sessionId }).build();
- * const address = await toPromise(signer.getAddress(0, { checkOnDevice: true }));
+ * const { address, publicKey } = await toPromise(signer.getAddress("44'/12586'/0'/0/0", { checkOnDevice: true }));
  * ```
+ *
+ * The signer's methods and `MinaLedgerApp`'s run the same commands (src/device/commands.ts): the same names, argument
+ * types and errors. In plain Node (no bundler), load DMK itself through its CommonJS build (docs/transports.md).
  *
  * @module chain-ledger/dmk
  */
 export {
   SignerMinaBuilder,
   type GetAddressActionOptions,
+  type MinaAddress,
   type MinaAppConfiguration,
   type MinaDeviceAction,
   type SignerMina,
 } from './dmk/signer.js';
+export { minaSignerSteps, type MinaSignerStep, type MinaSignerStepName } from './dmk/steps.js';
 export {
   MINA_APP_NAME,
   interactionStage,

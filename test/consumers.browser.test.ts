@@ -2,8 +2,8 @@
  * The package as its users get it (a `.browser` test: the Vite apps run in Chromium, and the sequencer starts it
  * early, beside the other long files): `npm pack` of a fresh tree (the `prepare` script builds dist/), installed into
  * new projects from the npm cache — a Vite 8 + strict TypeScript app with o1js and mina-attestations, the same app on
- * Vite 7 without them, and a Node project with an ESM and a CommonJS script and nothing but chain-ledger and the
- * WebHID transport. Each type-checks, builds, and runs provider calls on the software Ledger: the Vite apps in the
+ * Vite 7 without them, a Node project with an ESM and a CommonJS script and nothing but chain-ledger and the
+ * WebHID transport, and a plain Node ES module with Ledger's Device Management Kit. Each type-checks, builds, and runs provider calls on the software Ledger: the Vite apps in the
  * packaged Chromium, served with the COOP/COEP headers. Install and build times are written to
  * test-results/consumers.json.
  */
@@ -15,6 +15,7 @@ import { CHROMIUM_FLAGS, chromiumPath } from './support/chromium.js';
 import {
   bytesUnder,
   newWorkDir,
+  nodeDmkProject,
   nodeProject,
   npmInstall,
   packFreshTree,
@@ -197,4 +198,26 @@ describe('a Node project: an ESM and a CommonJS script', () => {
     },
     150_000,
   );
+});
+
+describe('a Node ESM project with DMK (plain node, no bundler)', () => {
+  const dir = projectDir(work, 'node-dmk');
+
+  beforeAll(async () => {
+    writeProject(dir, nodeDmkProject());
+    const peers = ['@ledgerhq/device-management-kit@^1.10.0', '@ledgerhq/device-transport-kit-speculos@^1.2.1', 'rxjs@^7.8.2'];
+    measured.nodeDmk = { installSeconds: await npmInstall(dir, [tarball, ...peers]) };
+  }, 360_000);
+
+  it('node index.mjs: chain-ledger/dmk loads, the signer opens the Mina app and reads the address by its derivation path', async () => {
+    const { code, stdout, stderr } = await spawnIn(dir, process.execPath, ['index.mjs'], 120_000);
+    expect(stderr).not.toMatch(/Error/);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      address: ADDRESS,
+      x: expect.stringMatching(/^\d+$/),
+      isOdd: true,
+      steps: ['signer.mina.steps.openApp', 'signer.mina.steps.getAppConfig', 'signer.mina.steps.getAddress'],
+    });
+  }, 150_000);
 });

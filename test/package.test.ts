@@ -239,7 +239,7 @@ describe('the built package under native Node ESM', () => {
       const sessionId = await dmk.connect({ device: await firstValueFrom(dmk.startDiscovering({})) });
       const steps = [];
       const signer = new SignerMinaBuilder({ dmk, sessionId }).build();
-      const address = await toPromise(signer.getAddress(0), { onInteraction: (step) => steps.push(step) });
+      const { address } = await toPromise(signer.getAddress("44'/12586'/0'/0/0"), { onInteraction: (step) => steps.push(step) });
       dmk.close();
       await server.close();
       console.log(JSON.stringify({ address, opened: steps.includes('confirm-open-app') }));`);

@@ -6,8 +6,9 @@
  * `nodeHidTransportFactory` (`@ledgerhq/device-transport-kit-node-hid`) replaces the Speculos kit; in a browser,
  * `webHidTransportFactory` or `webBleTransportFactory` (docs/transports.md).
  *
- * Part 1 is the Mina signer kit (`SignerMinaBuilder`), each device-action state printed as DMK reports it: the
- * device action opens the Mina app for the user first. Part 2 is `window.chain` on the same session (`DmkTransport`).
+ * Part 1 is the Mina signer kit (`SignerMinaBuilder`), each device-action state printed as DMK reports it (its step
+ * and what the device waits for): the device action opens the Mina app for the user first. Part 2 is `window.chain`
+ * on the same session (`DmkTransport`).
  */
 import { DeviceManagementKitBuilder, DeviceModelId } from '@ledgerhq/device-management-kit';
 import { speculosTransportFactory } from '@ledgerhq/device-transport-kit-speculos';
@@ -33,10 +34,15 @@ try {
 
   // Part 1: the signer kit. Each method is a device action: { observable, cancel }.
   const signer = new SignerMinaBuilder({ dmk, sessionId }).build();
-  const address = await toPromise(signer.getAddress(0, { checkOnDevice: true }), {
-    onInteraction: (interaction) => console.log(`  device action: pending, ${interaction}`),
+  const action = signer.getAddress("44'/12586'/0'/0/0", { checkOnDevice: true });
+  action.observable.subscribe((state) => {
+    if (state.status === 'pending') {
+      const { step, requiredUserInteraction } = state.intermediateValue;
+      console.log(`  device action: pending, ${step}, ${requiredUserInteraction}`);
+    }
   });
-  console.log(`signer.getAddress → ${address}`);
+  const { address, publicKey } = await toPromise(action);
+  console.log(`signer.getAddress → ${address} (x ${publicKey.x.toString(16).slice(0, 8)}…, ${publicKey.isOdd ? 'odd' : 'even'})`);
   const { version, extension } = await toPromise(signer.getAppConfiguration());
   console.log(`signer.getAppConfiguration → Mina app ${version}, extension ${extension ? extension.version : 'none'}`);
 

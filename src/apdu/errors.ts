@@ -140,12 +140,13 @@ export function isLedgerError(error: unknown, name?: LedgerErrorName): error is 
   return name === undefined ? (LEDGER_ERROR_NAMES as readonly unknown[]).includes(actual) : actual === name;
 }
 
-const hex4 = (sw: number) => `0x${sw.toString(16).padStart(4, '0')}`;
+/** A status word as the library writes it everywhere: "0x" and four lower-case hex digits ("0x6985"). */
+export const formatStatusWord = (statusCode: number): string => `0x${statusCode.toString(16).padStart(4, '0')}`;
 
 /** Maps a status word (≠ 0x9000) to its error, in one place. */
 export function statusToError(statusCode: number, ins?: number, cause?: unknown): LedgerError {
   const context: LedgerErrorContext = { statusCode, ins, cause };
-  const sw = hex4(statusCode);
+  const sw = formatStatusWord(statusCode);
   switch (statusCode) {
     case SW_REJECTED:
     case SW_CANCELLED:

@@ -1,61 +1,25 @@
 /**
  * `MinaLedgerApp`: the host-side client of the Mina Ledger app, over any structural transport.
  *
- * Every method validates its input before anything is sent, holds the device for the whole command (its version
- * read, every chunk of its request: another caller's exchanges wait in the device's queue), maps status words to
- * the error classes of ./errors.ts, and validates the reply. Methods that need a newer app read the version once
- * (INS 01) and refuse with `LedgerAppVersionError` before sending.
+ * Each method runs one command of ./commands.ts (the DMK signer kit runs the same ones): its input validated before
+ * anything is sent, the device held for the whole command (its version read, every chunk of its request: another
+ * caller's exchanges wait in the device's queue), status words mapped to the error classes of src/apdu/errors.ts,
+ * the reply validated. Methods that need a newer app read the version once (INS 01) and refuse with
+ * `LedgerAppVersionError` before sending.
  */
+import type { AccountOrPath } from '../apdu/arguments.js';
+import type { NetworkId, PaymentOrDelegation } from '../apdu/codec.js';
+import type { DeviceNullifier, ExtensionCapabilities, PresentationToSign, SignatureDomain } from '../apdu/extension.js';
+import type { TextToSign } from '../apdu/sign-text.js';
+import type { ZkappSignatures, ZkappStream } from '../apdu/sign-zkapp.js';
+import type { MinaSignature } from '../apdu/signature.js';
+import type { AppVersion } from '../apdu/version.js';
 import { ExclusiveTransport, type DeviceSession } from '../transport/exclusive.js';
 import type { ApduTransport, SendOptions } from '../transport/types.js';
-import {
-  type ApduRequest,
-  type NetworkId,
-  type PaymentOrDelegation,
-  decodeAddressReply,
-  decodeSignFieldReply,
-  decodeSignMessageReply,
-  decodeSignatureReply,
-  decodeVersion,
-  encodeGetAddress,
-  encodeGetVersion,
-  encodeSignFieldElement,
-  encodeSignMessage,
-  encodeSignTransaction,
-  splitReply,
-} from '../apdu/codec.js';
-import { CLA, CLA_BOLOS, SW_OK } from '../apdu/constants.js';
-import { DASHBOARD_NAME, RUNNING_APP_REQUEST, decodeRunningApp } from '../apdu/os.js';
-import {
-  LedgerAppNotOpenError,
-  LedgerAppVersionError,
-  LedgerReplyError,
-  isLedgerError,
-  statusToError,
-  toLedgerError,
-} from '../apdu/errors.js';
-import {
-  decodeCapabilities,
-  decodeNullifierReply,
-  decodePresentationReply,
-  encodeCreateNullifier,
-  encodeGetCapabilities,
-  encodeSignFields,
-  encodeSignPresentation,
-  type DeviceNullifier,
-  type ExtensionCapabilities,
-  type PresentationToSign,
-  type SignatureDomain,
-} from '../apdu/extension.js';
-import { encodeSignText, type TextToSign } from '../apdu/sign-text.js';
-import { decodeZkappSignaturesReply, encodeSignZkapp, type ZkappSignatures, type ZkappStream } from '../apdu/sign-zkapp.js';
-import type { MinaSignature } from '../apdu/signature.js';
-import { FEATURES, signedMessageText, supports, type AppVersion, type Feature } from '../apdu/version.js';
+import { channelOver, prepareCommand, type PreparedCommand } from './command-runner.js';
+import type { AddressOptions, CommandChannel, MinaAppConfiguration } from './commands.js';
 
-export interface GetAddressOptions extends SendOptions {
-  /** Show the address on the device and wait for the user's approval (default false: silent, app ≥ 1.4.1). */
-  display?: boolean;
-}
+export interface GetAddressOptions extends SendOptions, AddressOptions {}
 
 /**
  * The Mina Ledger app's client: one small class over a pure codec. Errors have a fixed `name`
@@ -114,39 +78,40 @@ export class MinaLedgerApp {
    * @throws `LedgerDisconnectedError` (device gone), `LedgerDeviceLockedError`, `LedgerAppNotOpenError`; the signal's reason when aborted.
    */
   async getAppVersion(options: SendOptions = {}): Promise<AppVersion> {
-    return this.exclusive(async (device) => {
-      const reply = await device.#exchange(encodeGetVersion(), options);
-      let version: AppVersion;
-      try {
-        version = decodeVersion(reply);
-      } catch (error) {
-        // The same bytes mean GetOsVersion on the dashboard, which answers 0x9000 (src/apdu/os.ts): ask what runs.
-        throw (await device.#otherApp(options)) ?? error;
-      }
-      this.#versionCache.version = Promise.resolve(version);
-      return version;
-    }, options);
+    const version = await this.#run(prepareCommand('getAppVersion'), options);
+    this.#versionCache.version = Promise.resolve(version);
+    return version;
   }
 
   /**
-   * INS 02: the address of account N (key path m/44'/12586'/N'/0/0). With `display: true` the device shows it and
-   * waits for the user's approval (P1 = 0); otherwise it is read silently (P1 = 1, app ≥ 1.4.1).
+   * INS 01 and GET_CAPABILITIES (0xA0): the app's version and the protocol extension it speaks (null on the released
+   * app), with no user interaction. `blindSigningEnabled` is absent: no Mina app reports that setting.
    *
-   * @param account - the unhardened index N, 0 ≤ N < 2^31.
+   * @example
+   * ```ts
+   * const { version, extension } = await app.getAppConfiguration(); // { version: '1.6.0', extension: null }
+   * ```
+   * @throws the device-state errors of `getAppVersion`; `LedgerReplyError` for a malformed answer.
+   */
+  async getAppConfiguration(options: SendOptions = {}): Promise<MinaAppConfiguration> {
+    return this.#run(prepareCommand('getAppConfiguration'), options);
+  }
+
+  /**
+   * INS 02: the address of account N (key path m/44'/12586'/N'/0/0). With `checkOnDevice: true` (or `display: true`)
+   * the device shows it and waits for the user's approval (P1 = 0); otherwise it is read silently (P1 = 1, app ≥
+   * 1.4.1). The DMK signer kit's `getAddress` runs the same command and resolves `{ address, publicKey }`.
+   *
+   * @param account - the index N, 0 ≤ N < 2^31, or its path `"44'/12586'/N'/0/0"` (any other path is refused).
    * @example
    * ```ts
    * const address = await app.getAddress(0, { display: true }); // 'B62q…', confirmed on the device
    * ```
-   * @throws `LedgerInputError` (bad account), `LedgerAppVersionError` (a silent read on an app < 1.4.1),
+   * @throws `LedgerInputError` (bad account or path), `LedgerAppVersionError` (a silent read on an app < 1.4.1),
    *   `LedgerUserRejectedError` (rejected on the device), and the device-state errors of `getAppVersion`.
    */
-  async getAddress(account: number, options: GetAddressOptions = {}): Promise<string> {
-    const request = encodeGetAddress(account, options.display === true);
-    return this.exclusive(async (device) => {
-      // Apps older than 1.4.1 ignore P1 and always ask the user: refuse a "silent" call rather than surprise them.
-      if (!options.display) await device.#require('silentAddress', options);
-      return decodeAddressReply(await device.#exchange(request, options));
-    }, options);
+  async getAddress(account: AccountOrPath, options: GetAddressOptions = {}): Promise<string> {
+    return (await this.#run(prepareCommand('getAddress', account, options), options)).address;
   }
 
   /**
@@ -162,8 +127,7 @@ export class MinaLedgerApp {
    *   `LedgerInvalidDataError` (the app refused the data), and the device-state errors of `getAppVersion`.
    */
   async signTransaction(tx: PaymentOrDelegation, options: SendOptions = {}): Promise<MinaSignature> {
-    const request = encodeSignTransaction(tx);
-    return this.exclusive(async (device) => decodeSignatureReply(await device.#exchange(request, options)), options);
+    return this.#run(prepareCommand('signTransaction', tx), options);
   }
 
   /**
@@ -171,27 +135,22 @@ export class MinaLedgerApp {
    * what a verifier must check: `"Message : " + message` on 1.4.2, 1.4.3 and ≥ 1.4.5, the raw message on 1.4.0,
    * 1.4.1 and 1.4.4.
    *
-   * @param message - 1–65 printable ASCII bytes (CR and LF allowed).
+   * @param account - the index N, or its path `"44'/12586'/N'/0/0"`.
+   * @param message - 1–65 printable ASCII characters (CR and LF allowed), as text or as its bytes.
    * @example
    * ```ts
    * const { field, scalar, signedMessage } = await app.signMessage(0, 'Hello Mina!', 0);
    * ```
-   * @throws `LedgerInputError` (message, account, network), `LedgerAppVersionError` (app < 1.4.0),
+   * @throws `LedgerInputError` (message, account, network; bytes that are not such text), `LedgerAppVersionError` (app < 1.4.0),
    *   `LedgerUserRejectedError`, `LedgerReplyError` (the device echoed another text).
    */
   async signMessage(
-    account: number,
-    message: string,
+    account: AccountOrPath,
+    message: string | Uint8Array,
     networkId: NetworkId,
     options: SendOptions = {},
   ): Promise<MinaSignature & { signedMessage: string }> {
-    const request = encodeSignMessage(account, message, networkId);
-    return this.exclusive(async (device) => {
-      const version = await device.#require('signMessage', options);
-      const signedText = signedMessageText(version, message);
-      const reply = await device.#exchange(request, options);
-      return decodeSignMessageReply(reply, signedText, supports(version, 'echoedMessage'));
-    }, options);
+    return this.#run(prepareCommand('signMessage', account, message, networkId), options);
   }
 
   /**
@@ -207,12 +166,8 @@ export class MinaLedgerApp {
    * @throws `LedgerInputError` (x ≥ p, account, network), `LedgerAppVersionError` (app < 1.6.0),
    *   `LedgerUserRejectedError` (rejected, or Blind signing off), `LedgerReplyError` (a different value echoed).
    */
-  async signFieldElement(account: number, field: bigint, networkId: NetworkId, options: SendOptions = {}): Promise<MinaSignature> {
-    const request = encodeSignFieldElement(account, field, networkId);
-    return this.exclusive(async (device) => {
-      await device.#require('signFieldElement', options);
-      return decodeSignFieldReply(await device.#exchange(request, options), field);
-    }, options);
+  async signFieldElement(account: AccountOrPath, field: bigint, networkId: NetworkId, options: SendOptions = {}): Promise<MinaSignature> {
+    return this.#run(prepareCommand('signFieldElement', account, field, networkId), options);
   }
 
   /**
@@ -226,12 +181,7 @@ export class MinaLedgerApp {
    * @throws the device-state errors of `getAppVersion`; `LedgerReplyError` for a malformed answer.
    */
   async getCapabilities(options: SendOptions = {}): Promise<ExtensionCapabilities | null> {
-    try {
-      return decodeCapabilities(await this.exclusive((device) => device.#exchange(encodeGetCapabilities(), options), options));
-    } catch (error) {
-      if (isLedgerError(error, 'LedgerUnsupportedInstructionError')) return null;
-      throw error;
-    }
+    return this.#run(prepareCommand('getCapabilities'), options);
   }
 
   /**
@@ -247,13 +197,12 @@ export class MinaLedgerApp {
    *   `LedgerUserRejectedError`.
    */
   async signFields(
-    account: number,
+    account: AccountOrPath,
     fields: bigint[],
     domain: SignatureDomain = 'testnet',
     options: SendOptions = {},
   ): Promise<MinaSignature> {
-    const requests = encodeSignFields(account, fields, domain);
-    return decodeSignatureReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
+    return this.#run(prepareCommand('signFields', account, fields, domain), options);
   }
 
   /**
@@ -267,9 +216,12 @@ export class MinaLedgerApp {
    * @throws `LedgerInputError` (fields, account), `LedgerUnsupportedInstructionError` (no extension),
    *   `LedgerUserRejectedError`.
    */
-  async createNullifier(account: number, fields: bigint[], options: SendOptions & { origin?: string } = {}): Promise<DeviceNullifier> {
-    const requests = encodeCreateNullifier(account, fields, options.origin);
-    return decodeNullifierReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
+  async createNullifier(
+    account: AccountOrPath,
+    fields: bigint[],
+    options: SendOptions & { origin?: string } = {},
+  ): Promise<DeviceNullifier> {
+    return this.#run(prepareCommand('createNullifier', account, fields, options.origin), options);
   }
 
   /**
@@ -285,8 +237,7 @@ export class MinaLedgerApp {
    *   (no extension), `LedgerInvalidDataError` (the device refused the stream), `LedgerUserRejectedError`.
    */
   async signZkapp(stream: ZkappStream, options: SendOptions = {}): Promise<ZkappSignatures> {
-    const requests = encodeSignZkapp(stream);
-    return decodeZkappSignaturesReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
+    return this.#run(prepareCommand('signZkapp', stream), options);
   }
 
   /**
@@ -301,8 +252,7 @@ export class MinaLedgerApp {
    * @throws `LedgerInputError`, `LedgerUnsupportedInstructionError`, `LedgerInvalidDataError`, `LedgerUserRejectedError`.
    */
   async signPresentation(presentation: PresentationToSign, options: SendOptions = {}): Promise<{ context: bigint; r: bigint; s: bigint }> {
-    const requests = encodeSignPresentation(presentation);
-    return decodePresentationReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
+    return this.#run(prepareCommand('signPresentation', presentation), options);
   }
 
   /**
@@ -319,8 +269,7 @@ export class MinaLedgerApp {
    *   `LedgerUserRejectedError`.
    */
   async signText(text: TextToSign, options: SendOptions = {}): Promise<MinaSignature> {
-    const requests = encodeSignText(text);
-    return decodeSignatureReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
+    return this.#run(prepareCommand('signText', text), options);
   }
 
   /** The app version, read once per client (INS 01). */
@@ -337,52 +286,18 @@ export class MinaLedgerApp {
     return cache.version;
   }
 
-  async #require(feature: Feature, options: SendOptions): Promise<AppVersion> {
-    const version = await this.version(options);
-    if (!supports(version, feature)) throw new LedgerAppVersionError(feature, FEATURES[feature], version.version);
-    return version;
+  /** Runs a prepared command on the held device (its arguments were checked before it waited for the device). */
+  #run<Output>(command: PreparedCommand<Output>, options: SendOptions): Promise<Output> {
+    return this.exclusive((device) => command.run(device.#channel(options)), options);
   }
 
-  /** `LedgerAppNotOpenError` naming what runs instead of the Mina app (B0 01), or undefined when Mina runs or nobody says. */
-  async #otherApp(options: SendOptions): Promise<LedgerAppNotOpenError | undefined> {
-    let running: string;
-    try {
-      running = decodeRunningApp(await this.#exchange(RUNNING_APP_REQUEST, options, CLA_BOLOS)).name;
-    } catch {
-      return undefined;
-    }
-    if (running === 'Mina') return undefined;
-    const what = running === DASHBOARD_NAME ? 'the dashboard is open' : `${JSON.stringify(running.slice(0, 32))} is open`;
-    return new LedgerAppNotOpenError(`The Mina app is not open (${what}): open it on the device`);
-  }
-
-  /**
-   * Sends a chunked request; every chunk but the last must answer 0x9000 with no data. The command holds the device
-   * for all its chunks, so no other caller's chunk lands in between; a cancelled call stops between chunks and the
-   * device discards the partial request when the next first chunk arrives.
-   */
-  async #exchangeChunks(requests: ApduRequest[], options: SendOptions): Promise<Uint8Array> {
-    let reply: Uint8Array = new Uint8Array(0);
-    for (const [i, request] of requests.entries()) {
-      reply = await this.#exchange(request, options);
-      if (i < requests.length - 1 && reply.length !== 0) throw new LedgerReplyError('the device answered a middle chunk with data');
-    }
-    return reply;
-  }
-
-  /** Sends one request on the held device and returns the reply data; the only place status words are read. */
-  async #exchange(request: ApduRequest, options: SendOptions, cla: number = CLA): Promise<Uint8Array> {
-    const device = this.#session;
-    if (!device) throw new Error('MinaLedgerApp: an exchange outside a command (a bug in this class)');
-    let reply: Uint8Array;
-    try {
-      reply = await device.send(cla, request.ins, request.p1, request.p2, request.data, [SW_OK], options);
-    } catch (error) {
-      throw toLedgerError(error, request.ins);
-    }
-    // A structural transport may ignore statusList; check the status word again.
-    const { data, statusCode } = splitReply(reply);
-    if (statusCode !== SW_OK) throw statusToError(statusCode, request.ins);
-    return data;
+  /** The held device as a command's channel; its version is this client's (read once). */
+  #channel(options: SendOptions): CommandChannel {
+    const session = this.#session;
+    if (!session) throw new Error('MinaLedgerApp: an exchange outside a command (a bug in this class)');
+    return channelOver(
+      (cla, ins, p1, p2, data, statusList) => session.send(cla, ins, p1, p2, data, statusList, options),
+      () => this.version(options),
+    );
   }
 }

@@ -1,53 +1,36 @@
 /**
- * The Mina app's single-exchange instructions as DMK commands (`getApdu` / `parseResponse`), for `dmk.sendCommand`
- * and for tasks of one's own. Each is built from the codec (src/apdu/codec.ts): the same encoder validates the
- * arguments (a bad one throws `LedgerInputError` from the constructor, before anything is sent) and the same decoder
- * checks the reply; a status word becomes the same error `MinaLedgerApp` throws, carried by a `MinaAppError`. The
- * chunked extension instructions (0xA1–0xA4) and the version-gated flows are the signer's device actions
- * (signer.ts), which run `MinaLedgerApp` itself.
+ * The Mina app's single-exchange commands as DMK commands (`getApdu` / `parseResponse`), for `dmk.sendCommand` and
+ * for tasks of one's own: each is its row of src/device/commands.ts, the one `MinaLedgerApp` and the signer kit run.
+ * The row's encoder checks the arguments (a bad one throws `LedgerInputError` from the constructor, before anything
+ * is sent) and its decoder the reply; a status word becomes the same error `MinaLedgerApp` throws, carried by a
+ * `MinaAppError`. A DMK command is one exchange, so the row's version gate is not run here: `SignMessageCommand`
+ * takes the app version its reply is checked against. The chunked extension instructions (0xA1–0xA5) and the
+ * version-gated flows are the signer's device actions (signer.ts).
  */
 import type { Apdu, ApduResponse, Command, CommandResult } from '@ledgerhq/device-management-kit';
-import {
-  decodeAddressReply,
-  decodeSignFieldReply,
-  decodeSignMessageReply,
-  decodeSignatureReply,
-  decodeVersion,
-  encodeGetAddress,
-  encodeGetVersion,
-  encodeSignFieldElement,
-  encodeSignMessage,
-  encodeSignTransaction,
-  type ApduRequest,
-  type NetworkId,
-  type PaymentOrDelegation,
-} from '../apdu/codec.js';
+import type { AccountOrPath } from '../apdu/arguments.js';
+import type { ApduRequest, NetworkId, PaymentOrDelegation } from '../apdu/codec.js';
 import { CLA, SW_OK } from '../apdu/constants.js';
 import { isLedgerError, statusToError } from '../apdu/errors.js';
-import { decodeCapabilities, encodeGetCapabilities, type ExtensionCapabilities } from '../apdu/extension.js';
-import type { MinaSignature } from '../apdu/signature.js';
-import { parseVersion, signedMessageText, supports, type AppVersion } from '../apdu/version.js';
+import { parseVersion, type AppVersion } from '../apdu/version.js';
+import { commandRow, type CommandArgs, type CommandContext, type CommandDefinition, type CommandOutput } from '../device/commands.js';
 import { MinaAppError } from './errors.js';
 import { kit } from './kit.js';
 
-/** A command's failure as DMK types it (a `DeviceExchangeError`): `MinaAppError` always has a status word here. */
-type MinaCommandResult<Output> = CommandResult<Output, string>;
+/** The rows that are one exchange. */
+type SingleExchange = 'getAppVersion' | 'getCapabilities' | 'getAddress' | 'signTransaction' | 'signMessage' | 'signFieldElement';
 
-/** One request of the codec and the decoder of its reply, as a DMK `Command`. */
-abstract class MinaCommand<Output> implements Command<Output, void, string> {
+/** A row of the command table as a DMK `Command`. Its failure is DMK's `DeviceExchangeError` shape: a `MinaAppError`. */
+abstract class MinaCommand<N extends SingleExchange> implements Command<CommandOutput<N>, void, string> {
   abstract readonly name: string;
   readonly #request: ApduRequest;
+  readonly #row: CommandDefinition<CommandArgs<N>, CommandOutput<N>>;
+  readonly #context: CommandContext<CommandArgs<N>>;
 
-  constructor(request: ApduRequest) {
-    this.#request = request;
-  }
-
-  /** The reply data of a 0x9000 answer, decoded and checked (throws `LedgerReplyError` when malformed). */
-  protected abstract decode(data: Uint8Array): Output;
-
-  /** What a status word other than 0x9000 means for this command (default: the client's error for it). */
-  protected refused(statusCode: number): Output {
-    throw statusToError(statusCode, this.#request.ins);
+  constructor(command: N, args: CommandArgs<N>, version?: AppVersion) {
+    this.#row = commandRow(command);
+    [this.#request] = this.#row.encode(...args) as [ApduRequest];
+    this.#context = { args, version };
   }
 
   getApdu(): Apdu {
@@ -55,49 +38,47 @@ abstract class MinaCommand<Output> implements Command<Output, void, string> {
     return new kit.ApduBuilder({ cla: CLA, ins, p1, p2 }).addBufferToData(data).build();
   }
 
-  parseResponse(response: ApduResponse): MinaCommandResult<Output> {
+  parseResponse(response: ApduResponse): CommandResult<CommandOutput<N>, string> {
     const statusCode = (response.statusCode[0]! << 8) | response.statusCode[1]!;
     try {
-      const data = statusCode === SW_OK ? this.decode(response.data) : this.refused(statusCode);
-      return kit.CommandResultFactory<Output, string>({ data });
+      return kit.CommandResultFactory<CommandOutput<N>, string>({ data: this.#decode(statusCode, response.data) });
     } catch (error) {
       if (!isLedgerError(error)) throw error;
       const failure = new MinaAppError(error, statusCode) as MinaAppError & { errorCode: string };
-      return kit.CommandResultFactory<Output, string>({ error: failure });
+      return kit.CommandResultFactory<CommandOutput<N>, string>({ error: failure });
     }
+  }
+
+  /** The reply data of a 0x9000 answer, decoded and checked; another status word as the row refuses it. */
+  #decode(statusCode: number, data: Uint8Array): CommandOutput<N> {
+    if (statusCode === SW_OK) return this.#row.decode(data, this.#context);
+    const error = statusToError(statusCode, this.#request.ins);
+    if (!this.#row.refused) throw error;
+    return this.#row.refused(error, this.#context);
   }
 }
 
 /** INS 01: the Mina app's version. */
-export class GetAppVersionCommand extends MinaCommand<AppVersion> {
+export class GetAppVersionCommand extends MinaCommand<'getAppVersion'> {
   readonly name = 'getMinaAppVersion';
   constructor() {
-    super(encodeGetVersion());
-  }
-  protected decode(data: Uint8Array): AppVersion {
-    return decodeVersion(data);
+    super('getAppVersion', []);
   }
 }
 
-/** INS 02: the address of account N, shown on the device with `checkOnDevice` (silent reads need app ≥ 1.4.1). */
-export class GetAddressCommand extends MinaCommand<string> {
+/** INS 02: the address and public key of an account, shown on the device with `checkOnDevice` (silent: app ≥ 1.4.1). */
+export class GetAddressCommand extends MinaCommand<'getAddress'> {
   readonly name = 'getMinaAddress';
-  constructor(readonly args: { account: number; checkOnDevice?: boolean }) {
-    super(encodeGetAddress(args.account, args.checkOnDevice === true));
-  }
-  protected decode(data: Uint8Array): string {
-    return decodeAddressReply(data);
+  constructor(readonly args: { account: AccountOrPath; checkOnDevice?: boolean }) {
+    super('getAddress', [args.account, args]);
   }
 }
 
 /** INS 03: a payment or a stake delegation, reviewed in clear. */
-export class SignTransactionCommand extends MinaCommand<MinaSignature> {
+export class SignTransactionCommand extends MinaCommand<'signTransaction'> {
   readonly name = 'signMinaTransaction';
   constructor(readonly args: { transaction: PaymentOrDelegation }) {
-    super(encodeSignTransaction(args.transaction));
-  }
-  protected decode(data: Uint8Array): MinaSignature {
-    return decodeSignatureReply(data);
+    super('signTransaction', [args.transaction]);
   }
 }
 
@@ -105,41 +86,25 @@ export class SignTransactionCommand extends MinaCommand<MinaSignature> {
  * INS 05: a message. The reply is checked against the text the app version signs (`appVersion`, from
  * `GetAppVersionCommand`: 1.4.x signed other texts than later apps).
  */
-export class SignMessageCommand extends MinaCommand<MinaSignature & { signedMessage: string }> {
+export class SignMessageCommand extends MinaCommand<'signMessage'> {
   readonly name = 'signMinaMessage';
-  readonly #version: AppVersion;
-  constructor(readonly args: { account: number; message: string; networkId: NetworkId; appVersion: string }) {
-    super(encodeSignMessage(args.account, args.message, args.networkId));
-    this.#version = parseVersion(args.appVersion);
-  }
-  protected decode(data: Uint8Array): MinaSignature & { signedMessage: string } {
-    return decodeSignMessageReply(data, signedMessageText(this.#version, this.args.message), supports(this.#version, 'echoedMessage'));
+  constructor(readonly args: { account: AccountOrPath; message: string | Uint8Array; networkId: NetworkId; appVersion: string }) {
+    super('signMessage', [args.account, args.message, args.networkId], parseVersion(args.appVersion));
   }
 }
 
 /** INS 06: one field element (blind signing); the echoed element must be the one sent. */
-export class SignFieldElementCommand extends MinaCommand<MinaSignature> {
+export class SignFieldElementCommand extends MinaCommand<'signFieldElement'> {
   readonly name = 'signMinaFieldElement';
-  constructor(readonly args: { account: number; field: bigint; networkId: NetworkId }) {
-    super(encodeSignFieldElement(args.account, args.field, args.networkId));
-  }
-  protected decode(data: Uint8Array): MinaSignature {
-    return decodeSignFieldReply(data, this.args.field);
+  constructor(readonly args: { account: AccountOrPath; field: bigint; networkId: NetworkId }) {
+    super('signFieldElement', [args.account, args.field, args.networkId]);
   }
 }
 
 /** GET_CAPABILITIES (0xA0): the chain-ledger protocol extension, or null when the app answers 0x6D00 (the released app). */
-export class GetCapabilitiesCommand extends MinaCommand<ExtensionCapabilities | null> {
+export class GetCapabilitiesCommand extends MinaCommand<'getCapabilities'> {
   readonly name = 'getMinaCapabilities';
   constructor() {
-    super(encodeGetCapabilities());
-  }
-  protected decode(data: Uint8Array): ExtensionCapabilities {
-    return decodeCapabilities(data);
-  }
-  protected override refused(statusCode: number): ExtensionCapabilities | null {
-    const error = statusToError(statusCode);
-    if (error.name === 'LedgerUnsupportedInstructionError') return null;
-    throw error;
+    super('getCapabilities', []);
   }
 }

@@ -12,6 +12,7 @@ import {
   LedgerDisconnectedError,
   LedgerStatusError,
   LedgerUserRejectedError,
+  formatStatusWord,
   isLedgerError,
   statusToError,
   toLedgerError,
@@ -19,8 +20,8 @@ import {
 import { SW_LOCKED, SW_USER_REFUSED_OS } from '../apdu/constants.js';
 import { SW_APP_NOT_INSTALLED } from '../apdu/os.js';
 
-/** A status word as DMK writes it: four lower-case hex digits ("6985"). */
-export const errorCodeOf = (statusCode: number): string => statusCode.toString(16).padStart(4, '0');
+/** A status word as DMK writes it: four lower-case hex digits, without the "0x" ("6985"). */
+export const errorCodeOf = (statusCode: number): string => formatStatusWord(statusCode).slice(2);
 
 /**
  * What the Mina signer's commands and device actions fail with: the chain-ledger error (`originalError`, matched by

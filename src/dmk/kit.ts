@@ -1,6 +1,7 @@
 /**
- * The one place Ledger's Device Management Kit (`@ledgerhq/device-management-kit`, an optional peer dependency) is
- * loaded: the other modules of chain-ledger/dmk take its runtime values from `kit` and its types by `import type`.
+ * The one place Ledger's Device Management Kit (`@ledgerhq/device-management-kit`, an optional peer dependency) and
+ * its peer rxjs are loaded: the other modules of chain-ledger/dmk take their runtime values from `kit` and `rx`, and
+ * their types by `import type`.
  *
  * DMK's ESM build loads in bundlers (Vite, esbuild, webpack), tsx and vitest, but not in plain Node: its files
  * import directories and extensionless paths (ERR_UNSUPPORTED_DIR_IMPORT). So the module is imported first (a
@@ -9,6 +10,7 @@
  * reaches `node:module` without an import a bundler would try to follow.
  */
 import type * as DeviceManagementKit from '@ledgerhq/device-management-kit';
+import type * as Rxjs from 'rxjs';
 import { LedgerNotFoundError } from '../apdu/errors.js';
 
 /** The runtime values of `@ledgerhq/device-management-kit`. */
@@ -40,3 +42,8 @@ function notInstalled(cause: unknown): LedgerNotFoundError {
 }
 
 export const kit: Kit = await loadKit();
+
+/** rxjs, which DMK requires beside it (its own builds load in plain Node ESM). */
+export const rx: typeof Rxjs = await import('rxjs').catch((error: unknown) => {
+  throw notInstalled(error);
+});

@@ -4,10 +4,17 @@
  * action (`runTask`): the device is unlocked and the Mina app opened for the user first, those steps reported as
  * progress (`unlock-device`, `open-app`), then the command's exchanges, with nothing else of the session in between.
  */
-import type { ApduResponse, DeviceManagementKit, DeviceSessionId, DeviceSessionState } from '@ledgerhq/device-management-kit';
+import type {
+  ApduResponse,
+  DeviceManagementKit,
+  DeviceSessionId,
+  DeviceSessionState,
+  ExecuteDeviceActionReturnType,
+  InternalApi,
+} from '@ledgerhq/device-management-kit';
 import type { ApduTransport, SendOptions } from '../transport/types.js';
-import { internalSendRaw, sendOver } from './apdu-transport.js';
-import { interactionStage, minaTaskAction, type MinaDeviceAction } from './device-action.js';
+import { DMK_STORE_KEY_REFUSAL, internalSendRaw, sendOver } from './apdu-transport.js';
+import { interactionStage, minaTaskAction, type MinaActionError } from './device-action.js';
 import { toLedgerErrorFromDmk } from './errors.js';
 import { toPromise } from './promise.js';
 
@@ -17,6 +24,13 @@ export interface DmkTransportOptions {
   dmk: DeviceManagementKit;
   /** A connected session (`await dmk.connect({ device })`). */
   sessionId: DeviceSessionId;
+  /**
+   * The integrator's statement that no logger at `LogLevel.Debug` is added to `dmk` (`addLogger`; DMK's
+   * `ConsoleLogger` logs at that level unless given another). DMK logs every APDU reply at that level, and the
+   * credential store's key is one: without this statement the provider's credential methods answer 20006 naming it,
+   * and the store-key request is never sent (docs/security.md). Every other method works either way.
+   */
+  noDebugLogger?: boolean;
 }
 
 /**
@@ -32,6 +46,8 @@ export interface DmkTransportOptions {
 export class DmkTransport implements ApduTransport {
   readonly dmk: DeviceManagementKit;
   readonly sessionId: DeviceSessionId;
+  /** Why this session does not carry the store-key request (no `noDebugLogger` statement), or undefined. */
+  readonly storeKeyRefusal: string | undefined;
   #listeners = new Set<Listener>();
   #watch: { unsubscribe(): void } | undefined;
   #gone = false;
@@ -39,19 +55,21 @@ export class DmkTransport implements ApduTransport {
   constructor(options: DmkTransportOptions) {
     this.dmk = options.dmk;
     this.sessionId = options.sessionId;
+    this.storeKeyRefusal = options.noDebugLogger === true ? undefined : DMK_STORE_KEY_REFUSAL;
   }
 
   /** One exchange outside a device action (`dmk.sendApdu`); `ExclusiveTransport` uses `runTask` instead. */
   send(cla: number, ins: number, p1: number, p2: number, data?: Uint8Array, statusList?: readonly number[]): Promise<Uint8Array> {
     const sendRaw = (apdu: Uint8Array): Promise<ApduResponse> => this.dmk.sendApdu({ sessionId: this.sessionId, apdu });
-    return sendOver(sendRaw)(cla, ins, p1, p2, data, statusList);
+    return sendOver(sendRaw, () => this.storeKeyRefusal)(cla, ins, p1, p2, data, statusList);
   }
 
   /** Runs a whole command as one device action: the Mina app opened first, then `task`'s exchanges. */
   runTask<T>(task: (send: ApduTransport['send']) => Promise<T>, options: SendOptions = {}): Promise<T> {
     // DMK treats a falsy output as a failure: the task's result travels wrapped.
-    const deviceAction = minaTaskAction(async (api) => ({ value: await task(sendOver(internalSendRaw(api))) }), 'none' as never);
-    let action: MinaDeviceAction<{ value: T }>;
+    const send = (api: InternalApi) => sendOver(internalSendRaw(api), () => this.storeKeyRefusal);
+    const deviceAction = minaTaskAction(async (api) => ({ value: await task(send(api)) }), 'none' as never);
+    let action: ExecuteDeviceActionReturnType<{ value: T }, MinaActionError, { requiredUserInteraction: string }>;
     try {
       action = this.dmk.executeDeviceAction({ sessionId: this.sessionId, deviceAction });
     } catch (error) {

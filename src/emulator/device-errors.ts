@@ -4,6 +4,7 @@
  * `name` as everywhere in this library.
  */
 import { SW_INVALID_DATA } from '../apdu/constants.js';
+import { formatStatusWord } from '../apdu/errors.js';
 
 /** A status word the app answers instead of data. */
 export class Rejected {
@@ -24,7 +25,7 @@ export class TransportStatusError extends Error {
   readonly statusCode: number;
   readonly statusText: string;
   constructor(statusCode: number) {
-    super(`Ledger device: status 0x${statusCode.toString(16).padStart(4, '0')}`);
+    super(`Ledger device: status ${formatStatusWord(statusCode)}`);
     this.statusCode = statusCode;
     this.statusText = 'UNKNOWN_ERROR';
   }

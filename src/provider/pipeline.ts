@@ -131,6 +131,7 @@ export class CallPipeline {
       const missing = requires?.(account.capabilities, params);
       if (missing) throw missing;
       const { device, network } = this.#parts;
+      if (store === true) this.#sessions.checkStoreKeyCarried(device.client().transport);
       // The call ends when its connection does (a disconnect while it waits on a hook or for the device).
       const ended = device.ended(account);
       const held: CallOptions = { ...context, signal: context?.signal ? AbortSignal.any([context.signal, ended]) : ended };

@@ -17,7 +17,7 @@ import type { CredentialStore } from '../credentials/store.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
 import type { SelectCredentials } from '../presentations/request-presentation.js';
 import { DEFAULT_PRESENTATION_LIMITS, type PresentationLimits } from '../presentations/runner.js';
-import { storeKeyStaysQuiet } from '../transport/quiet-exchange.js';
+import { storeKeyRefusal } from '../transport/quiet-exchange.js';
 import type { Era } from '../upstream/mina-signer-internals.js';
 import { accountMessageVerifier } from '../upstream/mina-signers.js';
 import type { ReportProgress } from '../util/progress.js';
@@ -159,17 +159,21 @@ export class CallSessions {
   }
 
   /**
-   * The session of a call that uses the credential store. Refused (20006) before anything is asked on a transport
-   * that would publish the store key on @ledgerhq/logs, and on apps before 1.4.5 (the key is a deterministic INS 05
-   * signature, and 1.4.0–1.4.4 sign other texts than later apps).
+   * A call that uses the credential store is refused (20006) on a transport that would publish the store key (on
+   * @ledgerhq/logs, or in a DMK session's debug log): checked before the call holds the device, which on DMK would
+   * already open the Mina app.
+   */
+  checkStoreKeyCarried(transport: object): void {
+    const refusal = storeKeyRefusal(transport);
+    if (refusal !== undefined) throw new ProviderError(ErrorCode.MethodNotSupported, { reason: refusal });
+  }
+
+  /**
+   * The session of a call that uses the credential store (its transport checked before: `checkStoreKeyCarried`).
+   * Refused (20006) on apps before 1.4.5: the key is a deterministic INS 05 signature, and 1.4.0–1.4.4 sign other
+   * texts than later apps.
    */
   async #openWithStore(call: CallParts): Promise<CredentialSession> {
-    if (!storeKeyStaysQuiet(call.app.transport)) {
-      throw new ProviderError(ErrorCode.MethodNotSupported, {
-        reason:
-          'this transport would log the credential store key on @ledgerhq/logs: open the Ledger with openWebHid, openNodeHid or openSpeculos (or pass a @ledgerhq WebHID, node-hid or Speculos transport)',
-      });
-    }
     const { appVersion } = call.account.capabilities;
     if (!supports(appVersion, 'echoedMessage')) {
       throw new ProviderError(ErrorCode.MethodNotSupported, {

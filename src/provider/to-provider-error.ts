@@ -3,7 +3,7 @@
  * leaf module src/errors/provider-error.ts (re-exported here), so that the domain modules below the provider can
  * throw it without importing the provider.
  */
-import { isLedgerError, type LedgerError } from '../apdu/errors.js';
+import { formatStatusWord, isLedgerError, type LedgerError } from '../apdu/errors.js';
 import { SW_APP_NOT_INSTALLED } from '../apdu/os.js';
 import { isCredentialStoreError } from '../credentials/store.js';
 import { ErrorCode, ProviderError, isProviderError, takeHostDetail } from '../errors/provider-error.js';
@@ -56,8 +56,7 @@ export function hostDetail(error: unknown): string | undefined {
   return undefined;
 }
 
-const statusWord = (e: LedgerError) =>
-  e.statusCode === undefined ? {} : { statusWord: `0x${e.statusCode.toString(16).padStart(4, '0')}` };
+const statusWord = (e: LedgerError) => (e.statusCode === undefined ? {} : { statusWord: formatStatusWord(e.statusCode) });
 
 /**
  * Any failure → `ProviderError`, in one place. Device errors are matched by name (see src/apdu/errors.ts); the

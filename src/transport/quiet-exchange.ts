@@ -13,7 +13,7 @@
  *   `@ledgerhq/devices`' hid-framing makes them).
  * A raw `@ledgerhq` WebHID, node-hid, Speculos-HTTP or replayer instance is recognised by its shape; a transport of
  * another shape (or a HID one without a framing) has its store-key requests refused, never logged, and
- * `storeKeyStaysQuiet` tells the provider so before it asks anything.
+ * `storeKeyRefusal` tells the provider so before it asks anything (as it tells what a transport says of itself).
  *
  * Should a transport's internals ever change shape, store-key requests are refused rather than logged.
  */
@@ -83,14 +83,21 @@ export function guardStoreKeyReplies(transport: object): void {
   installQuietRoute(transport as { exchange: Exchange }, ledgerHidFraming, REFUSAL);
 }
 
+/** Why the provider refuses the credential methods on an `@ledgerhq` transport that would log the store-key reply. */
+const PROVIDER_REFUSAL =
+  'this transport would log the credential store key on @ledgerhq/logs: open the Ledger with openWebHid, openNodeHid or openSpeculos (or pass a @ledgerhq WebHID, node-hid or Speculos transport)';
+
 /**
- * False when a store-key request through `transport` would be refused because its reply could not be kept off
- * `@ledgerhq/logs` (an `@ledgerhq` transport of unknown shape, or a HID one without a framing); true otherwise.
+ * Why a store-key request through `transport` (or the transport an `ExclusiveTransport` queues for) would be
+ * refused: its reply could not be kept off `@ledgerhq/logs` (an `@ledgerhq` transport of unknown shape, or a HID one
+ * without a framing), or the transport says so itself (`ApduTransport.storeKeyRefusal`). Undefined when it is sent.
  */
-export function storeKeyStaysQuiet(transport: object): boolean {
+export function storeKeyRefusal(transport: object): string | undefined {
   const inner = (transport as { inner?: unknown }).inner;
   const target = typeof inner === 'object' && inner !== null ? inner : transport;
-  return guarded.get(target) ?? true;
+  const own = (target as { storeKeyRefusal?: unknown }).storeKeyRefusal;
+  if (typeof own === 'string') return own;
+  return guarded.get(target) === false ? PROVIDER_REFUSAL : undefined;
 }
 
 function replaceStoreKeyExchange(

@@ -24,6 +24,12 @@ export interface ApduTransport {
    * told through `options.progress`.
    */
   runTask?<T>(task: (send: ApduTransport['send']) => Promise<T>, options: SendOptions): Promise<T>;
+  /**
+   * Optional: why this transport does not carry the credential store's key request, when it would log or keep the
+   * reply (`DmkTransport` without `noDebugLogger`). The provider's credential methods then answer 20006 with this
+   * reason before the device is asked anything; undefined or absent when the request may be sent.
+   */
+  readonly storeKeyRefusal?: string | undefined;
 }
 
 export interface SendOptions {

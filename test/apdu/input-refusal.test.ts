@@ -4,7 +4,7 @@ import { MinaLedgerApp, type PaymentOrDelegation } from '../../src/apdu.js';
 import { PALLAS_P } from '../../src/apdu/constants.js';
 
 import { counting } from '../support/counting.js';
-import { addressOf } from '../support/vectors.js';
+import { addressOf, vectors } from '../support/vectors.js';
 import { quietLedger } from '../support/rig.js';
 
 function setup() {
@@ -92,4 +92,53 @@ describe('signFieldElement refuses', () => {
 describe('getAddress refuses', () => {
   it('an account ≥ 2^31', () => refused((app) => app.getAddress(2 ** 31), 'account'));
   it('a string account', () => refused((app) => app.getAddress('0' as unknown as number), 'account'));
+});
+
+describe('an account given as its derivation path', () => {
+  it("\"44'/12586'/N'/0/0\" (also with m/) sends exactly what the index N sends, to every account-taking method", async () => {
+    const requests = async (account: number | string) => {
+      const { app, sent } = setup();
+      await app.getAddress(account);
+      await app.signMessage(account, 'hi', 0);
+      await app.signFieldElement(account, 7n, 1);
+      return sent.map((r) => [r.ins, r.p1, [...r.data]]);
+    };
+    for (const { account, path, address } of vectors.accounts) {
+      expect(await requests(path)).toEqual(await requests(account));
+      expect(await requests(`m/${path}`)).toEqual(await requests(account));
+      expect(await setup().app.getAddress(path)).toBe(address);
+    }
+  });
+
+  it.each([
+    ["another change or index (44'/12586'/0'/0/1)", "44'/12586'/0'/0/1"],
+    ["another coin type (44'/501'/0'/0/0)", "44'/501'/0'/0/0"],
+    ["an unhardened account (44'/12586'/0/0/0)", "44'/12586'/0/0/0"],
+    ["an account of 2^31 (44'/12586'/2147483648'/0/0)", "44'/12586'/2147483648'/0/0"],
+    ["a leading zero (44'/12586'/01'/0/0)", "44'/12586'/01'/0/0"],
+    ["a shorter path (44'/12586'/0')", "44'/12586'/0'"],
+    ['an account number written as text', '0'],
+  ])('refuses %s, naming the path, before anything is sent', async (_name, path) => {
+    await refused((app) => app.getAddress(path), 'account');
+    await refused((app) => app.signMessage(path, 'hi', 0), 'account');
+    await expect(setup().app.signFieldElement(path, 1n, 0)).rejects.toThrow(JSON.stringify(path));
+  });
+});
+
+describe('signMessage takes the message as bytes too', () => {
+  it('the UTF-8 bytes of a printable text are signed as that text', async () => {
+    const bytes = new TextEncoder().encode('Hello Mina!\n');
+    const fromBytes = await setup().app.signMessage(0, bytes, 0);
+    expect(fromBytes).toEqual(await setup().app.signMessage(0, 'Hello Mina!\n', 0));
+    expect(fromBytes.signedMessage).toBe('Message : Hello Mina!\n');
+  });
+
+  it.each([
+    ['bytes that are not UTF-8', Uint8Array.of(0x48, 0xff, 0x69)],
+    ['UTF-8 beyond ASCII, which INS 05 cannot sign', new TextEncoder().encode('héllo')],
+    ['a byte-order mark before the text (kept: it is part of the bytes)', Uint8Array.of(0xef, 0xbb, 0xbf, 0x68, 0x69)],
+    ['no bytes', new Uint8Array(0)],
+  ])('refuses %s, naming the message, before anything is sent', (_name, bytes) =>
+    refused((app) => app.signMessage(0, bytes, 0), 'message'),
+  );
 });

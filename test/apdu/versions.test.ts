@@ -40,6 +40,14 @@ describe('feature gating', () => {
     ]);
   });
 
+  it('1.4.0: checkOnDevice (the DMK kit’s name for display) shows the address as display does, with no version gate', async () => {
+    const reviews: Review[] = [];
+    const { app, sent } = setup('1.4.0', reviews);
+    expect(await app.getAddress("44'/12586'/0'/0/0", { checkOnDevice: true })).toBe(addressOf(0));
+    expect(reviews.map((r) => r.kind)).toEqual(['address']);
+    expect(sent.map((s) => [s.ins, s.p1])).toEqual([[0x02, 0]]);
+  });
+
   it('1.5.1: field-element signing is refused without sending INS 06', async () => {
     const { app, sent } = setup('1.5.1');
     await expect(app.signFieldElement(0, 1n, 0)).rejects.toMatchObject({ name: 'LedgerAppVersionError', required: '1.6.0' });

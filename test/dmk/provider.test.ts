@@ -4,13 +4,19 @@
  * methods end to end, each result checked by an independent verifier; the Mina app opened for the user from the
  * dashboard by the device action.
  */
+import { inspect } from 'node:util';
+import { ConsoleLogger, LogLevel, type LoggerSubscriberService } from '@ledgerhq/device-management-kit';
 import Client from 'mina-signer';
 import { Field, Nullifier, PublicKey } from 'o1js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MinaLedgerApp } from '../../src/apdu.js';
+import { toHex, utf8 } from '../../src/apdu/bytes.js';
+import { encodeSignMessage } from '../../src/apdu/codec.js';
+import { STORE_KEY_MESSAGE } from '../../src/apdu/store-key.js';
 import { FileCredentialStore } from '../../src/credentials-node.js';
 import { DmkTransport } from '../../src/dmk.js';
 import type { Review, SoftwareLedgerOptions } from '../../src/emulator.js';
-import { createLedgerProvider, type DeviceAction, type LedgerProviderOptions } from '../../src/index.js';
+import { createLedgerProvider, credentialManager, type DeviceAction, type LedgerProviderOptions } from '../../src/index.js';
 import * as runner from '../../src/presentations/runner.js';
 import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
 import { dmkSession, type DmkSession } from '../support/dmk.js';
@@ -26,26 +32,51 @@ const tempDir = tempDirs('dmk-provider');
 const startNode = fakeMinaNodes();
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   for (const session of sessions.splice(0)) await session.close();
 });
 
+interface OnDmk {
+  /** The kit polls the server (see test/support/dmk.ts). */
+  watchServer?: boolean;
+  loggers?: LoggerSubscriberService[];
+  noDebugLogger?: boolean;
+}
+
 /** A provider on a DMK session to a software Ledger (devnet, `ORIGIN`); reviews and device actions recorded. */
-async function overDmk(device: SoftwareLedgerOptions = {}, provider: Partial<LedgerProviderOptions> = {}, watchServer = false) {
+async function overDmk(device: SoftwareLedgerOptions = {}, provider: Partial<LedgerProviderOptions> = {}, on: OnDmk = {}) {
   const reviews: Review[] = [];
   const actions: DeviceAction[] = [];
   const stages: string[] = [];
   const ledger = quietLedger({ approve: (r) => (reviews.push(r), true), ...device });
-  const session = await dmkSession(ledger, { watchServer });
+  const session = await dmkSession(ledger, { watchServer: on.watchServer, loggers: on.loggers });
   sessions.push(session);
+  const transport = new DmkTransport({ dmk: session.dmk, sessionId: session.sessionId, noDebugLogger: on.noDebugLogger });
   const chain = createLedgerProvider({
-    transport: new DmkTransport({ dmk: session.dmk, sessionId: session.sessionId }),
+    transport,
     network: 'devnet',
     origin: ORIGIN,
     onDeviceAction: (a) => actions.push(a),
     onProgress: (event) => stages.push(event.stage),
     ...provider,
   });
-  return { ledger, session, chain, reviews, actions, stages };
+  return { ledger, session, transport, chain, reviews, actions, stages };
+}
+
+/** Everything written to the console (where DMK's `ConsoleLogger` writes) until the test ends. */
+function consoleText(): () => string {
+  const lines: string[] = [];
+  const capture = (...args: unknown[]) =>
+    void lines.push(args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 8 }))).join(' '));
+  for (const level of ['debug', 'info', 'log', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation(capture);
+  return () => lines.join('\n').toLowerCase();
+}
+
+/** What the device answers to INS 05 over `message` (account 0) — r ‖ s, the signature — asked of a twin of the test device. */
+async function signatureHexOf(message: string, networkId: 0 | 1): Promise<string> {
+  const { ins, p1, p2, data } = encodeSignMessage(0, message, networkId);
+  const reply = await quietLedger().exchange(Uint8Array.of(0xe0, ins, p1, p2, data.length, ...data));
+  return toHex(reply.subarray(0, 64));
 }
 
 describe('the provider over a DMK session (Speculos transport kit → chain-ledger Speculos server)', () => {
@@ -86,7 +117,7 @@ describe('the provider over a DMK session (Speculos transport kit → chain-ledg
   });
 
   it('the device gone (the server closed): the provider emits disconnect (1001), and the next call fails with 1001', async () => {
-    const { chain, session } = await overDmk({}, {}, true);
+    const { chain, session } = await overDmk({}, {}, { watchServer: true });
     await chain.requestAccounts();
     const events: number[] = [];
     chain.on('disconnect', (error) => events.push(error.code));
@@ -138,6 +169,48 @@ describe('the provider over a DMK session (Speculos transport kit → chain-ledg
     expect(PublicKey.fromGroup(nullifier.publicKey).toBase58()).toBe(ACCOUNT0);
   });
 
+  describe("the credential store's key and DMK's debug log", () => {
+    const storeKeyRequest = toHex(utf8.encode(STORE_KEY_MESSAGE));
+
+    it('with a debug logger (ConsoleLogger’s default) and no noDebugLogger statement: credential calls answer 20006 naming the option, and the store-key request reaches neither the device nor the log', async () => {
+      const logged = consoleText();
+      const { chain, session, transport } = await overDmk(
+        {},
+        { credentialStore: new FileCredentialStore(tempDir()) },
+        { loggers: [new ConsoleLogger()] },
+      );
+      await chain.requestAccounts();
+      await chain.signMessage({ message: 'replies are logged' });
+      expect(logged()).toContain(await signatureHexOf('replies are logged', 0)); // the log holds each reply's signature
+      const before = session.requests.length;
+      expect(await failure(credentialManager(chain).list())).toMatchObject({
+        code: 20006,
+        data: { reason: expect.stringContaining('noDebugLogger: true') },
+      });
+      expect(session.requests.slice(before)).toEqual([]); // nothing was asked
+      // Not through MinaLedgerApp on the same session either: refused before it is sent.
+      await expect(new MinaLedgerApp(transport).signMessage(0, STORE_KEY_MESSAGE, 1)).rejects.toMatchObject({
+        name: 'LedgerInputError',
+        message: expect.stringContaining('noDebugLogger'),
+      });
+      expect(session.requests.filter((r) => r.includes(storeKeyRequest))).toEqual([]);
+      expect(logged()).not.toContain(await signatureHexOf(STORE_KEY_MESSAGE, 1));
+    });
+
+    it('with noDebugLogger: true (a ConsoleLogger at LogLevel.Info): the store key is derived over DMK, and nothing logged holds it', async () => {
+      const logged = consoleText();
+      const { chain, session } = await overDmk(
+        {},
+        { credentialStore: new FileCredentialStore(tempDir()) },
+        { loggers: [new ConsoleLogger(LogLevel.Info)], noDebugLogger: true },
+      );
+      await chain.requestAccounts();
+      expect(await credentialManager(chain).list()).toEqual([]);
+      expect(session.requests.filter((r) => r.startsWith('e005') && r.includes(storeKeyRequest))).toHaveLength(1);
+      expect(logged()).not.toContain(await signatureHexOf(STORE_KEY_MESSAGE, 1));
+    });
+  });
+
   describe('credentials', () => {
     let issuer: Issuer;
     beforeAll(async () => {
@@ -146,7 +219,9 @@ describe('the provider over a DMK session (Speculos transport kit → chain-ledg
     afterAll(() => runner.closeIdlePresentationWorker());
 
     it('storePrivateCredential and requestPresentation: the presentation verifies for the origin', async () => {
-      const { chain, reviews } = await overDmk({ extensions: true }, { credentialStore: new FileCredentialStore(tempDir()) });
+      // The kit has no logger here: the integrator says so, and the store key goes over the session.
+      const store = { credentialStore: new FileCredentialStore(tempDir()) };
+      const { chain, reviews } = await overDmk({ extensions: true }, store, { noDebugLogger: true });
       await chain.requestAccounts();
       await chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });
       const { req, json } = issuer.presentationRequest();

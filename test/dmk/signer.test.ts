@@ -4,7 +4,8 @@
  */
 import Client from 'mina-signer';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signatureToBase58 } from '../../src/apdu.js';
+import { MinaLedgerApp, signatureToBase58 } from '../../src/apdu.js';
+import { COMMANDS } from '../../src/device/commands.js';
 import {
   GetAddressCommand,
   GetAppVersionCommand,
@@ -13,13 +14,15 @@ import {
   SignerMinaBuilder,
   SignFieldElementCommand,
   SignTransactionCommand,
+  minaSignerSteps,
   toPromise,
   type MinaActionState,
 } from '../../src/dmk.js';
+import { minaSignerInternals } from '../../src/upstream/mina-signer-internals.js';
 import type { Review, SoftwareLedgerOptions } from '../../src/emulator.js';
 import { dmkSession, press, type DmkSession } from '../support/dmk.js';
 import { quietLedger, within } from '../support/rig.js';
-import { addressOf } from '../support/vectors.js';
+import { addressOf, vectors } from '../support/vectors.js';
 
 const ACCOUNT0 = addressOf(0);
 /** A payment from account 0 on the testnet domain, as SignTransactionCommand takes it. */
@@ -86,7 +89,7 @@ describe('SignerMina: device actions with their states', () => {
     await pressRightUntilThenBoth(session, 'Approve');
     const states = await done;
     expect(interactions(states)).toEqual(['none', 'confirm-open-app', 'none', 'verify-address']);
-    expect(states.at(-1)).toEqual({ status: 'completed', output: ACCOUNT0 });
+    expect(states.at(-1)).toMatchObject({ status: 'completed', output: { address: ACCOUNT0 } });
     expect(ledger.appOpen).toBe(true);
   });
 
@@ -117,9 +120,9 @@ describe('SignerMina: device actions with their states', () => {
     expect(session.requests).toEqual([]);
   });
 
-  it('getAppConfiguration: the app version and the extension it speaks (null on the released app)', async () => {
+  it('getAppConfiguration: the app version and the extension it speaks (null on the released app); no blindSigningEnabled, which no Mina app reports', async () => {
     const released = await signerOn();
-    expect(await toPromise(released.signer.getAppConfiguration())).toEqual({ version: '1.6.0', extension: null });
+    expect(await toPromise(released.signer.getAppConfiguration())).toStrictEqual({ version: '1.6.0', extension: null });
     const extended = await signerOn({ extensions: true });
     expect(await toPromise(extended.signer.getAppConfiguration())).toMatchObject({
       version: '1.6.0',
@@ -156,6 +159,92 @@ describe('SignerMina: device actions with their states', () => {
   });
 });
 
+/** The (step, interaction) pairs an action went through, in order. */
+const steps = (states: MinaActionState<unknown>[]) =>
+  states.flatMap((s) => (s.status === 'pending' ? [`${s.intermediateValue.step} ${s.intermediateValue.requiredUserInteraction}`] : []));
+
+describe('SignerMina shaped as Ledger’s signer kits', () => {
+  it('each pending state carries a Mina step: openApp while DMK opens the app, getAppConfig while the version gate reads, then the command’s own, with its interaction', async () => {
+    const { signer } = await signerOn({ appOpen: false });
+    expect(steps(await statesOf(signer.signMessage(0, 'hi', 0)))).toEqual([
+      'signer.mina.steps.openApp none',
+      'signer.mina.steps.openApp confirm-open-app',
+      'signer.mina.steps.openApp none',
+      'signer.mina.steps.getAppConfig none',
+      'signer.mina.steps.signMessage sign-personal-message',
+    ]);
+    // No gate, no version read; skipOpenApp: no openApp step.
+    expect(steps(await statesOf(signer.getAddress(1, { checkOnDevice: true, skipOpenApp: true })))).toEqual([
+      `${minaSignerSteps.getAddress} verify-address`,
+    ]);
+    expect(steps(await statesOf(signer.getAppConfiguration({ skipOpenApp: true })))).toEqual([`${minaSignerSteps.getAppConfig} none`]);
+  });
+
+  it('the exported steps: openApp, getAppConfig and one per signer method (getAppConfiguration is getAppConfig), frozen, each named signer.mina.steps.<name>', async () => {
+    const { signer } = await signerOn();
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(signer)).filter((name) => name !== 'constructor');
+    expect(Object.isFrozen(minaSignerSteps)).toBe(true);
+    expect(Object.keys(minaSignerSteps).sort()).toEqual(
+      ['openApp', 'getAppConfig', ...methods.filter((m) => m !== 'getAppConfiguration')].sort(),
+    );
+    for (const [name, step] of Object.entries(minaSignerSteps)) expect(step).toBe(`signer.mina.steps.${name}`);
+  });
+
+  it('getAddress takes the derivation path and resolves { address, publicKey }: mina-signer encodes that key to that address, for each vector account', async () => {
+    const { signer } = await signerOn();
+    const { PublicKey } = await minaSignerInternals('mesa');
+    for (const { path, address } of vectors.accounts) {
+      const result = await toPromise(signer.getAddress(path));
+      expect(result.address).toBe(address);
+      expect(PublicKey.toBase58(result.publicKey)).toBe(address);
+      expect(result.publicKey).toEqual(PublicKey.fromBase58(address));
+    }
+  });
+
+  it('a path the Mina app cannot sign for ends the action with LedgerInputError naming the path; nothing reaches the device', async () => {
+    const { signer, session } = await signerOn();
+    for (const path of ["44'/12586'/0'/0/1", "44'/60'/0'/0/0", "44'/12586'/2147483648'/0/0", "m/44'/12586'/0'"]) {
+      await expect(toPromise(signer.getAddress(path))).rejects.toMatchObject({
+        name: 'LedgerInputError',
+        field: 'account',
+        message: expect.stringContaining(path),
+      });
+      await expect(toPromise(signer.signMessage(path, 'hi', 0))).rejects.toMatchObject({ name: 'LedgerInputError', field: 'account' });
+    }
+    expect(session.requests).toEqual([]);
+  });
+
+  it('signMessage takes bytes: UTF-8 of a printable text is signed as that text (mina-signer verifies); other bytes are refused naming the message, before the device', async () => {
+    const { signer, session } = await signerOn();
+    const signed = await toPromise(signer.signMessage("44'/12586'/0'/0/0", new TextEncoder().encode('Sign in to example.com'), 0));
+    const client = new Client({ network: 'testnet' });
+    expect(signed.signedMessage).toBe('Message : Sign in to example.com');
+    expect(client.verifyMessage({ data: signed.signedMessage, signature: signed, publicKey: ACCOUNT0 })).toBe(true);
+    const sent = session.requests.length;
+    for (const bytes of [Uint8Array.of(0xc3, 0x28), new TextEncoder().encode('naïve'), new Uint8Array(0)]) {
+      await expect(toPromise(signer.signMessage(0, bytes, 0))).rejects.toMatchObject({ name: 'LedgerInputError', field: 'message' });
+    }
+    expect(session.requests.length).toBe(sent);
+  });
+
+  it('signText (SIGN_TEXT, extension 1.2) through the signer: the text itself is signed, as mina-signer verifies it', async () => {
+    const { signer } = await signerOn({ extensions: true });
+    const message = 'Sign in to https://dapp.example\nNonce: 42 — thanks';
+    const signature = await toPromise(signer.signText({ account: 0, networkId: 0, origin: 'https://dapp.example', message }));
+    expect(new Client({ network: 'testnet' }).verifyMessage({ data: message, signature, publicKey: ACCOUNT0 })).toBe(true);
+  });
+
+  it('one vocabulary: every signer method is the MinaLedgerApp method of the same name, running the same command', async () => {
+    const { signer } = await signerOn();
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(signer)).filter((name) => name !== 'constructor');
+    expect(methods.length).toBe(10);
+    for (const name of methods) {
+      expect(Object.keys(COMMANDS)).toContain(name);
+      expect(typeof (MinaLedgerApp.prototype as unknown as Record<string, unknown>)[name]).toBe('function');
+    }
+  });
+});
+
 describe('Mina commands (dmk.sendCommand), built from the codec', () => {
   it('INS 01, INS 02 (silent), GET_CAPABILITIES: decoded as MinaLedgerApp decodes them', async () => {
     const { session } = await signerOn({ extensions: true });
@@ -164,9 +253,9 @@ describe('Mina commands (dmk.sendCommand), built from the codec', () => {
       status: 'SUCCESS',
       data: { version: '1.6.0', major: 1, minor: 6, patch: 0 },
     });
-    expect(await dmk.sendCommand({ sessionId, command: new GetAddressCommand({ account: 0 }) })).toEqual({
+    expect(await dmk.sendCommand({ sessionId, command: new GetAddressCommand({ account: 0 }) })).toMatchObject({
       status: 'SUCCESS',
-      data: ACCOUNT0,
+      data: { address: ACCOUNT0 },
     });
     expect(await dmk.sendCommand({ sessionId, command: new GetCapabilitiesCommand() })).toMatchObject({ data: { version: '1.2' } });
     expect(session.requests).toEqual(['e001000000', 'e00201000400000000', 'e0a0000000']);

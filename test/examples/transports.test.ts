@@ -20,7 +20,9 @@ describe('examples/transports', () => {
   it('dmk.ts: the signer kit opens the Mina app from the dashboard (its states printed), then window.chain on the same session', async () => {
     const { code, stdout } = await tsx('examples/transports/dmk.ts');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/pending, confirm-open-app\n.*pending, none\n.*pending, verify-address\nsigner\.getAddress → B62qnzb/);
+    expect(stdout).toMatch(
+      /pending, signer\.mina\.steps\.openApp, confirm-open-app\n.*pending, signer\.mina\.steps\.openApp, none\n.*pending, signer\.mina\.steps\.getAddress, verify-address\nsigner\.getAddress → B62qnzb\w+ \(x [0-9a-f]{8}…, (odd|even)\)/,
+    );
     expect(stdout).toContain('signer.getAppConfiguration → Mina app 1.6.0, extension none');
     expect(stdout).toContain('chain.signMessage → verified by mina-signer: true');
   });

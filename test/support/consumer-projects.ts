@@ -185,3 +185,38 @@ main().catch((error) => {
 `,
   };
 }
+
+/**
+ * A plain Node ES module program (no bundler, no tsx) with Ledger's Device Management Kit: DMK and its Speculos kit
+ * required through `createRequire`, as docs/transports.md says (DMK's ESM build does not load in Node), the Mina
+ * signer from `chain-ledger/dmk`, the software Ledger behind `startSpeculosServer` with the Mina app closed.
+ */
+export function nodeDmkProject(): Record<string, string> {
+  return {
+    'package.json': `${JSON.stringify({ name: 'consumer-node-dmk', private: true, type: 'module' }, null, 2)}\n`,
+    'index.mjs': `import { createRequire } from 'node:module';
+import { SignerMinaBuilder, toPromise } from 'chain-ledger/dmk';
+import { SoftwareLedger, TEST_MNEMONIC, startSpeculosServer } from 'chain-ledger/emulator';
+
+const require = createRequire(import.meta.url);
+const { DeviceManagementKitBuilder, DeviceModelId } = require('@ledgerhq/device-management-kit');
+const { speculosTransportFactory } = require('@ledgerhq/device-transport-kit-speculos');
+const { firstValueFrom } = require('rxjs');
+
+const device = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { appOpen: false, warn: () => {} });
+const server = await startSpeculosServer(device, { buttons: false });
+const dmk = new DeviceManagementKitBuilder().addTransport(speculosTransportFactory(server.url, true, DeviceModelId.NANO_SP)).build();
+try {
+  const sessionId = await dmk.connect({ device: await firstValueFrom(dmk.startDiscovering({})) });
+  const action = new SignerMinaBuilder({ dmk, sessionId }).build().getAddress("44'/12586'/0'/0/0");
+  const steps = [];
+  action.observable.subscribe((state) => state.status === 'pending' && steps.push(state.intermediateValue.step));
+  const { address, publicKey } = await toPromise(action);
+  console.log(JSON.stringify({ address, x: publicKey.x.toString(), isOdd: publicKey.isOdd, steps: [...new Set(steps)] }));
+} finally {
+  dmk.close();
+  await server.close();
+}
+`,
+  };
+}

@@ -2,7 +2,12 @@
  * A Device Management Kit session on the software Ledger, through DMK's own Speculos transport kit
  * (`@ledgerhq/device-transport-kit-speculos`, unchanged) and chain-ledger's Speculos-compatible server.
  */
-import { DeviceManagementKitBuilder, DeviceModelId, type DeviceManagementKit } from '@ledgerhq/device-management-kit';
+import {
+  DeviceManagementKitBuilder,
+  DeviceModelId,
+  type DeviceManagementKit,
+  type LoggerSubscriberService,
+} from '@ledgerhq/device-management-kit';
 import { speculosTransportFactory } from '@ledgerhq/device-transport-kit-speculos';
 import { firstValueFrom } from 'rxjs';
 import { startSpeculosServer, type SoftwareLedger, type SpeculosServer } from '../../src/emulator.js';
@@ -22,9 +27,12 @@ export interface DmkSession {
  * `buttons`: reviews wait for /button presses, as on Speculos (default false: the ledger's approver decides).
  * `watchServer`: the kit polls `GET /events` every 2 s and drops the session when a poll fails or takes over 2 s
  * (default false, the kit's `isE2E`: on a loaded machine a poll can take that long while a proof runs, and only the
- * test of a vanishing device needs the polling).
+ * test of a vanishing device needs the polling). `loggers`: added to the kit (`addLogger`).
  */
-export async function dmkSession(ledger: SoftwareLedger, options: { buttons?: boolean; watchServer?: boolean } = {}): Promise<DmkSession> {
+export async function dmkSession(
+  ledger: SoftwareLedger,
+  options: { buttons?: boolean; watchServer?: boolean; loggers?: LoggerSubscriberService[] } = {},
+): Promise<DmkSession> {
   const requests: string[] = [];
   const device = {
     get approve() {
@@ -39,9 +47,11 @@ export async function dmkSession(ledger: SoftwareLedger, options: { buttons?: bo
     },
   };
   const server = await startSpeculosServer(device, { buttons: options.buttons ?? false });
-  const dmk = new DeviceManagementKitBuilder()
-    .addTransport(speculosTransportFactory(server.url, options.watchServer !== true, DeviceModelId.NANO_SP))
-    .build();
+  const builder = new DeviceManagementKitBuilder().addTransport(
+    speculosTransportFactory(server.url, options.watchServer !== true, DeviceModelId.NANO_SP),
+  );
+  for (const logger of options.loggers ?? []) builder.addLogger(logger);
+  const dmk = builder.build();
   const discovered = await firstValueFrom(dmk.startDiscovering({}));
   const sessionId = await dmk.connect({ device: discovered, sessionRefresherOptions: { isRefresherDisabled: true } });
   requests.length = 0; // the connection's own B0 01 exchanges

@@ -18,5 +18,6 @@ export async function connectWithDmk(over: 'usb' | 'bluetooth'): Promise<DmkTran
   const device = await firstValueFrom(dmk.startDiscovering({ transport: over === 'usb' ? webHidIdentifier : webBleIdentifier }));
   await dmk.stopDiscovering();
   const sessionId = await dmk.connect({ device });
-  return new DmkTransport({ dmk, sessionId });
+  // This kit has no logger (no addLogger): the store key's reply is logged nowhere, so the credential methods may run.
+  return new DmkTransport({ dmk, sessionId, noDebugLogger: true });
 }
