@@ -2,7 +2,7 @@
  * The device's screen and buttons behind the Speculos-compatible server: what is drawn now and what Speculos would
  * report of it (text events: screen-drawing.ts), the log of every event since the last reset, the buttons (pressed
  * and released as on Speculos: review-buttons.ts), the app's menu when no review is on screen (app-menu.ts), the
- * automation rules, and the ticker that drives the app's timed steps ("Processing...", "Signing...").
+ * automation rules, and the ticker (accepted, without effect, as on the real Speculos).
  *
  * A review is shown by standing in for the device's `approve`: with buttons, each stage waits for the button that
  * answers it, as on the device; without, the device's own `approve` answers, and the screens the user would have
@@ -15,9 +15,13 @@ import { reviewStages, type Approver, type Review, type ReviewAnswer, type Scree
 import { renderDrawing, textEvents, type Arrows, type ScreenBitmap, type TextEvent } from './screen-drawing.js';
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from './screen-drawing.js';
 
-/** A text event as Speculos reports it; `clear` marks the first event of a newly drawn screen. */
+/**
+ * A text event as Speculos reports it. `clear` is always false, as on the real Speculos: its event broadcast resets the
+ * current screen and reports nothing (speculos/api/events.py), so a tool finds screen boundaries with
+ * `?currentscreenonly=true` (`currentEvents`) or from where the events are drawn.
+ */
 export interface SpeculosEvent extends TextEvent {
-  clear: boolean;
+  clear: false;
 }
 
 /** What the display needs of the device. */
@@ -36,25 +40,6 @@ const NO_ARROWS: Arrows = { left: false, right: false };
 /** How many events the log keeps. */
 const MAX_EVENTS = 1000;
 
-/** The app's timed steps wait for ticks; a paused ticker holds them until resumed or single-stepped. */
-class Ticker {
-  #paused = false;
-  #waiting: Array<() => void> = [];
-
-  tick(): Promise<void> {
-    return this.#paused ? new Promise((resolve) => this.#waiting.push(resolve)) : Promise.resolve();
-  }
-
-  control(action: TickerAction): void {
-    if (action === 'pause') this.#paused = true;
-    else if (action === 'single-step') this.#waiting.shift()?.();
-    else {
-      this.#paused = false;
-      for (const resolve of this.#waiting.splice(0)) resolve();
-    }
-  }
-}
-
 /**
  * The software Ledger's screen and its two buttons, as the device draws and answers them: reviews walked one screen at
  * a time (right, left, both on a choice), "Processing..." and "Signing...", the idle screen and the app menu. The
@@ -71,7 +56,6 @@ export class SpeculosDisplay {
   readonly #listeners = new Set<(event: SpeculosEvent) => void>();
   readonly #panel = new ButtonPanel();
   readonly #menu: AppMenu;
-  readonly #ticker = new Ticker();
   #review: { buttons: ReviewButtons; settle: (answer: ReviewAnswer) => void } | undefined;
   #automation: Automation | undefined;
   /** Whether the review answered in the exchange now running was approved (an error then leaves its screen up). */
@@ -134,9 +118,11 @@ export class SpeculosDisplay {
     this.#automation = automation;
   }
 
-  ticker(action: TickerAction): void {
-    this.#ticker.control(action);
-  }
+  /**
+   * `POST /ticker`: accepted and without effect on the app's timed steps, as on the real Speculos, where a paused
+   * ticker still lets the app go from "Processing..." to the address by itself.
+   */
+  ticker(_action: TickerAction): void {}
 
   /** A button action as Speculos's `POST /button/{left,right,both}` takes it. */
   button(button: Button, action: ButtonAction): void {
@@ -173,7 +159,7 @@ export class SpeculosDisplay {
     this.#onMenu = onMenu;
     this.#screen = screen;
     this.#arrows = arrows;
-    this.#events = screen ? textEvents(screen.drawing).map(({ text, x, y, w, h }, i) => ({ text, x, y, w, h, clear: i === 0 })) : [];
+    this.#events = screen ? textEvents(screen.drawing).map(({ text, x, y, w, h }) => ({ text, x, y, w, h, clear: false as const })) : [];
     for (const event of this.#events) {
       this.log.push(event);
       if (this.log.length > MAX_EVENTS) this.log.shift();
@@ -214,28 +200,24 @@ export class SpeculosDisplay {
     }
     const step = active.buttons.press(button);
     if (step.kind === 'moved') this.#show(active.buttons.screen, active.buttons.arrows);
-    else if (step.kind === 'next-stage') void this.#nextStage(active.buttons);
+    else if (step.kind === 'next-stage') this.#nextStage(active.buttons);
     else if (step.kind === 'decided') {
       this.#review = undefined;
-      void this.#decided(active.buttons.review, step.answer).then(() => active.settle(step.answer));
+      this.#decided(active.buttons.review, step.answer);
+      active.settle(step.answer);
     }
   }
 
-  async #nextStage(buttons: ReviewButtons): Promise<void> {
-    if (buttons.review.betweenStages) {
-      this.#show(buttons.review.betweenStages);
-      await this.#ticker.tick();
-    }
+  #nextStage(buttons: ReviewButtons): void {
+    if (buttons.review.betweenStages) this.#show(buttons.review.betweenStages);
     this.#show(buttons.screen, buttons.arrows);
   }
 
   /** After the answer: "Signing..." while an approved transaction is signed, the idle screen after a rejection. */
-  async #decided(review: Review, answer: ReviewAnswer): Promise<void> {
+  #decided(review: Review, answer: ReviewAnswer): void {
     this.#approved = answer === true && review.approvable;
-    if (this.#approved && review.afterApproval) {
-      this.#show(review.afterApproval);
-      await this.#ticker.tick();
-    } else if (!this.#approved) this.#toMenuStart();
+    if (this.#approved && review.afterApproval) this.#show(review.afterApproval);
+    else if (!this.#approved) this.#toMenuStart();
   }
 
   #awaitButtons(review: Review): Promise<ReviewAnswer> {
@@ -262,7 +244,7 @@ export class SpeculosDisplay {
         for (const [screen, at] of stage) this.#show(screen, at);
       }
     }
-    await this.#decided(review, answer);
+    this.#decided(review, answer);
     return answer;
   }
 }

@@ -11,7 +11,7 @@
  *   POST   /button/{left,right,both} {"action": "press" | "release" | "press-and-release"}; a button acts when released
  *   POST   /finger               accepted, no effect (a Nano has no touch screen)
  *   POST   /automation           the rules that press buttons when a text is drawn (speculos-automation.ts)
- *   POST   /ticker               {"action": "pause" | "resume" | "single-step"}: the ticks the app's timed steps wait for
+ *   POST   /ticker               {"action": "pause" | "resume" | "single-step"}: accepted, no effect (as on Speculos)
  *   GET    /screenshot           the screen as a PNG (screen-drawing.ts, png.ts)
  *
  * What the device draws and how buttons move through it: speculos-display.ts. A body that is not JSON, or JSON that
