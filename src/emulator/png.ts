@@ -85,9 +85,9 @@ function filterRow(row: Uint8Array, previous: Uint8Array): Uint8Array {
   return best;
 }
 
-/** The PNG image of `bitmap` as Speculos writes it: 8-bit RGB, a lit pixel #DDDDDD, any other black. */
+/** The PNG image of `bitmap` as Speculos writes it: 8-bit RGB, a lit pixel #DDDDDD, any other black (or `ink`, `paper`). */
 export async function encodePng(bitmap: ScreenBitmap): Promise<Uint8Array> {
-  const { width, height, pixels } = bitmap;
+  const { width, height, pixels, ink = LIT_GREY, paper = 0 } = bitmap;
   const header = new Uint8Array(13);
   const view = new DataView(header.buffer);
   view.setUint32(0, width);
@@ -97,8 +97,8 @@ export async function encodePng(bitmap: ScreenBitmap): Promise<Uint8Array> {
   const raw = new Uint8Array(height * (1 + stride));
   let previous = new Uint8Array(stride);
   for (let y = 0; y < height; y++) {
-    const row = new Uint8Array(stride);
-    for (let x = 0; x < width; x++) if (pixels[y * width + x]) row.fill(LIT_GREY, x * BYTES_PER_PIXEL, (x + 1) * BYTES_PER_PIXEL);
+    const row = new Uint8Array(stride).fill(paper);
+    for (let x = 0; x < width; x++) if (pixels[y * width + x]) row.fill(ink, x * BYTES_PER_PIXEL, (x + 1) * BYTES_PER_PIXEL);
     raw.set(filterRow(row, previous), y * (1 + stride));
     previous = row;
   }

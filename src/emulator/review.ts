@@ -14,6 +14,7 @@ import { atLeast } from '../apdu/version.js';
 import { cString, fixedScreen, valueScreens, type DrawnScreen } from './display.js';
 import type { IconName } from './font.js';
 import type { ScreenDrawing } from './screen-drawing.js';
+import type { NbglReview } from './touch-flows.js';
 import type { LegacyTx } from './signer.js';
 
 /** One screen as the device draws it. */
@@ -63,6 +64,11 @@ export interface Review {
   afterApproval?: Screen;
   /** What the device shows between one stage and the next (the address review: "Processing..."). */
   betweenStages?: Screen;
+  /**
+   * What the app's NBGL code shows for it on a touch device (src/*_nbgl.c), where it differs from the screens above;
+   * absent for the reviews the app has no NBGL code of its own for (touch-reviews.ts derives them from `screens`).
+   */
+  nbgl?: NbglReview;
 }
 
 /**
@@ -118,6 +124,8 @@ export function addressReview(path: string, address: string): Review {
     screens: [...request, ...value('Address', address), ...choices()],
     stages: [0, request.length],
     betweenStages: pb('processing', 'Processing...'),
+    // get_address_nbgl.c: the address is derived first, then shown with its path.
+    nbgl: { useCase: 'address', title: 'Verify Mina\naddress', address, pairs: [{ item: 'Path', value: path }] },
   };
 }
 
@@ -160,7 +168,30 @@ export function transactionReview(tx: TxDisplay, version: string): Review {
     approvable: true,
     screens: [...screens, ...choices()],
     afterApproval: signing(),
+    nbgl: transactionNbgl(tx, version),
   };
+}
+
+/**
+ * sign_tx_nbgl.c `prepare_transaction_context`: "Testnet" off mainnet, From/To (Delegator/Delegate), the amount for
+ * a delegation too, Valid until whenever it is not 0, the memo when not empty.
+ */
+function transactionNbgl(tx: TxDisplay, version: string): NbglReview {
+  const payment = tx.txType === 'payment';
+  const memo = cString(tx.memo);
+  const pairs = [
+    ...(tx.networkId === 0 ? [{ item: 'Network', value: 'Testnet' }] : []),
+    { item: 'Type', value: payment ? 'Payment' : 'Delegation' },
+    { item: payment ? 'From' : 'Delegator', value: tx.from },
+    { item: payment ? 'To' : 'Delegate', value: tx.to },
+    { item: 'Amount', value: formatMina(tx.amount, version) },
+    { item: 'Fee', value: formatMina(tx.fee, version) },
+    ...(payment ? [{ item: 'Total', value: formatMina(tx.amount + tx.fee, version) }] : []),
+    { item: 'Nonce', value: String(tx.nonce) },
+    ...(tx.validUntil !== 0 ? [{ item: 'Valid until', value: String(tx.validUntil) }] : []),
+    ...(memo.length > 0 ? [{ item: 'Memo', value: String.fromCharCode(...memo) }] : []),
+  ];
+  return { useCase: 'review', title: 'Review transaction', finish: 'Sign transaction', pairs };
 }
 
 /** ≥ 1.4.5 shows the message only; 1.4.2/1.4.3 also showed the prefix (`shown`). The bytes as received. */
@@ -168,7 +199,11 @@ export function messageReview(shown: Uint8Array | string, networkId: number): Re
   const screens: Screen[] = [pnn('eye', 'Sign', 'Message')];
   if (networkId === 0) screens.push(bn('Network', 'testnet'));
   screens.push(...value('Message', shown));
-  return { ins: INS_SIGN_MESSAGE, kind: 'message', approvable: true, screens: [...screens, ...choices()] };
+  const text = typeof shown === 'string' ? shown : String.fromCharCode(...cString(shown));
+  // sign_msg_nbgl.c: "Testnet" off mainnet, then the message.
+  const pairs = [...(networkId === 0 ? [{ item: 'Network', value: 'Testnet' }] : []), { item: 'Message', value: text }];
+  const nbgl: NbglReview = { useCase: 'review', title: 'Review message', finish: 'Sign message', pairs };
+  return { ins: INS_SIGN_MESSAGE, kind: 'message', approvable: true, screens: [...screens, ...choices()], nbgl };
 }
 
 /** INS 06 with Blind signing off: two screens of notice, then a Reject the user must press. */

@@ -8,12 +8,16 @@
  * answers it, as on the device; without, the device's own `approve` answers, and the screens the user would have
  * seen are still drawn (only the first stage's when it answers `'cancel'`).
  */
-import { AppMenu, type MenuDevice } from './app-menu.js';
+import { AppMenu, dashboardScreen, type MenuDevice } from './app-menu.js';
+import { DEVICE_MODELS, type DeviceModel } from './device-models.js';
 import type { Automation, AutomationAction } from './speculos-automation.js';
 import { ButtonPanel, ReviewButtons, reviewArrows, type Button } from './review-buttons.js';
 import { reviewStages, type Approver, type Review, type ReviewAnswer, type Screen } from './review.js';
 import { renderDrawing, textEvents, type Arrows, type ScreenBitmap, type TextEvent } from './screen-drawing.js';
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from './screen-drawing.js';
+import { renderTouchPage } from './touch-drawing.js';
+import type { TouchModel, TouchPage } from './touch-flows.js';
+import { TouchPanel } from './touch-panel.js';
 
 /**
  * A text event as Speculos reports it. `clear` is always false, as on the real Speculos: its event broadcast resets the
@@ -30,6 +34,9 @@ export interface DisplayDevice {
   readonly version?: string;
   blindSigning?: boolean;
   readonly appOpen?: boolean;
+  /** The device model (default the Nano S Plus): a Nano's buttons and BAGL screens, or a touch screen's NBGL pages. */
+  readonly model?: DeviceModel;
+  openApp?(): void;
   closeApp?(): void;
 }
 
@@ -62,6 +69,10 @@ export class SpeculosDisplay {
   #approved = false;
   /** Whether a step of the menu is shown (the idle screen or another). */
   #onMenu = false;
+  /** Whether the dashboard is shown (the app has quit). */
+  #onDashboard = false;
+  /** A Stax's or a Flex's touch screen (absent on a Nano). */
+  readonly #touch: TouchPanel | undefined;
   readonly #restoreApprove: () => void;
 
   constructor(
@@ -81,6 +92,17 @@ export class SpeculosDisplay {
       closeApp: () => device.closeApp?.(),
     };
     this.#menu = new AppMenu(menuDevice);
+    const model = device.model ?? 'nanosp';
+    if (DEVICE_MODELS[model].touch) {
+      const touchDevice = Object.assign(menuDevice, {
+        get appOpen() {
+          return device.appOpen ?? true;
+        },
+        openApp: () => device.openApp?.(),
+        closeApp: () => device.closeApp?.(),
+      });
+      this.#touch = new TouchPanel(model as TouchModel, touchDevice, (page) => this.#showPage(page));
+    }
     const original = device.approve;
     device.approve = (review) => (options.buttons ? this.#awaitButtons(review) : this.#showAnswered(review, original));
     this.#restoreApprove = () => {
@@ -89,9 +111,14 @@ export class SpeculosDisplay {
     this.#toMenuStart();
   }
 
-  /** The screen shown now (undefined once the app has quit). */
+  /** The Nano screen shown now (undefined on a touch device). */
   get screen(): Screen | undefined {
     return this.#screen;
+  }
+
+  /** The touch page shown now (undefined on a Nano). */
+  get page(): TouchPage | undefined {
+    return this.#touch?.page;
   }
 
   /** The text events of the screen shown now (kept apart from the log: a reset of the log does not clear them). */
@@ -101,6 +128,7 @@ export class SpeculosDisplay {
 
   /** The pixels shown now, arrows included. */
   bitmap(): ScreenBitmap {
+    if (this.#touch) return renderTouchPage(this.#touch.page, this.#touch.model);
     if (!this.#screen) return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT, pixels: new Uint8Array(SCREEN_WIDTH * SCREEN_HEIGHT) };
     return renderDrawing(this.#screen.drawing, this.#arrows);
   }
@@ -135,6 +163,11 @@ export class SpeculosDisplay {
     }
   }
 
+  /** A finger on the touch screen, as Speculos's `POST /finger` takes it (no effect on a Nano). */
+  finger(action: ButtonAction, x: number, y: number, delay?: number): void {
+    this.#touch?.finger(action, x, y, delay);
+  }
+
   /** An exchange is starting. */
   beforeExchange(): void {
     this.#approved = false;
@@ -146,20 +179,34 @@ export class SpeculosDisplay {
    */
   afterReply(ok: boolean): void {
     if (!ok && this.#approved) return;
-    if (!this.#onMenu) this.#toMenuStart();
+    if (this.#touch) {
+      // The status page of the answer stays until tapped (the device dismisses it after 3 s).
+      if (!this.#touch.onStatus && this.#touch.page?.kind !== 'home') this.#touch.home();
+    } else if (!this.#onMenu) this.#toMenuStart();
   }
 
   close(): void {
     this.#restoreApprove();
     this.#review?.settle(false);
+    this.#touch?.close();
     this.#listeners.clear();
   }
 
-  #show(screen: Screen | undefined, arrows: Arrows = NO_ARROWS, onMenu = false): void {
+  #show(screen: Screen | undefined, arrows: Arrows = NO_ARROWS, onMenu = false, onDashboard = false): void {
     this.#onMenu = onMenu;
+    this.#onDashboard = onDashboard;
     this.#screen = screen;
     this.#arrows = arrows;
-    this.#events = screen ? textEvents(screen.drawing).map(({ text, x, y, w, h }) => ({ text, x, y, w, h, clear: false as const })) : [];
+    this.#emit(screen ? textEvents(screen.drawing) : []);
+  }
+
+  #showPage(page: TouchPage): void {
+    this.#emit(page.texts);
+  }
+
+  /** The events of the screen drawn now: the current screen's, logged, streamed, matched by the automation rules. */
+  #emit(events: TextEvent[]): void {
+    this.#events = events.map(({ text, x, y, w, h }) => ({ text, x, y, w, h, clear: false as const }));
     for (const event of this.#events) {
       this.log.push(event);
       if (this.log.length > MAX_EVENTS) this.log.shift();
@@ -168,10 +215,11 @@ export class SpeculosDisplay {
     }
   }
 
-  /** The app's `ui_idle`: the first step of its menu (nothing once the app has quit to the dashboard). */
+  /** The app's `ui_idle`: the first step of its menu, its home page on a touch device (the dashboard once it quit). */
   #toMenuStart(): void {
     this.#menu.reset();
-    if (this.device.appOpen === false) this.#show(undefined);
+    if (this.#touch) this.#touch.home();
+    else if (this.device.appOpen === false) this.#show(dashboardScreen(), { left: true, right: true }, false, true);
     else this.#show(this.#menu.screen, this.#menu.arrows, true);
   }
 
@@ -183,7 +231,8 @@ export class SpeculosDisplay {
         if (action[0] === 'button') {
           const side = action[1] === 1 ? 'left' : action[1] === 2 ? 'right' : undefined;
           if (side) this.button(side, action[2] ? 'press' : 'release');
-        } else if (action[0] === 'setbool') this.#automation?.setVariable(action[1], action[2]);
+        } else if (action[0] === 'finger') this.finger(action[3] ? 'press' : 'release', action[1], action[2]);
+        else if (action[0] === 'setbool') this.#automation?.setVariable(action[1], action[2]);
         else if (action[0] === 'exit') this.options.onExit?.();
       }
     });
@@ -192,9 +241,13 @@ export class SpeculosDisplay {
   #onButton(button: Button): void {
     const active = this.#review;
     if (!active) {
-      if (!this.#onMenu) return; // no app on screen (it quit): the dashboard is not modelled
+      if (this.#onDashboard && button === 'both') {
+        this.device.openApp?.(); // both buttons on an app's tile open it
+        this.#toMenuStart();
+      }
+      if (!this.#onMenu) return;
       const outcome = this.#menu.press(button);
-      if (outcome === 'quit') this.#show(undefined);
+      if (outcome === 'quit') this.#toMenuStart();
       else if (outcome !== 'none') this.#show(this.#menu.screen, this.#menu.arrows, true);
       return;
     }
@@ -213,6 +266,11 @@ export class SpeculosDisplay {
     this.#show(buttons.screen, buttons.arrows);
   }
 
+  #touchAnswered(review: Review, answer: ReviewAnswer): ReviewAnswer {
+    this.#approved = answer === true && review.approvable;
+    return answer;
+  }
+
   /** After the answer: "Signing..." while an approved transaction is signed, the idle screen after a rejection. */
   #decided(review: Review, answer: ReviewAnswer): void {
     this.#approved = answer === true && review.approvable;
@@ -221,6 +279,7 @@ export class SpeculosDisplay {
   }
 
   #awaitButtons(review: Review): Promise<ReviewAnswer> {
+    if (this.#touch) return this.#touch.review(review).then((answer) => this.#touchAnswered(review, answer));
     this.#review?.settle(false);
     return new Promise((resolve) => {
       const buttons = new ReviewButtons(review);
@@ -231,6 +290,11 @@ export class SpeculosDisplay {
 
   /** Without buttons: the device's own approver answers; the screens the user went through are drawn. */
   async #showAnswered(review: Review, original: Approver): Promise<ReviewAnswer> {
+    if (this.#touch) {
+      const answer = await original(review);
+      this.#touch.shown(review, answer);
+      return this.#touchAnswered(review, answer);
+    }
     const arrows = reviewArrows(review);
     const [first, ...later] = reviewStages(review).map((stage, i, all) => {
       const start = all.slice(0, i).reduce((n, s) => n + s.length, 0);
