@@ -23,6 +23,7 @@ export interface DeviceModelInfo {
   targetId: number;
 }
 
+/** Each model: its name, screen size, buttons or touch screen, and OS target id. */
 export const DEVICE_MODELS: Record<DeviceModel, DeviceModelInfo> = {
   nanosp: { name: 'Nano S Plus', width: 128, height: 64, touch: false, targetId: 0x33100004 },
   nanox: { name: 'Nano X', width: 128, height: 64, touch: false, targetId: 0x33000004 },

@@ -11,7 +11,7 @@ import type { NbglReview } from './touch-flows.js';
 
 const PAGE_SUFFIX = / \((\d+)\/\d+\)$/;
 
-/** The NBGL content of `review`. */
+/** What `review` shows on a touch device (Stax, Flex): its NBGL use case, titles and tag/value pairs. */
 export function nbglOf(review: Review): NbglReview {
   if (review.nbgl) return review.nbgl;
   const [intro, ...rest] = review.screens;
