@@ -9,7 +9,6 @@
  * Chromium's fork writes other, equally valid streams). The chunk checksum is the PNG specification's CRC-32 (not
  * cryptographic).
  */
-import { deflate } from 'pako';
 import type { ScreenBitmap } from './screen-drawing.js';
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
@@ -102,6 +101,8 @@ export async function encodePng(bitmap: ScreenBitmap): Promise<Uint8Array> {
     raw.set(filterRow(row, previous), y * (1 + stride));
     previous = row;
   }
+  // Loaded when first needed: a page that draws the screen itself (the wallet's demo device) never loads it.
+  const { deflate } = await import('pako');
   const idat = deflate(raw, { level: 6, strategy: Z_FILTERED });
   const parts = [SIGNATURE, chunk('IHDR', header), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))];
   const png = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

@@ -244,6 +244,7 @@ export class SpeculosDisplay {
       if (this.#onDashboard && button === 'both') {
         this.device.openApp?.(); // both buttons on an app's tile open it
         this.#toMenuStart();
+        return;
       }
       if (!this.#onMenu) return;
       const outcome = this.#menu.press(button);

@@ -8,11 +8,14 @@
  * `UseCaseAddressConfirmation`, `UseCaseHome`, `UseCaseSettings`, `UseCaseStatus`).
  *
  * Where the pages are drawn and how many tag/value pairs fit on one is this project's model (docs/software-ledger.md,
- * "Touch devices"): each text is one text event, laid out in a column in the Nano's regular font drawn twice as large.
+ * "Device models"): each text is one text event, laid out in a column in the Nano's regular font drawn twice as large.
  */
 import { utf8 } from '../apdu/bytes.js';
 import { textWidth } from './font.js';
 import { DEVICE_MODELS, type DeviceModel } from './device-models.js';
+
+/** The models with a touch screen. */
+export type TouchModel = Extract<DeviceModel, 'stax' | 'flex'>;
 
 /** A text event on a touch screen (as Speculos reports NBGL texts: one per line drawn). */
 export interface TouchText {
@@ -92,7 +95,7 @@ const LINE = 12 * TOUCH_SCALE + 6;
 const MARGIN = 24;
 
 /** Ragger's touch positions for each model (the centre of each zone). */
-const POSITIONS: Record<'stax' | 'flex', Record<string, [number, number]>> = {
+const POSITIONS: Record<TouchModel, Record<string, [number, number]>> = {
   stax: {
     upperLeft: [36, 36],
     upperRight: [342, 55],
@@ -115,22 +118,20 @@ const POSITIONS: Record<'stax' | 'flex', Record<string, [number, number]>> = {
 /** Half the size of a zone around its position. */
 const ZONE = { w: 34, h: 30 };
 
-type Touch = 'stax' | 'flex';
-
-const zone = (model: Touch, at: string, action: TouchAction): TouchZone => {
+const zone = (model: TouchModel, at: string, action: TouchAction): TouchZone => {
   const [x, y] = POSITIONS[model][at]!;
   return { action, x: x - ZONE.w, y: y - ZONE.h, w: 2 * ZONE.w, h: 2 * ZONE.h };
 };
-const whole = (model: Touch, action: TouchAction): TouchZone => ({ action, x: 0, y: 0, ...size(model) });
-const size = (model: Touch) => ({ w: DEVICE_MODELS[model].width, h: DEVICE_MODELS[model].height });
+const whole = (model: TouchModel, action: TouchAction): TouchZone => ({ action, x: 0, y: 0, ...size(model) });
+const size = (model: TouchModel) => ({ w: DEVICE_MODELS[model].width, h: DEVICE_MODELS[model].height });
 
 /** The pixel width of a text at the touch scale. */
 const widthOf = (text: string) => textWidth('regular', utf8.encode(text)) * TOUCH_SCALE;
-/** How many characters fit on a line (a value wraps there). */
-const lineRoom = (model: Touch) => size(model).w - 2 * MARGIN;
+/** How wide a line of text can be, in pixels (a value wraps there). */
+const lineRoom = (model: TouchModel) => size(model).w - 2 * MARGIN;
 
 /** A text split into lines that fit (at word boundaries when there are some, else anywhere). */
-export function wrapText(text: string, room: number): string[] {
+function wrapText(text: string, room: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';
@@ -154,7 +155,7 @@ export function wrapText(text: string, room: number): string[] {
 }
 
 /** Texts laid out top to bottom from `top`, centred or from the margin. */
-function column(model: Touch, lines: string[], top: number, centred: boolean): TouchText[] {
+function column(model: TouchModel, lines: string[], top: number, centred: boolean): TouchText[] {
   return lines.map((text, i) => {
     const w = widthOf(text);
     const x = centred ? Math.floor((size(model).w - w) / 2) : MARGIN;
@@ -163,7 +164,7 @@ function column(model: Touch, lines: string[], top: number, centred: boolean): T
 }
 
 /** A footer or action button with its label, centred on one of Ragger's positions. */
-function button(model: Touch, at: string, label: string): TouchButton {
+function button(model: TouchModel, at: string, label: string): TouchButton {
   const [cx, cy] = POSITIONS[model][at]!;
   const w = Math.min(size(model).w - 2 * 8, widthOf(label) + 2 * MARGIN);
   const x = Math.max(8, Math.min(size(model).w - 8 - w, cx - Math.floor(w / 2)));
@@ -190,7 +191,7 @@ const TOP = 96;
 const BELOW_LOGO = 200;
 
 /** The app's home page (`nbgl_useCaseHomeAndSettings` with no tagline: the SDK's own sentence). */
-export function homePage(model: Touch): TouchPage {
+export function homePage(model: TouchModel): TouchPage {
   const texts = column(
     model,
     ['Mina', ...wrapText('This app enables signing transactions on the Mina network.', lineRoom(model))],
@@ -207,7 +208,7 @@ export function homePage(model: Touch): TouchPage {
 }
 
 /** The settings: the Blind signing switch (menu_nbgl.c), then the app's information (version, developer, copyright). */
-export function settingsPages(model: Touch, version: string, blindSigning: boolean): [TouchPage, TouchPage] {
+export function settingsPages(model: TouchModel, version: string, blindSigning: boolean): [TouchPage, TouchPage] {
   const room = lineRoom(model) - 80;
   const switchTexts = column(model, ['Blind signing', ...wrapText('Enable transaction blind signing', room)], TOP, false);
   const toggle: TouchButton = { x: size(model).w - MARGIN - 64, y: TOP, w: 64, h: 32, on: blindSigning };
@@ -224,7 +225,7 @@ export function settingsPages(model: Touch, version: string, blindSigning: boole
 }
 
 /** The tag/value pairs in pages, as many as fit above the footer (a value too long for a page goes on in the next). */
-function pairPages(model: Touch, pairs: NbglReview['pairs']): TouchText[][] {
+function pairPages(model: TouchModel, pairs: NbglReview['pairs']): TouchText[][] {
   const bottom = POSITIONS[model].aboveLowerMiddle![1] - 40;
   const pages: TouchText[][] = [];
   let current: TouchText[] = [];
@@ -258,7 +259,7 @@ function pairPages(model: Touch, pairs: NbglReview['pairs']): TouchText[][] {
  * The pages of a review (`nbgl_useCaseReview`: intro, pairs, "Hold to sign"; or `nbgl_useCaseAddressReview`); a
  * notice (`approvable` false) ends on a page with nothing to approve.
  */
-export function reviewPages(model: Touch, review: NbglReview, approvable = true): TouchPage[] {
+export function reviewPages(model: TouchModel, review: NbglReview, approvable = true): TouchPage[] {
   const address = review.useCase === 'address';
   const reject = address ? 'Cancel' : 'Reject transaction';
   const footer = button(model, 'lowerLeft', reject);
@@ -287,7 +288,8 @@ export function reviewPages(model: Touch, review: NbglReview, approvable = true)
     ];
   }
   const hold = button(model, 'aboveLowerMiddle', 'Hold to sign');
-  const back = [zone(model, 'lowerMiddle', 'previous'), zone(model, 'lowerLeft', 'reject')];
+  // The last page goes back from its header (upper left): its footer is "Reject transaction".
+  const back = [zone(model, 'upperLeft', 'previous'), zone(model, 'lowerLeft', 'reject')];
   const finish = approvable
     ? page(
         'finish',
@@ -301,7 +303,7 @@ export function reviewPages(model: Touch, review: NbglReview, approvable = true)
 }
 
 /** The SDK's confirmation after "Reject transaction" (`nbgl_useCaseConfirm`): reject, or go back to the review. */
-export function confirmRejectPage(model: Touch): TouchPage {
+export function confirmRejectPage(model: TouchModel): TouchPage {
   const buttons = [button(model, 'aboveLowerMiddle', 'Yes, reject'), button(model, 'lowerLeft', 'Go back to transaction')];
   return page('confirm-reject', column(model, ['Reject transaction?'], BELOW_LOGO, true), buttons, [
     zone(model, 'aboveLowerMiddle', 'yes-reject'),
@@ -310,7 +312,7 @@ export function confirmRejectPage(model: Touch): TouchPage {
 }
 
 /** The status the app asks for once answered (`nbgl_useCaseReviewStatus`); a tap dismisses it. */
-export function statusPage(model: Touch, useCase: NbglReview['useCase'], approved: boolean): TouchPage {
+export function statusPage(model: TouchModel, useCase: NbglReview['useCase'], approved: boolean): TouchPage {
   const text =
     useCase === 'address'
       ? approved
@@ -323,7 +325,7 @@ export function statusPage(model: Touch, useCase: NbglReview['useCase'], approve
 }
 
 /** The OS's dashboard with the Mina app installed (a model: one tile that opens it). */
-export function dashboardPage(model: Touch): TouchPage {
+export function dashboardPage(model: TouchModel): TouchPage {
   const tile: TouchButton = { x: MARGIN, y: TOP, w: 120, h: 120 };
   const texts = column(model, ['Mina'], TOP + 128, false);
   return page('dashboard', texts, [tile], [{ action: 'open-app', x: tile.x, y: tile.y, w: tile.w, h: tile.h + LINE }]);
@@ -333,5 +335,3 @@ export function dashboardPage(model: Touch): TouchPage {
 export function zoneAt(page: TouchPage, x: number, y: number): TouchZone | undefined {
   return [...page.zones].reverse().find((z) => x >= z.x && x < z.x + z.w && y >= z.y && y < z.y + z.h);
 }
-
-export type TouchModel = Extract<DeviceModel, Touch>;
