@@ -13,7 +13,7 @@ import type { ScreenBitmap } from './screen-drawing.js';
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 /** The grey Speculos draws a lit pixel in (its display's colour for "on"). */
-export const LIT_GREY = 0xdd;
+const LIT_GREY = 0xdd;
 /** zlib's Z_FILTERED, Pillow's strategy for PNG. */
 const Z_FILTERED = 1;
 const BYTES_PER_PIXEL = 3;

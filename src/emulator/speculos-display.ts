@@ -49,7 +49,9 @@ const MAX_EVENTS = 1000;
 
 /**
  * The software Ledger's screen and its two buttons, as the device draws and answers them: reviews walked one screen at
- * a time (right, left, both on a choice), "Processing..." and "Signing...", the idle screen and the app menu. The
+ * a time (right, left, both on a choice), "Processing..." and "Signing...", the idle screen and the app menu, the
+ * dashboard once the app has quit; on a touch model (`device.model` 'stax' or 'flex') its touch screen instead, the
+ * app's NBGL pages (`page`) answered with `finger` (touch-panel.ts). The
  * Speculos-compatible server is built on it; a page can draw it too (`bitmap()`, `subscribe`) and press its buttons
  * (`button`). It stands in for the device's `approve` while it lives; call `beforeExchange` / `afterReply` around
  * each exchange so that the screen goes back to idle when the app does.
