@@ -66,7 +66,7 @@ export interface TouchButton {
 
 /** One page as the device draws it. */
 export interface TouchPage {
-  kind: 'home' | 'settings' | 'info' | 'intro' | 'pairs' | 'finish' | 'confirm-reject' | 'status' | 'dashboard';
+  kind: 'home' | 'settings' | 'info' | 'intro' | 'pairs' | 'finish' | 'confirm-reject' | 'spinner' | 'status' | 'dashboard';
   /** Its first text. */
   title: string;
   texts: TouchText[];
@@ -309,6 +309,11 @@ export function confirmRejectPage(model: TouchModel): TouchPage {
     zone(model, 'aboveLowerMiddle', 'yes-reject'),
     zone(model, 'lowerLeft', 'go-back'),
   ]);
+}
+
+/** What the app shows while it signs an approved review (`nbgl_useCaseSpinner("Processing")`). */
+export function spinnerPage(model: TouchModel): TouchPage {
+  return page('spinner', column(model, ['Processing'], BELOW_LOGO, true), [], []);
 }
 
 /** The status the app asks for once answered (`nbgl_useCaseReviewStatus`); a tap dismisses it. */

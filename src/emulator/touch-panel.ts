@@ -15,6 +15,7 @@ import {
   homePage,
   reviewPages,
   settingsPages,
+  spinnerPage,
   statusPage,
   zoneAt,
   type NbglReview,
@@ -83,6 +84,7 @@ export class TouchPanel {
     const nbgl = nbglOf(review);
     const pages = reviewPages(this.model, nbgl, review.approvable);
     for (const page of answer === true ? pages : pages.slice(0, 1)) this.#draw(page);
+    if (answer === true && review.approvable && nbgl.useCase === 'review') this.#draw(spinnerPage(this.model));
     this.#draw(statusPage(this.model, nbgl.useCase, answer === true && review.approvable));
   }
 
@@ -129,6 +131,8 @@ export class TouchPanel {
 
   #answer(review: ActiveReview, answer: ReviewAnswer): void {
     this.#review = undefined;
+    // The app's review_choice: the spinner while it signs, then the status (an address is derived beforehand).
+    if (answer === true && review.nbgl.useCase === 'review') this.#draw(spinnerPage(this.model));
     this.#draw(statusPage(this.model, review.nbgl.useCase, answer === true));
     review.settle(answer);
   }

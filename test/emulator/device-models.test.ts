@@ -148,6 +148,8 @@ describe('device models through the Speculos-compatible server', () => {
       };
       expect(client.verifyPayment({ data, signature, publicKey: tx.from })).toBe(true);
       expect(await touch.screen()).toEqual(['Transaction signed']);
+      const log = ((await touch.call('GET', '/events')).body as { events: Array<{ text: string }> }).events.map((e) => e.text);
+      expect(log.slice(log.lastIndexOf('Processing'))).toEqual(['Processing', 'Transaction signed']); // the app's spinner, then the status
       await touch.tap(at.center);
       expect((await touch.screen())[0]).toBe('Mina');
     });
