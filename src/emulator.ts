@@ -28,4 +28,7 @@ export { SpeculosDisplay, type ButtonAction, type DisplayDevice, type SpeculosEv
 export { encodePng } from './emulator/png.js';
 export type { IconName } from './emulator/font.js';
 export { derivationPath } from './emulator/keys.js';
+export { DEVICE_MODELS, type DeviceModel, type DeviceModelInfo } from './emulator/device-models.js';
+export type { NbglReview, TouchAction, TouchButton, TouchPage, TouchText, TouchZone } from './emulator/touch-flows.js';
+export { nbglOf as nbglReviewOf } from './emulator/touch-reviews.js';
 export { startSpeculosServer, type SpeculosServer, type SpeculosServerOptions } from './emulator/speculos-server.js';

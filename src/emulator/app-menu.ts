@@ -29,6 +29,13 @@ export type MenuOutcome = 'moved' | 'toggled' | 'quit' | 'none';
 /** The idle screen: the first step of the menu. */
 export const idleScreen = (): Screen => pnn('mina', 'Mina', 'is ready');
 
+/**
+ * The OS's dashboard once the app has quit, as this project models it (no screen of a device's dashboard was recorded,
+ * and Speculos runs no dashboard: it exits with the app): the Mina app's tile, its logo over its name; both buttons
+ * open it.
+ */
+export const dashboardScreen = (): Screen => pb('mina', 'Mina');
+
 /** The steps of the menu for `device`, the Blind signing one showing the setting now. */
 export function menuSteps(device: MenuDevice): Screen[] {
   return [

@@ -31,6 +31,7 @@ import {
   openAppName,
   type OsVersion,
 } from '../apdu/os.js';
+import { DEVICE_MODELS, type DeviceModel } from './device-models.js';
 import { APPROVE, REJECT, bn, pb, type Approver, type Review } from './review.js';
 
 /**
@@ -57,6 +58,8 @@ export interface DashboardDevice {
   readonly appOpen: boolean;
   /** The Mina app's version (its B0 01 answer). */
   readonly version: string;
+  /** The device model: GetOsVersion's target id is the model's (default the Nano S Plus). */
+  readonly model?: DeviceModel;
   /** Asked to confirm an OpenApp, at the time of the request (the Speculos server swaps it for its buttons). */
   readonly approve: Approver;
   openApp(): void;
@@ -122,7 +125,10 @@ export class Dashboard {
       device.closeApp();
       return status(SW_OK);
     }
-    if (cla === CLA && ins === INS_OS_VERSION && p1 === 0 && p2 === 0) return reply(encodeOsVersion(NANO_S_PLUS_OS));
+    if (cla === CLA && ins === INS_OS_VERSION && p1 === 0 && p2 === 0) {
+      // The other fields stay the Nano S Plus's (a model: no other device's reply was recorded).
+      return reply(encodeOsVersion({ ...NANO_S_PLUS_OS, targetId: DEVICE_MODELS[device.model ?? 'nanosp'].targetId }));
+    }
     if (cla === CLA && ins === INS_OPEN_APP) return this.#openApp(apdu);
     if (cla === CLA_BOLOS) return status(SW_CLA_NOT_SUPPORTED);
     return status(this.#closedAppStatus);

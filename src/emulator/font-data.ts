@@ -5,19 +5,19 @@
  *   format of SDK API level 12 and later that the Nano S Plus app is built with: one cropped bitmap per character
  *   and, per character, its bitmap offset, advance width, and the blank columns left (x min), rows above (y min)
  *   and columns right (x max) of the crop. Characters 0x20-0x7E; the font is 12 px high with its baseline at 9.
- * - BOLD: lib_bagl/src/bagl_font_open_sans_extrabold_11px.inc of LedgerHQ/ledger-secure-sdk at d1d68f2 (the
- *   same data as the Rust SDK's ui/fonts/opensans.rs): the earlier format, one full 12-row cell per character
- *   0x20-0x7F and its width. The API-level-12 file of this font was not available; it is cropped when decoded
- *   (font.ts) as the SDK's font generator crops, so it draws and reports the same boxes.
+ * - BOLD: the same font file of the extra-bold 11 px font, in the same format, as LedgerHQ/speculos ships it for its
+ *   OCR (speculos/fonts/bagl_font_open_sans_extrabold_11px-api-level-12.json at 1c0b8f1: the bitmap, base64 there,
+ *   is hex here; each character's bitmap offset, width, x min, y min and x max). Its y max offsets are left out: the
+ *   drawn rows end with each bitmap (a byte count that stops at the last inked byte, as the file's does).
  * - ICONS: the SDK glyphs lib_ux/glyphs/icon_*.gif as the SDK's build renders them for the Nano S Plus (1 bit per
  *   pixel, rows first, least significant bit first), from the generated glyphs.c of LedgerHQ/app-ethereum
- *   (build/nanos2/gen_src). MINA_LOGO is not the app's own 14x14 logo (Zondax/ledger-mina's glyph is a GIF that
- *   could not be read here) but a drawing of the Mina mark at that size: the idle screen's only approximated pixels.
+ *   (build/nanos2/gen_src). `mina`, the app's own 16 x 16 glyph on "Mina is ready", is read from the real app's
+ *   screen on Speculos (test/fixtures/speculos-screenshots/m0.png, x 57-72, y 10-25): the app ships it only as a
+ *   GIF, which could not be read here, and the device's drawing of it is that glyph pixel for pixel.
  *
  * Bitmaps are hex; every bitmap is 1 bit per pixel, rows first, least significant bit first (the SDK's packing).
  */
 
-/** Concatenated cropped bitmaps of the regular font (399 bytes), indexed by each character's offset. */
 export const REGULAR_BITMAP =
   'bf0f20929f42f949045f65cc0fa34aa5bda552c54e9218651abd036a950a956a0504f13312c88f1a030148442212969999692e4992878824f187688878104649' +
   'd20f411ff188781ef199698f4824229669996996998f782102684833840f0f21cc12874822207c82b9a5a5a5fd013e080a8522f289823fc61763fc7e8410c2f0' +
@@ -44,34 +44,30 @@ export const REGULAR_CHARACTERS =
   '358 7 1 3 1 362 6 0 3 0 367 9 0 3 0 374 6 1 3 1 377 6 0 3 0 384 5 0 3 0 388 4 1 1 0 392 6 3 1 2 394 4 0 1 1 ' +
   '398 6 1 4 1';
 
-/** Width of each character 0x20-0x7F of the bold font (the SDK's table). */
-export const BOLD_WIDTHS = [
-  3, 3, 6, 7, 6, 10, 9, 3, 4, 4, 6, 6, 3, 4, 3, 5, 8, 6, 7, 7, 8, 6, 8, 7, 8, 8, 3, 3, 5, 6, 5, 6, 10, 8, 7, 7, 8, 6, 6, 8, 8, 4, 5, 8, 6,
-  11, 9, 9, 7, 9, 8, 6, 6, 8, 6, 11, 8, 7, 7, 5, 5, 5, 7, 6, 7, 7, 7, 6, 7, 7, 6, 7, 7, 4, 5, 7, 4, 10, 7, 7, 7, 7, 5, 6, 5, 7, 7, 10, 7, 7,
-  6, 5, 6, 5, 6, 6,
-];
+/** Concatenated cropped bitmaps of the bold font (492 bytes), indexed by each character's offset. */
+export const BOLD_BITMAP =
+  'fff33b2524929ff297482488b72c0e87a61f024eacb1c27e7e638d35723c6cd8e0e0ed9e3ddf17b4b7cd26d96c7b0b4cfb7b1e0cf3330cd6ff0f1831668c18de' +
+  '3ccff33c7beccfcccc6e63cc9cf90f6387317e18c769da8f613ff3ccfc9c217cf33c7b1f63cc1833de3c7bf33c7bde3ccf3e8c390f0f36600d98996118063ff0' +
+  '03c330cccc0f63678031f83066f7d64bafbd9f01f801183c3c7e667ee7c37fefb7f7fe7e8c31c6f0df3ccff33c7f3ff333f37f8c37c618fe30ecf33cfbf33cff' +
+  'f33ccfffffcccccccccc07f3d9e6f1d9cce6638c31c6f8c78fbf7fff7ef5eedde7f3fbbddfcfe7bef1783c1e8f7d7feffdc718bef1783c1e8f7d3030cfb66dcf' +
+  'b6cd7e8ce3387f3fc3300cc330f33ccff33c7bf33ccf9ee73173b69bddac6635ee70071bc3663c3c3c3c66c3639b8d83c160307f180ec37018fe3f333333f343' +
+  '18c318c2cfccccccfc0ce349333f331eeccfb30fc3f06dfbbe7dbc711c060f30ccdbf76df33cf3ff60e001dc7c638c317e9bcd63f08dc73e63fcbdf7def3ff0c' +
+  'cccccccc07c3b07dcfb3edffffeddbdbdbdbdb7defbd371cdbfd6ee3dfb6efdb370c03be7ddfb60fc330fd33336f3c8f1fe61b630c077befbd2f639bcdc6e133' +
+  'dbe69f7fcc3003771b8763bb03639b8dc6e170180e3fc630c60f9c31760e638c03ffff3fc718c3b931e66f0f';
 
-/** Each bold character's full cell (width x 12 rows), 0x20-0x7F, separated by spaces. */
-export const BOLD_CELLS =
-  '0000000000 b06dc30600 802d49000000000000 0012c94ff94b2412000000 88b72c0e87a61f0200 0038b1c60afbf98d35d6c801000000 ' +
-  '0078d8b0c1c1db3d7bbe01000000 b004000000 406633336604 2066cccc6602 00d3fe9e0700000000 00c0303fc300000000 0000c01a00 ' +
-  '0000f00f0000 0000c00600 0023c68c11030000 003c6666666666663c000000 00c679188661180000 008e0d06c370183e000000 ' +
-  '000f0cc681c1601e000000 0030383834347e3030000000 8067181e86611e0000 00380c043e6666663c000000 001f0c06c360300c000000 ' +
-  '003c66663c6666663c000000 003c6666667c60301c000000 006cc00600 006cc01a00 0060668661180000 0000003ff003000000 ' +
-  '000cc33033030000 c083618e0118060000 00e0c398dd5b2fbdf67e06e0070000 00183c3c7e667ee7c3000000 009fcde6b1d96c3e000000 ' +
-  '009ec16030180c3c000000 003e6666666666663e000000 8067189e61181e0000 806f189e6118060000 007c0606766666667c000000 ' +
-  '006666667e66666666000000 606666660600 8031c618638cb103 00e666361e3e3666e6000000 8061188661183e0000 ' +
-  '00709ce3bce73def59cd6e760300000000 009c39f3e6cd9e3d73e600000000 00f8183366cc9831637c00000000 009fcd66f3190c06000000 ' +
-  '00f8183366cc9831637cc0000300 001e3636361e363666000000 006f180e87e71e0000 c0cf300cc3300c0000 00666666666666663c000000 ' +
-  'c03ccfb3e7790c0000 0098b3ddec6635ab71873bd80000000000 00c3663c3c3c3c66c3000000 80b1cdc6c1603018000000 ' +
-  '803f0c8761380c7f000000 c01b638c31c67800 6008631843180000 e031c618638c3d00 0006c32399010000000000 00000000000000f003 ' +
-  '0c0c000000000000000000 0000c003f3cd663e000000 0083c167b3db6d3e000000 0000f0c671183c0000 00188c67bbdd6c3c000000 ' +
-  '00008067fe1f0c3c000000 00677c866118060000 0000c06fb3790cbef1d807 0083c167b3d96c36000000 606066660600 8001c618638c3103 ' +
-  '0083c1e6f3786c76000000 606666660600 0000008076b6d9669b6db601000000 00004067b3d96c36000000 00008063bbdf6d1c000000 ' +
-  '0000c067b3db6d3e83c100 0000c067bbdd6c3e180c06 0000ed8d31060000 00007886c7c31e0000 00986f8c311c0000 ' +
-  '0000c066b3d96c2e000000 0000606cb3d9381c000000 000000c0ccb6f9e71f33cc00000000 0000e06ee3706c77000000 ' +
-  '0000606cb3d1381c06c300 0000fc18c3183f0000 8033c6ce618c7100 00c3300cc3300cc330 e018633837c61c00 0000006f0f00000000 ' +
-  '8027499224491e0000';
+/** Per character 0x20-0x7E, as REGULAR_CHARACTERS: bitmap offset, width, x min, y min and x max offsets. */
+export const BOLD_CHARACTERS =
+  '0 3 0 0 0 0 3 1 1 0 2 6 1 1 0 4 7 0 1 0 11 6 0 0 0 19 11 0 1 1 29 9 0 1 0 38 3 1 1 0 39 4 0 1 1 43 4 1 1 0 ' +
+  '47 6 0 1 0 51 6 0 2 0 55 3 0 7 0 56 4 0 5 0 57 3 1 7 0 58 5 0 1 0 63 8 1 1 1 69 6 1 1 1 73 7 1 1 1 78 7 1 1 1 ' +
+  '83 8 1 1 1 89 6 1 1 1 93 8 1 1 1 99 7 1 1 1 104 8 1 1 1 110 8 1 1 1 116 3 1 3 0 118 3 0 3 0 121 5 0 2 0 ' +
+  '126 6 0 4 0 129 5 0 2 0 133 6 0 1 1 138 10 0 1 0 150 8 0 1 0 158 7 1 1 1 163 7 1 1 1 168 8 1 1 1 174 6 1 1 1 ' +
+  '178 6 1 1 0 183 8 1 1 1 189 8 1 1 1 195 4 1 1 1 197 5 0 1 1 203 8 1 1 0 210 6 1 1 0 215 11 1 1 1 224 9 1 1 1 ' +
+  '231 9 1 1 1 238 7 1 1 1 243 9 1 1 1 252 8 1 1 1 258 6 1 1 0 263 6 0 1 0 269 8 1 1 1 275 6 0 1 0 281 11 0 1 0 ' +
+  '292 8 0 1 0 300 7 0 1 0 307 7 0 1 0 314 5 1 1 0 319 5 0 1 0 324 5 0 1 1 329 7 0 1 1 333 7 0 10 1 334 7 2 0 2 ' +
+  '335 7 0 3 1 340 7 1 1 0 346 6 0 3 0 351 7 0 1 1 357 7 0 3 0 363 6 0 1 1 368 7 0 3 0 376 7 1 1 1 381 4 1 1 1 ' +
+  '383 5 0 1 1 389 7 1 1 0 395 4 1 1 1 397 10 1 3 1 403 7 1 3 1 407 7 0 3 0 412 7 1 3 0 419 7 0 3 1 426 5 1 3 0 ' +
+  '429 6 1 3 0 433 5 0 2 0 438 7 1 3 1 442 7 0 3 0 447 10 0 3 0 455 7 0 3 0 461 8 0 3 1 469 6 0 3 0 474 5 0 1 0 ' +
+  '481 6 2 1 2 484 5 0 1 0 490 6 0 4 0';
 
 /** The icons the Mina app's screens show, and the navigation arrows the SDK's layouts draw. */
 export const ICONS = {
@@ -81,7 +77,7 @@ export const ICONS = {
   processing: { width: 14, height: 14, bitmap: '000030804c703b180600e0c03970000086c1ed2013c0000000' },
   warning: { width: 14, height: 14, bitmap: '000030000c80072001cc0033e01c3807ffc3f3f87cfe1f0000' },
   dashboard: { width: 14, height: 14, bitmap: '000000000c8007f003fec1fff03ff003cc0033c00c00000000' },
-  mina: { width: 14, height: 14, bitmap: '000000608039701e9ecd669e19630698016680196000000000' },
+  mina: { width: 16, height: 16, bitmap: '0808141422222222222222222222222222222222222222222222222242218140' },
   left: { width: 4, height: 7, bitmap: '48124208' },
   right: { width: 4, height: 7, bitmap: '21842401' },
 } as const;

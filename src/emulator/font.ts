@@ -4,7 +4,7 @@
  * nothing: from 0xC0 it still moves the pen by `byte & 0x3F` pixels (the SDK reads such a byte as a blank of that
  * width), every other byte (control bytes, DEL, 0x80-0xBF) by none. Data: font-data.ts.
  */
-import { BOLD_CELLS, BOLD_WIDTHS, ICONS, REGULAR_BITMAP, REGULAR_CHARACTERS } from './font-data.js';
+import { BOLD_BITMAP, BOLD_CHARACTERS, ICONS, REGULAR_BITMAP, REGULAR_CHARACTERS } from './font-data.js';
 import { fromHex } from '../apdu/bytes.js';
 
 export type FontName = 'regular' | 'bold';
@@ -31,9 +31,10 @@ export interface Glyph {
 
 const bitAt = (bitmap: Uint8Array, i: number) => (bitmap[i >> 3]! >> (i & 7)) & 1;
 
-function regularGlyphs(): Glyph[] {
-  const bitmap = fromHex(REGULAR_BITMAP);
-  const table = REGULAR_CHARACTERS.split(' ').map(Number);
+/** A font in the SDK's API-level-12 format: cropped bitmaps and, per character, offset, width, x min, y min, x max. */
+function croppedGlyphs(bitmapHex: string, characters: string): Glyph[] {
+  const bitmap = fromHex(bitmapHex);
+  const table = characters.split(' ').map(Number);
   const glyphs: Glyph[] = [];
   for (let i = 0; i * 5 < table.length; i++) {
     const [offset, width, xMin, yMin, xMax] = table.slice(i * 5, i * 5 + 5) as [number, number, number, number, number];
@@ -43,49 +44,11 @@ function regularGlyphs(): Glyph[] {
   return glyphs;
 }
 
-/**
- * A full-cell glyph of the earlier SDK format, cropped to its ink as the SDK's font generator crops (x min = blank
- * columns on the left, y min = blank rows above, the rows down to the last inked one); a blank cell keeps its width
- * and no bitmap, like the space of the regular font.
- */
-function cropCell(cell: Uint8Array, width: number): Glyph {
-  let left = width;
-  let right = -1;
-  let top = FONT_HEIGHT;
-  let bottom = -1;
-  for (let row = 0; row < FONT_HEIGHT; row++) {
-    for (let col = 0; col < width; col++) {
-      if (!bitAt(cell, row * width + col)) continue;
-      left = Math.min(left, col);
-      right = Math.max(right, col);
-      top = Math.min(top, row);
-      bottom = Math.max(bottom, row);
-    }
-  }
-  if (right < 0) return { advance: width, x: 0, y: 0, w: width, bitmap: new Uint8Array(0), drawn: true };
-  const w = right - left + 1;
-  const rows = bottom - top + 1;
-  const bitmap = new Uint8Array(Math.ceil((w * rows) / 8));
-  for (let row = 0; row < rows; row++) {
-    for (let col = 0; col < w; col++) {
-      const i = row * w + col;
-      if (bitAt(cell, (top + row) * width + left + col)) bitmap[i >> 3]! |= 1 << (i & 7);
-    }
-  }
-  return { advance: width, x: left, y: top, w, bitmap, drawn: true };
-}
-
-function boldGlyphs(): Glyph[] {
-  return BOLD_CELLS.split(' ')
-    .slice(0, LAST_CHAR - FIRST_CHAR + 1)
-    .map((cell, i) => cropCell(fromHex(cell), BOLD_WIDTHS[i]!));
-}
-
 let fonts: Record<FontName, Glyph[]> | undefined;
 
 /** How the SDK draws `byte` in `font`. */
 export function glyphOf(font: FontName, byte: number): Glyph {
-  fonts ??= { regular: regularGlyphs(), bold: boldGlyphs() };
+  fonts ??= { regular: croppedGlyphs(REGULAR_BITMAP, REGULAR_CHARACTERS), bold: croppedGlyphs(BOLD_BITMAP, BOLD_CHARACTERS) };
   if (byte >= FIRST_CHAR && byte <= LAST_CHAR) return fonts[font][byte - FIRST_CHAR]!;
   return { advance: byte >= 0xc0 ? byte & 0x3f : 0, x: 0, y: 0, w: 0, bitmap: new Uint8Array(0), drawn: false };
 }

@@ -14,6 +14,10 @@ import { atLeast } from '../apdu/version.js';
 import { cString, fixedScreen, valueScreens, type DrawnScreen } from './display.js';
 import type { IconName } from './font.js';
 import type { ScreenDrawing } from './screen-drawing.js';
+import type { NbglReview } from './touch-flows.js';
+import { contentsText, formatChange, list, updatesShown, type ZkappUpdateView, type ZkappView } from './zkapp-review.js';
+
+export type { ZkappUpdateView, ZkappView } from './zkapp-review.js';
 import type { LegacyTx } from './signer.js';
 
 /** One screen as the device draws it. */
@@ -63,6 +67,11 @@ export interface Review {
   afterApproval?: Screen;
   /** What the device shows between one stage and the next (the address review: "Processing..."). */
   betweenStages?: Screen;
+  /**
+   * What the app's NBGL code shows for it on a touch device (src/*_nbgl.c), where it differs from the screens above;
+   * absent for the reviews the app has no NBGL code of its own for (touch-reviews.ts derives them from `screens`).
+   */
+  nbgl?: NbglReview;
 }
 
 /**
@@ -118,6 +127,8 @@ export function addressReview(path: string, address: string): Review {
     screens: [...request, ...value('Address', address), ...choices()],
     stages: [0, request.length],
     betweenStages: pb('processing', 'Processing...'),
+    // get_address_nbgl.c: the address is derived first, then shown with its path.
+    nbgl: { useCase: 'address', title: 'Verify Mina\naddress', address, pairs: [{ item: 'Path', value: path }] },
   };
 }
 
@@ -160,7 +171,30 @@ export function transactionReview(tx: TxDisplay, version: string): Review {
     approvable: true,
     screens: [...screens, ...choices()],
     afterApproval: signing(),
+    nbgl: transactionNbgl(tx, version),
   };
+}
+
+/**
+ * sign_tx_nbgl.c `prepare_transaction_context`: "Testnet" off mainnet, From/To (Delegator/Delegate), the amount for
+ * a delegation too, Valid until whenever it is not 0, the memo when not empty.
+ */
+function transactionNbgl(tx: TxDisplay, version: string): NbglReview {
+  const payment = tx.txType === 'payment';
+  const memo = cString(tx.memo);
+  const pairs = [
+    ...(tx.networkId === 0 ? [{ item: 'Network', value: 'Testnet' }] : []),
+    { item: 'Type', value: payment ? 'Payment' : 'Delegation' },
+    { item: payment ? 'From' : 'Delegator', value: tx.from },
+    { item: payment ? 'To' : 'Delegate', value: tx.to },
+    { item: 'Amount', value: formatMina(tx.amount, version) },
+    { item: 'Fee', value: formatMina(tx.fee, version) },
+    ...(payment ? [{ item: 'Total', value: formatMina(tx.amount + tx.fee, version) }] : []),
+    { item: 'Nonce', value: String(tx.nonce) },
+    ...(tx.validUntil !== 0 ? [{ item: 'Valid until', value: String(tx.validUntil) }] : []),
+    ...(memo.length > 0 ? [{ item: 'Memo', value: String.fromCharCode(...memo) }] : []),
+  ];
+  return { useCase: 'review', title: 'Review transaction', finish: 'Sign transaction', pairs };
 }
 
 /** ≥ 1.4.5 shows the message only; 1.4.2/1.4.3 also showed the prefix (`shown`). The bytes as received. */
@@ -168,7 +202,11 @@ export function messageReview(shown: Uint8Array | string, networkId: number): Re
   const screens: Screen[] = [pnn('eye', 'Sign', 'Message')];
   if (networkId === 0) screens.push(bn('Network', 'testnet'));
   screens.push(...value('Message', shown));
-  return { ins: INS_SIGN_MESSAGE, kind: 'message', approvable: true, screens: [...screens, ...choices()] };
+  const text = typeof shown === 'string' ? shown : String.fromCharCode(...cString(shown));
+  // sign_msg_nbgl.c: "Testnet" off mainnet, then the message.
+  const pairs = [...(networkId === 0 ? [{ item: 'Network', value: 'Testnet' }] : []), { item: 'Message', value: text }];
+  const nbgl: NbglReview = { useCase: 'review', title: 'Review message', finish: 'Sign message', pairs };
+  return { ins: INS_SIGN_MESSAGE, kind: 'message', approvable: true, screens: [...screens, ...choices()], nbgl };
 }
 
 /** INS 06 with Blind signing off: two screens of notice, then a Reject the user must press. */
@@ -243,61 +281,6 @@ export function nullifierReview(fields: bigint[], origin?: string): Review {
   return { ins: INS_CREATE_NULLIFIER, kind: 'nullifier', approvable: true, screens: [...screens, ...choices()] };
 }
 
-/** What a zkApp review shows of one account update (src/emulator/zkapp-device.ts describes them). */
-export interface ZkappUpdateView {
-  index: number;
-  account: string;
-  mine: boolean;
-  token: string;
-  balanceChange: bigint;
-  incrementNonce: boolean;
-  /** The app-state slots set, and the value each is set to. */
-  appState: { slot: number; value: bigint }[];
-  /** The other changes in words (verification key, permissions, delegate, URI, token symbol, timing, voting). */
-  changes: string[];
-  /** Whether the update emits events, dispatches actions (the device sees only their hash, not their data). */
-  events: boolean;
-  actions: boolean;
-  authorization: string;
-}
-
-export interface ZkappView {
-  network: 'testnet' | 'mainnet';
-  feePayer: string;
-  feePayerIsMine: boolean;
-  fee: bigint;
-  nonce: bigint;
-  validUntil: bigint | undefined;
-  /** The memo's text (UTF-8 without control characters: the device refused anything else). */
-  memo: string;
-  updates: ZkappUpdateView[];
-  /** The account updates this account signs, by index, and the fee payer. */
-  signs: { feePayer: boolean; full: number[]; partial: number[] };
-}
-
-/** Whether an account update changes anything: a balance, app state, a setting, the nonce, events or actions. */
-export const changesSomething = (u: ZkappUpdateView): boolean =>
-  u.balanceChange !== 0n || u.incrementNonce || u.appState.length > 0 || u.changes.length > 0 || u.events || u.actions;
-
-/**
- * The account updates a review lists one by one: every one that changes anything, is of this account or is signed by
- * it. The others change nothing (they can only check preconditions) and are counted in one line.
- */
-export function updatesShown(view: ZkappView): ZkappUpdateView[] {
-  return view.updates.filter((u) => u.mine || u.authorization.startsWith('your signature') || changesSomething(u));
-}
-
-/** An amount with its sign: MINA in MINA (9 decimals), other tokens in their smallest unit. */
-export function formatChange(amount: bigint, token: string): string {
-  const sign = amount < 0n ? '-' : '+';
-  const magnitude = amount < 0n ? -amount : amount;
-  if (token !== 'MINA') return `${sign}${magnitude} (smallest units)`;
-  const fraction = (magnitude % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
-  return `${sign}${magnitude / 1_000_000_000n}${fraction ? `.${fraction}` : ''} MINA`;
-}
-
-const list = (indices: number[]) => indices.map((i) => i + 1).join(', ');
-
 /**
  * Extension SIGN_ZKAPP: the command in clear. The network; the fee payer, fee, nonce, validity and memo (escaped by the
  * text rule); each account update that changes anything or is this account's (the account, its token, the balance
@@ -307,35 +290,58 @@ const list = (indices: number[]) => indices.map((i) => i + 1).join(', ');
  * a partial one every account update (not the fee payer or memo).
  */
 export function zkappReview(view: ZkappView): Review {
-  const screens: Screen[] = [pnn('eye', 'Review zkApp', 'transaction'), bn('Network', view.network)];
-  screens.push(...value('Fee payer', `${view.feePayer}${view.feePayerIsMine ? ' (you)' : ''}`));
-  screens.push(...value('Fee', formatChange(view.fee, 'MINA').slice(1)));
-  screens.push(...value('Nonce', String(view.nonce)));
-  if (view.validUntil !== undefined) screens.push(...value('Valid until', `slot ${view.validUntil}`));
-  if (view.memo !== '') screens.push(...value('Memo', escapeForDisplay(view.memo)));
+  const feePayer: Screen[] = [bn('Network', view.network)];
+  feePayer.push(...value('Fee payer', `${view.feePayer}${view.feePayerIsMine ? ' (you)' : ''}`));
+  feePayer.push(...value('Fee', formatChange(view.fee, 'MINA').slice(1)));
+  feePayer.push(...value('Nonce', String(view.nonce)));
+  if (view.validUntil !== undefined) feePayer.push(...value('Valid until', `slot ${view.validUntil}`));
+  if (view.memo !== '') feePayer.push(...value('Memo', escapeForDisplay(view.memo)));
   const shown = updatesShown(view);
   const total = view.updates.length;
-  for (const u of shown) {
-    screens.push(pb('eye', `Update ${u.index + 1} of ${total}`));
-    screens.push(...value('Account', `${u.account}${u.mine ? ' (you)' : ''}`));
-    screens.push(...value('Token', u.token));
-    if (u.balanceChange !== 0n) screens.push(...value('Balance', formatChange(u.balanceChange, u.token)));
-    if (u.incrementNonce) screens.push(nn('Increments', 'the nonce'));
-    for (const { slot, value: v } of u.appState) screens.push(...value(`Sets state ${slot}`, v.toString()));
-    for (const change of u.changes) screens.push(...value('Warning', change));
-    if (u.events) screens.push(nn('Emits events', '(data not shown)'));
-    if (u.actions) screens.push(nn('Emits actions', '(data not shown)'));
-    screens.push(...value('Authorized by', u.authorization));
-  }
+  const updates = shown.flatMap((u) => updateScreens(u, total));
   const rest = total - shown.length;
-  if (rest > 0) {
-    screens.push(
-      ...value(
-        'Also',
-        `${rest} more update${rest === 1 ? ' that changes' : 's that change'} nothing (no balance, state, setting, nonce, event or action)`,
-      ),
-    );
+  const also =
+    rest > 0
+      ? value(
+          'Also',
+          `${rest} more update${rest === 1 ? ' that changes' : 's that change'} nothing (no balance, state, setting, nonce, event or action)`,
+        )
+      : [];
+  const signs = signScreens(view);
+  const groups = {
+    feePayer: feePayer.length,
+    shown: { indices: shown.map((u) => u.index), screens: updates.length },
+    counted: { count: rest, screens: also.length },
+    signs: signs.length,
+  };
+  // "Contents" counts every screen, its own pages included (a longer count can take one more page).
+  const others = 1 + feePayer.length + updates.length + also.length + signs.length + 2;
+  let contents = value('Contents', contentsText(total, others + 1, groups));
+  for (let pages = 1; contents.length !== pages; ) {
+    pages = contents.length;
+    contents = value('Contents', contentsText(total, others + pages, groups));
   }
+  const screens = [pnn('eye', 'Review zkApp', 'transaction'), ...contents, ...feePayer, ...updates, ...also, ...signs];
+  return { ins: INS_SIGN_ZKAPP, kind: 'zkapp', approvable: true, screens: [...screens, ...choices()], afterApproval: signing() };
+}
+
+/** One account update's screens: "Update i of N", its account and token, what it changes, who authorizes it. */
+function updateScreens(u: ZkappUpdateView, total: number): Screen[] {
+  const screens: Screen[] = [pb('eye', `Update ${u.index + 1} of ${total}`)];
+  screens.push(...value('Account', `${u.account}${u.mine ? ' (you)' : ''}`));
+  screens.push(...value('Token', u.token));
+  if (u.balanceChange !== 0n) screens.push(...value('Balance', formatChange(u.balanceChange, u.token)));
+  if (u.incrementNonce) screens.push(nn('Increments', 'the nonce'));
+  for (const { slot, value: v } of u.appState) screens.push(...value(`Sets state ${slot}`, v.toString()));
+  for (const change of u.changes) screens.push(...value('Warning', change));
+  if (u.events) screens.push(nn('Emits events', '(data not shown)'));
+  if (u.actions) screens.push(nn('Emits actions', '(data not shown)'));
+  screens.push(...value('Authorized by', u.authorization));
+  return screens;
+}
+
+/** What this account's signature authorizes (full or partial commitment), and what it covers. */
+function signScreens(view: ZkappView): Screen[] {
   const full = [
     ...(view.signs.feePayer ? ['the fee payer'] : []),
     ...(view.signs.full.length > 0 ? [`updates ${list(view.signs.full)}`] : []),
@@ -344,15 +350,14 @@ export function zkappReview(view: ZkappView): Review {
     ...(full.length > 0 ? [`${full.join(' and ')} (full commitment)`] : []),
     ...(view.signs.partial.length > 0 ? [`updates ${list(view.signs.partial)} (partial commitment)`] : []),
   ];
-  screens.push(...value('You sign', parts.join('; ')));
-  const updates = signedUpdates(total);
-  screens.push(
+  const updates = signedUpdates(view.updates.length);
+  return [
+    ...value('You sign', parts.join('; ')),
     ...value(
       'Your signature covers',
       full.length > 0 ? `the whole command: fee payer, memo and ${updates}` : `${updates} (not the fee payer or memo)`,
     ),
-  );
-  return { ins: INS_SIGN_ZKAPP, kind: 'zkapp', approvable: true, screens: [...screens, ...choices()], afterApproval: signing() };
+  ];
 }
 
 /** What a presentation review shows (src/emulator/presentation-device.ts). */

@@ -124,11 +124,14 @@ export interface Arrows {
   right: boolean;
 }
 
-/** A screen's pixels: `SCREEN_WIDTH × SCREEN_HEIGHT`, row by row, 1 for a lit pixel. */
+/** A screen's pixels: `width × height`, row by row, 1 for a lit (inked) pixel. */
 export interface ScreenBitmap {
   width: number;
   height: number;
   pixels: Uint8Array;
+  /** The grey of a set pixel and of the others in a screenshot (a Nano: #DDDDDD on black; a touch screen: black on white). */
+  ink?: number;
+  paper?: number;
 }
 
 function blit(pixels: Uint8Array, x: number, y: number, w: number, rows: number, bitmap: Uint8Array): void {

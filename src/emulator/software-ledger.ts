@@ -38,6 +38,7 @@ import {
   type ExtensionVersion,
 } from './extension-instructions.js';
 import { Dashboard } from './dashboard.js';
+import { isDeviceModel, type DeviceModel } from './device-models.js';
 import { deriveAccountKey, mnemonicToSeed, rootFromSeed, type AccountKey } from './keys.js';
 import type { Approver, Review } from './review.js';
 
@@ -83,6 +84,12 @@ export interface SoftwareLedgerOptions {
    * shown.
    */
   extensions?: boolean | '1.0' | '1.1';
+  /**
+   * The device it is (Speculos's model names, default 'nanosp'): 'nanox' shows the same BAGL screens (the app's
+   * bagl code serves both), 'stax' and 'flex' the app's NBGL reviews and settings on a touch screen (touch-flows.ts,
+   * through `SpeculosDisplay` and the Speculos server's `/finger`); the OS's GetOsVersion names the model's target.
+   */
+  model?: DeviceModel;
 }
 
 type Listener = (...args: unknown[]) => void;
@@ -119,6 +126,8 @@ export class SoftwareLedger implements ApduTransport {
   readonly version: string;
   /** The extension version this device speaks, or false (the released app). */
   readonly extensions: ExtensionVersion;
+  /** The device model it behaves as (`model` option). */
+  readonly model: DeviceModel;
   #root: HDKey;
   /** A chunked extension request being received. */
   #chunks = new ChunkReceiver();
@@ -168,6 +177,9 @@ export class SoftwareLedger implements ApduTransport {
     this.latencyMs = options.latencyMs ?? 0;
     this.#locked = options.locked ?? false;
     this.#appOpen = options.appOpen ?? true;
+    const model = options.model ?? 'nanosp';
+    if (!isDeviceModel(model)) throw new TypeError(`model must be one of nanosp, nanox, stax, flex (got ${String(model)})`);
+    this.model = model;
     this.#os = new Dashboard(this, { closedAppStatus: options.closedAppStatus ?? SW_APP_NOT_OPEN, appInstalled: options.appInstalled });
     this.extensions =
       options.extensions === true ? '1.2' : options.extensions === '1.0' || options.extensions === '1.1' ? options.extensions : false;

@@ -2,22 +2,30 @@
  * The device's screen and buttons behind the Speculos-compatible server: what is drawn now and what Speculos would
  * report of it (text events: screen-drawing.ts), the log of every event since the last reset, the buttons (pressed
  * and released as on Speculos: review-buttons.ts), the app's menu when no review is on screen (app-menu.ts), the
- * automation rules, and the ticker that drives the app's timed steps ("Processing...", "Signing...").
+ * automation rules, and the ticker (accepted, without effect, as on the real Speculos).
  *
  * A review is shown by standing in for the device's `approve`: with buttons, each stage waits for the button that
  * answers it, as on the device; without, the device's own `approve` answers, and the screens the user would have
  * seen are still drawn (only the first stage's when it answers `'cancel'`).
  */
-import { AppMenu, type MenuDevice } from './app-menu.js';
+import { AppMenu, dashboardScreen, type MenuDevice } from './app-menu.js';
+import { DEVICE_MODELS, type DeviceModel } from './device-models.js';
 import type { Automation, AutomationAction } from './speculos-automation.js';
 import { ButtonPanel, ReviewButtons, reviewArrows, type Button } from './review-buttons.js';
 import { reviewStages, type Approver, type Review, type ReviewAnswer, type Screen } from './review.js';
 import { renderDrawing, textEvents, type Arrows, type ScreenBitmap, type TextEvent } from './screen-drawing.js';
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from './screen-drawing.js';
+import { renderTouchPage } from './touch-drawing.js';
+import type { TouchModel, TouchPage } from './touch-flows.js';
+import { TouchPanel } from './touch-panel.js';
 
-/** A text event as Speculos reports it; `clear` marks the first event of a newly drawn screen. */
+/**
+ * A text event as Speculos reports it. `clear` is always false, as on the real Speculos: its event broadcast resets the
+ * current screen and reports nothing (speculos/api/events.py), so a tool finds screen boundaries with
+ * `?currentscreenonly=true` (`currentEvents`) or from where the events are drawn.
+ */
 export interface SpeculosEvent extends TextEvent {
-  clear: boolean;
+  clear: false;
 }
 
 /** What the display needs of the device. */
@@ -26,6 +34,9 @@ export interface DisplayDevice {
   readonly version?: string;
   blindSigning?: boolean;
   readonly appOpen?: boolean;
+  /** The device model (default the Nano S Plus): a Nano's buttons and BAGL screens, or a touch screen's NBGL pages. */
+  readonly model?: DeviceModel;
+  openApp?(): void;
   closeApp?(): void;
 }
 
@@ -36,28 +47,11 @@ const NO_ARROWS: Arrows = { left: false, right: false };
 /** How many events the log keeps. */
 const MAX_EVENTS = 1000;
 
-/** The app's timed steps wait for ticks; a paused ticker holds them until resumed or single-stepped. */
-class Ticker {
-  #paused = false;
-  #waiting: Array<() => void> = [];
-
-  tick(): Promise<void> {
-    return this.#paused ? new Promise((resolve) => this.#waiting.push(resolve)) : Promise.resolve();
-  }
-
-  control(action: TickerAction): void {
-    if (action === 'pause') this.#paused = true;
-    else if (action === 'single-step') this.#waiting.shift()?.();
-    else {
-      this.#paused = false;
-      for (const resolve of this.#waiting.splice(0)) resolve();
-    }
-  }
-}
-
 /**
  * The software Ledger's screen and its two buttons, as the device draws and answers them: reviews walked one screen at
- * a time (right, left, both on a choice), "Processing..." and "Signing...", the idle screen and the app menu. The
+ * a time (right, left, both on a choice), "Processing..." and "Signing...", the idle screen and the app menu, the
+ * dashboard once the app has quit; on a touch model (`device.model` 'stax' or 'flex') its touch screen instead, the
+ * app's NBGL pages (`page`) answered with `finger` (touch-panel.ts). The
  * Speculos-compatible server is built on it; a page can draw it too (`bitmap()`, `subscribe`) and press its buttons
  * (`button`). It stands in for the device's `approve` while it lives; call `beforeExchange` / `afterReply` around
  * each exchange so that the screen goes back to idle when the app does.
@@ -71,13 +65,16 @@ export class SpeculosDisplay {
   readonly #listeners = new Set<(event: SpeculosEvent) => void>();
   readonly #panel = new ButtonPanel();
   readonly #menu: AppMenu;
-  readonly #ticker = new Ticker();
   #review: { buttons: ReviewButtons; settle: (answer: ReviewAnswer) => void } | undefined;
   #automation: Automation | undefined;
   /** Whether the review answered in the exchange now running was approved (an error then leaves its screen up). */
   #approved = false;
   /** Whether a step of the menu is shown (the idle screen or another). */
   #onMenu = false;
+  /** Whether the dashboard is shown (the app has quit). */
+  #onDashboard = false;
+  /** A Stax's or a Flex's touch screen (absent on a Nano). */
+  readonly #touch: TouchPanel | undefined;
   readonly #restoreApprove: () => void;
 
   constructor(
@@ -97,6 +94,17 @@ export class SpeculosDisplay {
       closeApp: () => device.closeApp?.(),
     };
     this.#menu = new AppMenu(menuDevice);
+    const model = device.model ?? 'nanosp';
+    if (DEVICE_MODELS[model].touch) {
+      const touchDevice = Object.assign(menuDevice, {
+        get appOpen() {
+          return device.appOpen ?? true;
+        },
+        openApp: () => device.openApp?.(),
+        closeApp: () => device.closeApp?.(),
+      });
+      this.#touch = new TouchPanel(model as TouchModel, touchDevice, (page) => this.#showPage(page));
+    }
     const original = device.approve;
     device.approve = (review) => (options.buttons ? this.#awaitButtons(review) : this.#showAnswered(review, original));
     this.#restoreApprove = () => {
@@ -105,9 +113,14 @@ export class SpeculosDisplay {
     this.#toMenuStart();
   }
 
-  /** The screen shown now (undefined once the app has quit). */
+  /** The Nano screen shown now (undefined on a touch device). */
   get screen(): Screen | undefined {
     return this.#screen;
+  }
+
+  /** The touch page shown now (undefined on a Nano). */
+  get page(): TouchPage | undefined {
+    return this.#touch?.page;
   }
 
   /** The text events of the screen shown now (kept apart from the log: a reset of the log does not clear them). */
@@ -117,6 +130,7 @@ export class SpeculosDisplay {
 
   /** The pixels shown now, arrows included. */
   bitmap(): ScreenBitmap {
+    if (this.#touch) return renderTouchPage(this.#touch.page, this.#touch.model);
     if (!this.#screen) return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT, pixels: new Uint8Array(SCREEN_WIDTH * SCREEN_HEIGHT) };
     return renderDrawing(this.#screen.drawing, this.#arrows);
   }
@@ -134,9 +148,11 @@ export class SpeculosDisplay {
     this.#automation = automation;
   }
 
-  ticker(action: TickerAction): void {
-    this.#ticker.control(action);
-  }
+  /**
+   * `POST /ticker`: accepted and without effect on the app's timed steps, as on the real Speculos, where a paused
+   * ticker still lets the app go from "Processing..." to the address by itself.
+   */
+  ticker(_action: TickerAction): void {}
 
   /** A button action as Speculos's `POST /button/{left,right,both}` takes it. */
   button(button: Button, action: ButtonAction): void {
@@ -147,6 +163,11 @@ export class SpeculosDisplay {
       const event = this.#panel.release(side);
       if (event) this.#onButton(event);
     }
+  }
+
+  /** A finger on the touch screen, as Speculos's `POST /finger` takes it (no effect on a Nano). */
+  finger(action: ButtonAction, x: number, y: number, delay?: number): void {
+    this.#touch?.finger(action, x, y, delay);
   }
 
   /** An exchange is starting. */
@@ -160,20 +181,34 @@ export class SpeculosDisplay {
    */
   afterReply(ok: boolean): void {
     if (!ok && this.#approved) return;
-    if (!this.#onMenu) this.#toMenuStart();
+    if (this.#touch) {
+      // The status page of the answer stays until tapped (the device dismisses it after 3 s).
+      if (!this.#touch.onStatus && this.#touch.page?.kind !== 'home') this.#touch.home();
+    } else if (!this.#onMenu) this.#toMenuStart();
   }
 
   close(): void {
     this.#restoreApprove();
     this.#review?.settle(false);
+    this.#touch?.close();
     this.#listeners.clear();
   }
 
-  #show(screen: Screen | undefined, arrows: Arrows = NO_ARROWS, onMenu = false): void {
+  #show(screen: Screen | undefined, arrows: Arrows = NO_ARROWS, onMenu = false, onDashboard = false): void {
     this.#onMenu = onMenu;
+    this.#onDashboard = onDashboard;
     this.#screen = screen;
     this.#arrows = arrows;
-    this.#events = screen ? textEvents(screen.drawing).map(({ text, x, y, w, h }, i) => ({ text, x, y, w, h, clear: i === 0 })) : [];
+    this.#emit(screen ? textEvents(screen.drawing) : []);
+  }
+
+  #showPage(page: TouchPage): void {
+    this.#emit(page.texts);
+  }
+
+  /** The events of the screen drawn now: the current screen's, logged, streamed, matched by the automation rules. */
+  #emit(events: TextEvent[]): void {
+    this.#events = events.map(({ text, x, y, w, h }) => ({ text, x, y, w, h, clear: false as const }));
     for (const event of this.#events) {
       this.log.push(event);
       if (this.log.length > MAX_EVENTS) this.log.shift();
@@ -182,10 +217,11 @@ export class SpeculosDisplay {
     }
   }
 
-  /** The app's `ui_idle`: the first step of its menu (nothing once the app has quit to the dashboard). */
+  /** The app's `ui_idle`: the first step of its menu, its home page on a touch device (the dashboard once it quit). */
   #toMenuStart(): void {
     this.#menu.reset();
-    if (this.device.appOpen === false) this.#show(undefined);
+    if (this.#touch) this.#touch.home();
+    else if (this.device.appOpen === false) this.#show(dashboardScreen(), { left: true, right: true }, false, true);
     else this.#show(this.#menu.screen, this.#menu.arrows, true);
   }
 
@@ -197,7 +233,8 @@ export class SpeculosDisplay {
         if (action[0] === 'button') {
           const side = action[1] === 1 ? 'left' : action[1] === 2 ? 'right' : undefined;
           if (side) this.button(side, action[2] ? 'press' : 'release');
-        } else if (action[0] === 'setbool') this.#automation?.setVariable(action[1], action[2]);
+        } else if (action[0] === 'finger') this.finger(action[3] ? 'press' : 'release', action[1], action[2]);
+        else if (action[0] === 'setbool') this.#automation?.setVariable(action[1], action[2]);
         else if (action[0] === 'exit') this.options.onExit?.();
       }
     });
@@ -206,39 +243,46 @@ export class SpeculosDisplay {
   #onButton(button: Button): void {
     const active = this.#review;
     if (!active) {
-      if (!this.#onMenu) return; // no app on screen (it quit): the dashboard is not modelled
+      if (this.#onDashboard && button === 'both') {
+        this.device.openApp?.(); // both buttons on an app's tile open it
+        this.#toMenuStart();
+        return;
+      }
+      if (!this.#onMenu) return;
       const outcome = this.#menu.press(button);
-      if (outcome === 'quit') this.#show(undefined);
+      if (outcome === 'quit') this.#toMenuStart();
       else if (outcome !== 'none') this.#show(this.#menu.screen, this.#menu.arrows, true);
       return;
     }
     const step = active.buttons.press(button);
     if (step.kind === 'moved') this.#show(active.buttons.screen, active.buttons.arrows);
-    else if (step.kind === 'next-stage') void this.#nextStage(active.buttons);
+    else if (step.kind === 'next-stage') this.#nextStage(active.buttons);
     else if (step.kind === 'decided') {
       this.#review = undefined;
-      void this.#decided(active.buttons.review, step.answer).then(() => active.settle(step.answer));
+      this.#decided(active.buttons.review, step.answer);
+      active.settle(step.answer);
     }
   }
 
-  async #nextStage(buttons: ReviewButtons): Promise<void> {
-    if (buttons.review.betweenStages) {
-      this.#show(buttons.review.betweenStages);
-      await this.#ticker.tick();
-    }
+  #nextStage(buttons: ReviewButtons): void {
+    if (buttons.review.betweenStages) this.#show(buttons.review.betweenStages);
     this.#show(buttons.screen, buttons.arrows);
   }
 
-  /** After the answer: "Signing..." while an approved transaction is signed, the idle screen after a rejection. */
-  async #decided(review: Review, answer: ReviewAnswer): Promise<void> {
+  #touchAnswered(review: Review, answer: ReviewAnswer): ReviewAnswer {
     this.#approved = answer === true && review.approvable;
-    if (this.#approved && review.afterApproval) {
-      this.#show(review.afterApproval);
-      await this.#ticker.tick();
-    } else if (!this.#approved) this.#toMenuStart();
+    return answer;
+  }
+
+  /** After the answer: "Signing..." while an approved transaction is signed, the idle screen after a rejection. */
+  #decided(review: Review, answer: ReviewAnswer): void {
+    this.#approved = answer === true && review.approvable;
+    if (this.#approved && review.afterApproval) this.#show(review.afterApproval);
+    else if (!this.#approved) this.#toMenuStart();
   }
 
   #awaitButtons(review: Review): Promise<ReviewAnswer> {
+    if (this.#touch) return this.#touch.review(review).then((answer) => this.#touchAnswered(review, answer));
     this.#review?.settle(false);
     return new Promise((resolve) => {
       const buttons = new ReviewButtons(review);
@@ -249,6 +293,11 @@ export class SpeculosDisplay {
 
   /** Without buttons: the device's own approver answers; the screens the user went through are drawn. */
   async #showAnswered(review: Review, original: Approver): Promise<ReviewAnswer> {
+    if (this.#touch) {
+      const answer = await original(review);
+      this.#touch.shown(review, answer);
+      return this.#touchAnswered(review, answer);
+    }
     const arrows = reviewArrows(review);
     const [first, ...later] = reviewStages(review).map((stage, i, all) => {
       const start = all.slice(0, i).reduce((n, s) => n + s.length, 0);
@@ -262,7 +311,7 @@ export class SpeculosDisplay {
         for (const [screen, at] of stage) this.#show(screen, at);
       }
     }
-    await this.#decided(review, answer);
+    this.#decided(review, answer);
     return answer;
   }
 }

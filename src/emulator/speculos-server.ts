@@ -9,9 +9,9 @@
  *                                events, or only the current screen's (kept apart from the log)
  *   DELETE /events               resets the log
  *   POST   /button/{left,right,both} {"action": "press" | "release" | "press-and-release"}; a button acts when released
- *   POST   /finger               accepted, no effect (a Nano has no touch screen)
+ *   POST   /finger               {"action", "x", "y", "delay"?}: a finger on a touch model's screen (no effect on a Nano)
  *   POST   /automation           the rules that press buttons when a text is drawn (speculos-automation.ts)
- *   POST   /ticker               {"action": "pause" | "resume" | "single-step"}: the ticks the app's timed steps wait for
+ *   POST   /ticker               {"action": "pause" | "resume" | "single-step"}: accepted, no effect (as on Speculos)
  *   GET    /screenshot           the screen as a PNG (screen-drawing.ts, png.ts)
  *
  * What the device draws and how buttons move through it: speculos-display.ts. A body that is not JSON, or JSON that
@@ -194,9 +194,12 @@ const ROUTES: Readonly<Record<string, Route>> = {
     display.clearLog();
     json(res, 200, {});
   },
-  'POST /finger': async ({ res, body }) => {
+  'POST /finger': async ({ res, body, display }) => {
     const parsed = parseJson(body, FINGER);
-    return 'error' in parsed ? json(res, 400, { error: parsed.error }) : json(res, 200, {});
+    if ('error' in parsed) return json(res, 400, { error: parsed.error });
+    const { action, x, y, delay } = parsed.value;
+    display.finger(action, x, y, delay);
+    json(res, 200, {});
   },
   'POST /automation': postAutomation,
   'POST /ticker': async ({ res, body, display }) => {

@@ -4,7 +4,7 @@
  * encodes it, and compared pixel by pixel with the PNG committed under test/fixtures/snapshots/<name>/00000.png, …
  *
  * `npm run snapshots:update` (UPDATE_SNAPSHOTS=1) writes them instead. The committed PNGs are read back here with
- * node:zlib and node's CRC-32, apart from the encoder under test (CompressionStream, its own CRC).
+ * node:zlib and node's CRC-32, apart from the encoder under test (pako's deflate, its own CRC).
  */
 import { crc32, inflateSync } from 'node:zlib';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,8 +15,8 @@ import { encodePng, renderScreen, type Arrows, type Screen } from '../../src/emu
 const ROOT = new URL('../fixtures/snapshots/', import.meta.url).pathname;
 const UPDATE = process.env.UPDATE_SNAPSHOTS === '1';
 
-/** A PNG of ours read back: its size and, per pixel, whether it is lit (white). */
-export function readPng(png: Uint8Array): { width: number; height: number; lit: Uint8Array } {
+/** The RGB pixels of an 8-bit RGB PNG, its chunk checksums checked and every row filter undone (PNG spec, 9). */
+export function pixelsOf(png: Uint8Array): { width: number; height: number; rgb: Uint8Array } {
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   if (Buffer.from(png.subarray(0, 8)).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG');
   let width = 0;
@@ -36,15 +36,33 @@ export function readPng(png: Uint8Array): { width: number; height: number; lit: 
     at += 12 + length;
   }
   const raw = inflateSync(Buffer.concat(data));
-  const lit = new Uint8Array(width * height);
+  const stride = width * 3;
+  const rgb = new Uint8Array(height * stride);
   for (let y = 0; y < height; y++) {
-    const row = y * (1 + width * 3);
-    if (raw[row] !== 0) throw new Error('a row filter other than none');
-    for (let x = 0; x < width; x++) {
-      const [r, g, b] = raw.subarray(row + 1 + x * 3, row + 4 + x * 3);
-      if ((r !== 0 && r !== 0xff) || r !== g || g !== b) throw new Error('a pixel neither black nor white');
-      lit[y * width + x] = r === 0xff ? 1 : 0;
+    const filter = raw[y * (stride + 1)]!;
+    for (let i = 0; i < stride; i++) {
+      const a = i >= 3 ? rgb[y * stride + i - 3]! : 0;
+      const b = y > 0 ? rgb[(y - 1) * stride + i]! : 0;
+      const c = i >= 3 && y > 0 ? rgb[(y - 1) * stride + i - 3]! : 0;
+      const p = a + b - c;
+      const paeth =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const predictor = [0, a, b, (a + b) >> 1, paeth][filter];
+      if (predictor === undefined) throw new Error(`row filter ${filter}`);
+      rgb[y * stride + i] = (raw[y * (stride + 1) + 1 + i]! + predictor) & 0xff;
     }
+  }
+  return { width, height, rgb };
+}
+
+/** A screen PNG read back: its size and, per pixel, whether it is lit (Speculos's #DDDDDD; anything else throws). */
+export function readPng(png: Uint8Array): { width: number; height: number; lit: Uint8Array } {
+  const { width, height, rgb } = pixelsOf(png);
+  const lit = new Uint8Array(width * height);
+  for (let i = 0; i < lit.length; i++) {
+    const [r, g, b] = rgb.subarray(i * 3, i * 3 + 3);
+    if ((r !== 0 && r !== 0xdd) || r !== g || g !== b) throw new Error('a pixel neither black nor #DDDDDD');
+    lit[i] = r === 0xdd ? 1 : 0;
   }
   return { width, height, lit };
 }

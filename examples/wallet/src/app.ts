@@ -9,7 +9,7 @@
  * and the connected sites with a Revoke button each. Opened directly (no dapp), it is the connected-sites manager.
  */
 import type { ZkappSummary } from 'chain-ledger';
-import { SoftwareLedger, TEST_MNEMONIC } from 'chain-ledger/emulator';
+import { type DeviceModel, SoftwareLedger, TEST_MNEMONIC } from 'chain-ledger/emulator';
 import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
 import { useBrowserProver } from '../../../src/presentations/runner.js';
 import { WalletHost, type WalletActivity, type WalletHostOptions } from '../../../src/wallet/host.js';
@@ -126,6 +126,7 @@ function startDemo(): void {
   const device = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, {
     extensions: $<HTMLSelectElement>('demo-firmware').value === 'extension',
     blindSigning: true,
+    model: $<HTMLSelectElement>('demo-model').value as DeviceModel,
     warn: (message) => console.warn(message),
   });
   // Its screen and buttons, drawn here: the user answers each review with the device's buttons.
@@ -135,6 +136,7 @@ function startDemo(): void {
     left: $<HTMLButtonElement>('device-left'),
     both: $<HTMLButtonElement>('device-both'),
     right: $<HTMLButtonElement>('device-right'),
+    touchButtons: $('device-touch'),
     caption: $('device-caption'),
     showAll: $<HTMLButtonElement>('device-show-all'),
     list: $<HTMLOListElement>('demo-screens'),
