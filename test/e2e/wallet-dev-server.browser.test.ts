@@ -66,7 +66,7 @@ async function startServe(): Promise<{ wallet: string; dapp: string }> {
 }
 
 describe('npm run wallet (the Vite dev servers of the wallet page and the web dapp)', () => {
-  it("signs the dapp's Berkeley sample command in the dev server's wallet window (its CommonJS dependencies pre-bundled), and prints no source-map warning", async () => {
+  it("signs the dapp's Berkeley sample command in the dev server's wallet window (its CommonJS dependencies pre-bundled), shows the result as readable fields, and prints no source-map warning", async () => {
     onTestFailed(() => console.log(`npm run wallet printed:\n${output}`));
     const [{ dapp }, executablePath] = await Promise.all([startServe(), chromiumPath()]);
     browser = await chromium.launch({ executablePath, headless: true, args: WALLET_CHROMIUM_FLAGS });
@@ -92,6 +92,9 @@ describe('npm run wallet (the Vite dev servers of the wallet page and the web da
     const sent = await result(page, 'result-send', 120_000);
     expectOk(sent);
     expect(verifySignedData('berkeley', sent.json.signedData, ACCOUNT_0)).toBe(true);
+    // The dapp shows the signed command as fields a person reads (its JSON under "signedData:"), not one escaped string.
+    expect(sent.text).toMatch(/^signedData:\n {2}\{\n {4}"zkappCommand": \{$/m);
+    expect(sent.text).not.toContain('\\"');
     expect([...watched.errors, ...popupWatched.errors]).toEqual([]);
     expect(output).not.toMatch(/points to missing source files/);
     expect(output).not.toMatch(/error/i);
