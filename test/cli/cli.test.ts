@@ -2,8 +2,9 @@
  * The `chain-ledger` CLI as users run it: the built bin (dist/cli/main.js, `npm test` builds first) in a child
  * process, against the software Ledger and against `startSpeculosServer` over loopback HTTP.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Field, Nullifier } from 'o1js';
@@ -210,6 +211,9 @@ describe('chain-ledger CLI: every argument, flag and file is checked before the 
     [['address', '--only-sign'], /address does not take --only-sign/],
     [['address', '--network', 'testnet'], /--network must be mainnet, devnet or local, not "testnet"/],
     [['address', '--account', '2147483648'], /--account must be an integer from 0 to 2147483647/],
+    [['address', '--account', '-1'], /^chain-ledger: --account must be an integer from 0 to 2147483647, not "-1"$/m],
+    [['address', '--account', '--confirm-address'], /^chain-ledger: --account needs a value before --confirm-address$/m],
+    [['present', FIXTURE, '--origin', '-x'], /--origin "-x": a value that starts with a dash is written --origin=-x/],
     [['address', '--frob'], /Unknown option '--frob'/],
     [['send-zkapp', FIXTURE, '--only-sign', '--spend-cap', 'lots'], /--spend-cap must be an amount of MINA/],
     [['address', '--yes'], /address does not take --yes/],
@@ -229,6 +233,84 @@ describe('chain-ledger CLI: every argument, flag and file is checked before the 
     const r = await cli('address', '--device', 'floppy');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--device must be usb, speculos\[:PORT\] or software, not "floppy"/);
+  });
+});
+
+/** A TCP port free on 127.0.0.1 now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('chain-ledger speculos-server', () => {
+  it('serves the software Ledger on --port (said to be NOT hardware), another command drives it with --device speculos:PORT, its buttons pressed on its stdin; SIGINT stops it', async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [BIN, 'speculos-server', '--port', String(port), '--extension'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => server.once('close', resolve));
+    try {
+      await expect.poll(() => output, { timeout: 30_000 }).toContain(`Software Ledger on http://127.0.0.1:${port}: NOT hardware`);
+      expect(output).toMatch(/public test mnemonic/);
+      expect(output).toContain(`chain-ledger address --device speculos:${port} --confirm-address`);
+      expect(output).toMatch(/Ctrl-C stops it/);
+      const address = cli('address', '--device', `speculos:${port}`, '--confirm-address', '--account', '2');
+      let settled = false;
+      void address.finally(() => (settled = true));
+      await expect.poll(() => output, { timeout: 60_000 }).toContain('│ Get | Address');
+      // The holder reads the screens the server prints and answers each stage as on the device: right to its last
+      // screen (where right changes nothing: its stop choice), left to its go-on choice, both.
+      const moved = async (button: string) => {
+        const before = output.length;
+        server.stdin.write(`${button}\n`);
+        return expect
+          .poll(() => output.length, { timeout: 1_500 })
+          .toBeGreaterThan(before)
+          .then(
+            () => true,
+            () => false,
+          );
+      };
+      for (let presses = 0; !settled; presses++) {
+        if (presses > 40) throw new Error(`the review did not end after 40 presses:\n${output}`);
+        if (await moved('right')) continue;
+        await moved('left');
+        const before = output.length;
+        server.stdin.write('both\n');
+        await expect.poll(() => settled || output.length > before, { timeout: 10_000 }).toBe(true);
+      }
+      expect(output).toContain("│ Path | 44'/12586'/2'/0/0");
+      expect(output).toMatch(new RegExp(`│ Address \\(1/2\\) \\| ${addressOf(2).slice(0, 17)}`));
+      const r = await address;
+      expect(r.code).toBe(0);
+      expect(r.json).toEqual({ address: addressOf(2) });
+      expect(r.stderr).toMatch(/Speculos on port/);
+      server.kill('SIGINT');
+      expect(await closed).toBe(0);
+      expect(output.trimEnd().endsWith('stopped')).toBe(true);
+    } finally {
+      server.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('is listed in --help, and refuses what it does not take before it listens (exit 2)', async () => {
+    expect((await cli('--help')).stdout).toMatch(/^ {2}speculos-server +a software Ledger \(test mnemonic, NOT hardware\)/m);
+    for (const [args, message] of [
+      [['--device', 'usb'], /speculos-server does not take --device/],
+      [['--port', '70000'], /--port must be a port number from 1 to 65535, not "70000"/],
+      [['--app-version', 'latest'], /--app-version must be a version such as 1\.6\.0, not "latest"/],
+      [['extra'], /speculos-server: unexpected argument "extra"/],
+    ] as const) {
+      const r = await cli('speculos-server', ...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
   });
 });
 
