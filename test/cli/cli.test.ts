@@ -2,9 +2,8 @@
  * The `chain-ledger` CLI as users run it: the built bin (dist/cli/main.js, `npm test` builds first) in a child
  * process, against the software Ledger and against `startSpeculosServer` over loopback HTTP.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Field, Nullifier } from 'o1js';
@@ -15,6 +14,7 @@ import { credentialIssuer, issuerHash, verifiedOutput } from '../support/credent
 import { addressOf } from '../support/vectors.js';
 import { verifySigned } from '../support/zkapp.js';
 import { quietLedger } from '../support/rig.js';
+import { freePort, startSpeculosCli } from '../support/speculos-cli.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/cli/main.js');
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/zkapp-command-berkeley.json');
@@ -236,66 +236,31 @@ describe('chain-ledger CLI: every argument, flag and file is checked before the 
   });
 });
 
-/** A TCP port free on 127.0.0.1 now. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 describe('chain-ledger speculos-server', () => {
   it('serves the software Ledger on --port (said to be NOT hardware), another command drives it with --device speculos:PORT, its buttons pressed on its stdin; SIGINT stops it', async () => {
     const port = await freePort();
-    const server = spawn(process.execPath, [BIN, 'speculos-server', '--port', String(port), '--extension'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let output = '';
-    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const closed = new Promise<number | null>((resolve) => server.once('close', resolve));
+    const server = await startSpeculosCli(['--port', String(port), '--extension']);
     try {
-      await expect.poll(() => output, { timeout: 30_000 }).toContain(`Software Ledger on http://127.0.0.1:${port}: NOT hardware`);
-      expect(output).toMatch(/public test mnemonic/);
-      expect(output).toContain(`chain-ledger address --device speculos:${port} --confirm-address`);
-      expect(output).toMatch(/Ctrl-C stops it/);
-      const address = cli('address', '--device', `speculos:${port}`, '--confirm-address', '--account', '2');
+      expect(server.output()).toContain(`Software Ledger on http://127.0.0.1:${port}: NOT hardware`);
+      expect(server.output()).toMatch(/public test mnemonic/);
+      expect(server.output()).toContain(`chain-ledger address --device speculos:${port} --confirm-address`);
+      expect(server.output()).toMatch(/Ctrl-C stops it/);
       let settled = false;
-      void address.finally(() => (settled = true));
-      await expect.poll(() => output, { timeout: 60_000 }).toContain('│ Get | Address');
-      // The holder reads the screens the server prints and answers each stage as on the device: right to its last
-      // screen (where right changes nothing: its stop choice), left to its go-on choice, both.
-      const moved = async (button: string) => {
-        const before = output.length;
-        server.stdin.write(`${button}\n`);
-        return expect
-          .poll(() => output.length, { timeout: 1_500 })
-          .toBeGreaterThan(before)
-          .then(
-            () => true,
-            () => false,
-          );
-      };
-      for (let presses = 0; !settled; presses++) {
-        if (presses > 40) throw new Error(`the review did not end after 40 presses:\n${output}`);
-        if (await moved('right')) continue;
-        await moved('left');
-        const before = output.length;
-        server.stdin.write('both\n');
-        await expect.poll(() => settled || output.length > before, { timeout: 10_000 }).toBe(true);
-      }
-      expect(output).toContain("│ Path | 44'/12586'/2'/0/0");
-      expect(output).toMatch(new RegExp(`│ Address \\(1/2\\) \\| ${addressOf(2).slice(0, 17)}`));
+      const address = cli('address', '--device', `speculos:${port}`, '--confirm-address', '--account', '2').finally(() => (settled = true));
+      // The holder reads the screens the server prints and answers on its stdin.
+      await server.approveUntil(() => settled);
       const r = await address;
       expect(r.code).toBe(0);
       expect(r.json).toEqual({ address: addressOf(2) });
       expect(r.stderr).toMatch(/Speculos on port/);
-      server.kill('SIGINT');
-      expect(await closed).toBe(0);
-      expect(output.trimEnd().endsWith('stopped')).toBe(true);
+      expect(server.output()).toContain('│ Get | Address');
+      expect(server.output()).toContain("│ Path | 44'/12586'/2'/0/0");
+      expect(server.output()).toMatch(new RegExp(`│ Address \\(1/2\\) \\| ${addressOf(2).slice(0, 17)}`));
+      server.child.kill('SIGINT');
+      expect(await server.closed).toBe(0);
+      expect(server.output().trimEnd().endsWith('stopped')).toBe(true);
     } finally {
-      server.kill('SIGKILL');
+      server.child.kill('SIGKILL');
     }
   }, 120_000);
 
