@@ -42,8 +42,8 @@ function printReview(review: Review): void {
 
 /**
  * What the heavy steps cost, as measured on the 2 shared cores of the project's machine (README, Quick start): the
- * prover compiles the presentation circuit (83 s the first time, 46 s with its keys in ~/.cache/o1js, at load
- * 10–17) and proves (23–60 s); the verifier compiles it again for its verification key and checks (38–58 s).
+ * prover compiles the presentation circuit (83 s the first time, 20–46 s with its keys in ~/.cache/o1js, at load
+ * 5–17) and proves (23–60 s); the verifier compiles it again for its verification key and checks (38–58 s).
  */
 const PRESENTATION_TIME = '1–2 min on 2 busy cores; its compile is quicker once cached in ~/.cache/o1js';
 const VERIFY_TIME = '30–60 s on 2 busy cores';
@@ -225,8 +225,8 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
   const [address] = await step('chain.requestAccounts()', () => chain.requestAccounts());
   console.log(`   connected ${address}`);
 
-  // o1js starts in this thread here (its bindings, the local ledger): 10–15 s without a line, said in the title.
-  const title = 'Start the local chain (o1js LocalBlockchain, 10–15 s: o1js starts) and fund the account with 100 MINA';
+  // o1js starts in this thread here (its bindings, the local ledger): 5–15 s without a line, said in the title.
+  const title = 'Start the local chain (o1js LocalBlockchain, 5–15 s: o1js starts) and fund the account with 100 MINA';
   const local = await step(title, async () => {
     const local = await chain.localChain();
     await local.fund(address!, 100_000_000_000n);

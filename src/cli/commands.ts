@@ -149,8 +149,8 @@ id is what delete-credential takes.`,
     synopsis: 'present REQUEST_FILE',
     summary: 'a presentation for a request (mina-attestations PresentationRequest JSON)',
     help: `REQUEST_FILE holds the request as mina-attestations writes it (PresentationRequest.toJSON). An https request
-names its verifier: pass its origin with --origin. Compiling the circuit takes 45–90 s on 2 busy cores (quicker once
-its keys are cached in ~/.cache/o1js), proving 20–60 s.
+names its verifier: pass its origin with --origin. Compiling the circuit takes 20–90 s on 2 busy cores (the most the
+first time, before its keys are cached in ~/.cache/o1js), proving 20–60 s.
 Prints { "presentation" }.`,
     flags: ['credentials', 'origin'],
     async prepare(line) {

@@ -43,7 +43,7 @@ describe('npm start (the embedded software Ledger, with the extension)', () => {
       /… compiling the request's circuit for its verification key \(\d+\.\d s\)\n[\s\S]*… checking the proof \(\d+\.\d s\)/,
     );
     expect(verify).toContain('✔ the proof verifies and names the expected issuer');
-    expect(stepOf(stdout, 'Start the local chain').split('\n')[0]).toContain('10–15 s: o1js starts');
+    expect(stepOf(stdout, 'Start the local chain').split('\n')[0]).toContain('5–15 s: o1js starts');
     // The released app: a second software Ledger, connected with its address read silently, says so; no address review.
     const released = stepOf(stdout, 'The same command on the released Mina app');
     expect(released).toContain('connected with its address read silently');
