@@ -30,12 +30,16 @@
  * 6. emits o1js once, for the page and the Worker: Vite bundles a Worker apart from the page, so each would carry its
  *    own 16 MB copy of o1js (Vite 8 writes both). The build emits `<assetsDir>/o1js-<version>.js` (all of o1js's
  *    exports) as a chunk of its own, and every `import 'o1js'` of the page, the Worker and the application's code
- *    loads that file, so there is one o1js per thread and one download.
+ *    loads that file, so there is one o1js per thread and one download;
+ * 7. serves mina-signer's files without their source maps, which point to TypeScript sources the packages do not
+ *    ship (the dev server would warn about each), and has the dev server pre-bundle the CommonJS packages they import
+ *    (`blakejs`, and 3.1.0's `js-sha256`: Vite serves them unbundled otherwise, and their named exports are missing).
  *
  * @module chain-ledger/vite
  */
 
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,6 +117,13 @@ function locate(pkg: string): Internal {
 }
 
 const PACKAGES = ['mina-signer', 'mina-signer-berkeley', 'mina-attestations'] as const;
+
+/**
+ * The CommonJS packages the internal files of both mina-signer eras import (test/vite.test.ts walks their import
+ * graphs and checks this list), as Vite's `optimizeDeps.include` names a dependency reached through a package:
+ * 4.0.0 imports `blakejs` (its `@noble/hashes` is ESM), 3.1.0 `blakejs` and `js-sha256`.
+ */
+const COMMONJS_DEPENDENCIES = ['mina-signer > blakejs', 'mina-signer-berkeley > blakejs', 'mina-signer-berkeley > js-sha256'] as const;
 
 /** Where a production build puts the one o1js chunk: `<assetsDir>/o1js-<version>.js`, beside every other chunk. */
 function sharedO1jsFile(assetsDir: string): string {
@@ -196,9 +207,25 @@ export function chainLedger(options: ChainLedgerViteOptions = {}): Plugin {
       if (id === BROWSER_CRYPTO) return BROWSER_CRYPTO_CODE;
       if (id.startsWith(EMPTY)) return EMPTY_CODE;
       if (id.startsWith(MISSING)) return missingCode(id.slice(MISSING.length + 1));
-      return null;
+      return loadWithoutSourceMap(clean(id), internal);
     },
   };
+}
+
+/** A `//# sourceMappingURL=…` comment at the end of a file. */
+const SOURCE_MAPPING_URL = /\n\/\/# sourceMappingURL=[^\n]*\s*$/;
+
+/**
+ * 7. A JavaScript file of mina-signer (either era), without its source map: each file's map names the TypeScript
+ * sources it was compiled from (`../../../../src/signature.ts`, `bindings/crypto/random.ts`), which the packages do
+ * not ship, so the dev server would warn "Sourcemap for … points to missing source files" once per file (about 30).
+ * A map with no sources has nothing to show: the file is served as it is, and `mappings: ''` tells Vite and Rollup
+ * that it has none. Other files (mina-attestations ships its sources) are left to Vite.
+ */
+async function loadWithoutSourceMap(file: string, internal: (pkg: string) => Internal) {
+  if (!file.endsWith('.js') || !PACKAGES.slice(0, 2).some((p) => inside(file, internal(p).root))) return null;
+  const code = await readFile(file, 'utf8');
+  return { code: code.replace(SOURCE_MAPPING_URL, '\n'), map: { mappings: '' as const } };
 }
 
 /** `locate`, each package looked up once per plugin instance (resolveId asks for the same few on every import). */
@@ -218,12 +245,12 @@ const inside = (file: string, dir: string) => file === dir || file.startsWith(di
 /** A module id without its query string. */
 const clean = (id: string) => id.split('?')[0]!;
 
-/** The Vite config the plugin adds: pre-bundled blakejs, the COOP/COEP headers (4.), the Worker's build (5.). */
+/** The Vite config the plugin adds: mina-signer's CommonJS dependencies pre-bundled (7.), the COOP/COEP headers (4.), the Worker's build (5.). */
 function viteConfig(options: ChainLedgerViteOptions) {
   return {
-    // The dev server serves mina-signer's internal files as they are; the one CommonJS package they import must
-    // be pre-bundled (the dependency scan does not follow the virtual ids).
-    optimizeDeps: { include: ['mina-signer > blakejs', 'mina-signer-berkeley > blakejs'] },
+    // The dev server serves mina-signer's internal files as they are; the CommonJS packages they import must be
+    // pre-bundled (the dependency scan does not follow the virtual ids), or their named imports are missing.
+    optimizeDeps: { include: [...COMMONJS_DEPENDENCIES] },
     // 5. The presentation Worker (presentations/worker.browser): an ES module, since it loads o1js and
     // mina-attestations lazily (code-splitting; Vite's default worker format, iife, cannot split), built with this
     // plugin too (Vite applies `plugins` to workers only in dev; `worker.plugins` in builds).

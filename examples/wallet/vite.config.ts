@@ -45,6 +45,9 @@ function walletHeaders(): Plugin {
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
+  // Its own dependency cache: `npm run wallet` runs this dev server beside the dapp's, and with Vite's one default
+  // (node_modules/.vite) each would overwrite the other's pre-bundled dependencies.
+  cacheDir: here('../../node_modules/.vite/wallet'),
   plugins: [chainLedger({ crossOriginIsolation: false }), walletHeaders()],
   resolve: {
     // In this repository: package.json "imports" (the browser twins of the loaders) point at src/ too.

@@ -18,6 +18,8 @@ export const LOCAL_WALLET_URL = 'http://127.0.0.1:5174/';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
+  // Its own dependency cache, apart from the wallet's (examples/wallet/vite.config.ts): they run side by side.
+  cacheDir: fileURLToPath(new URL('../../node_modules/.vite/web-dapp', import.meta.url)),
   define: { __CHAIN_LEDGER_WALLET_URL__: JSON.stringify(process.env.CHAIN_LEDGER_WALLET_URL ?? LOCAL_WALLET_URL) },
   resolve: {
     alias: [{ find: /^chain-ledger\/connect$/, replacement: src('connect.ts') }],

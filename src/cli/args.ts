@@ -64,6 +64,26 @@ export const FLAGS = {
     default: 'http://localhost',
     help: '--origin URL                            the verifier origin of an https presentation request (default http://localhost)',
   },
+  port: {
+    type: 'string',
+    default: '5000',
+    help: '--port N                                speculos-server: the port on 127.0.0.1 (default 5000)',
+  },
+  extension: {
+    type: 'boolean',
+    default: false,
+    help: '--extension                             speculos-server: the chain-ledger protocol extension on (the released app has none)',
+  },
+  'app-version': {
+    type: 'string',
+    default: '1.6.0',
+    help: '--app-version X.Y.Z                     speculos-server: the Mina app version it behaves as (default 1.6.0)',
+  },
+  'blind-signing': {
+    type: 'boolean',
+    default: false,
+    help: "--blind-signing                         speculos-server: the app's Blind signing setting on (default off, as installed)",
+  },
   help: {
     type: 'boolean',
     short: 'h',
@@ -92,6 +112,10 @@ export interface CommandLine {
     yes: boolean;
     'spend-cap': string;
     origin: string;
+    port: string;
+    extension: boolean;
+    'app-version': string;
+    'blind-signing': boolean;
     help: boolean;
     version: boolean;
   };
@@ -106,12 +130,36 @@ export function readCommandLine(argv: string[]): CommandLine {
   try {
     parsed = parseArgs({ args: argv, options: options as never, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
+    const message = (error as Error).message;
+    // A value that starts with a dash (`--account -1`): parseArgs calls it "ambiguous" and suggests `--account=-XYZ`.
+    const ambiguous = /^Option '--([\w-]+)' argument is ambiguous/.exec(message)?.[1];
+    if (ambiguous !== undefined) throw new UsageError(dashValue(ambiguous as FlagName, argv));
     // parseArgs's own words name the flag ("Unknown option '--frob'", "Option '--account <value>' argument missing").
-    throw new UsageError((error as Error).message);
+    throw new UsageError(message);
   }
   const [command, ...args] = parsed.positionals;
   const given = new Set((parsed.tokens ?? []).flatMap((token) => (token.kind === 'option' ? [token.name as FlagName] : [])));
   return { command, args, flags: parsed.values as CommandLine['flags'], given };
+}
+
+/**
+ * What is wrong when the word after `--flag` starts with a dash: another flag (the value was forgotten), or a value
+ * the flag never takes (`--account -1`: said as that flag's own check says it).
+ */
+function dashValue(flag: FlagName, argv: string[]): string {
+  const value = argv[argv.indexOf(`--${flag}`) + 1] ?? '';
+  const other = /^--?([\w-]+)/.exec(value)?.[1];
+  const isFlag =
+    other !== undefined && (Object.hasOwn(FLAGS, other) || Object.values(FLAGS).some((f) => 'short' in f && f.short === other));
+  if (isFlag) return `--${flag} needs a value before ${value}`;
+  if (flag === 'account') {
+    try {
+      checkAccount(value);
+    } catch (error) {
+      return (error as UsageError).message;
+    }
+  }
+  return `--${flag} ${quote(value)}: a value that starts with a dash is written --${flag}=${value}`;
 }
 
 /** `--network`: one of the three the provider serves. */
@@ -135,6 +183,20 @@ export function checkDevice(value: string): { kind: 'usb' } | { kind: 'software'
   const port = speculos ? Number(speculos[1] ?? 5000) : Number.NaN;
   if (!speculos || port < 1 || port > 65535) throw new UsageError(`--device must be usb, speculos[:PORT] or software, not ${quote(value)}`);
   return { kind: 'speculos', port };
+}
+
+/** `--port`: a TCP port, 1 to 65535. */
+export function checkPort(value: string): number {
+  const n = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= 1 && n <= 65535)) throw new UsageError(`--port must be a port number from 1 to 65535, not ${quote(value)}`);
+  return n;
+}
+
+/** `--app-version`: a Mina app version, MAJOR.MINOR.PATCH. */
+export function checkAppVersion(value: string): string {
+  if (!/^\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(value))
+    throw new UsageError(`--app-version must be a version such as 1.6.0, not ${quote(value)}`);
+  return value;
 }
 
 /** An amount of MINA for `flag`: a plain decimal, at most 9 decimals. */

@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { isEntryId } from '../credentials/store.js';
 import { credentialManager } from '../provider/credential-manager.js';
 import type { LedgerProvider } from '../provider/provider.js';
-import { type CommandLine, type FlagName, UsageError, quote } from './args.js';
+import { type CommandLine, type FlagName, UsageError, checkAppVersion, checkPort, quote } from './args.js';
+import { type ServerIo, serveSpeculos } from './speculos-server.js';
 
 /** What a command needs from the rest of the CLI while it runs. */
 export interface RunContext {
@@ -28,7 +29,12 @@ export interface Command {
   /** Reads and checks the arguments: a `UsageError` for anything wrong. No device here. */
   prepare(line: CommandLine): Promise<unknown>;
   /** The provider call, with what `prepare` returned. */
-  run(context: RunContext, input: unknown): Promise<unknown>;
+  run?(context: RunContext, input: unknown): Promise<unknown>;
+  /**
+   * Instead of `run`, for a command that opens no device and calls no provider (speculos-server): it runs until it
+   * is done and returns the exit code. Such a command takes only its own flags (not the common ones).
+   */
+  serve?(input: unknown, io: ServerIo): Promise<number>;
 }
 
 /** Exactly `names.length` positional arguments (a trailing `...` name: one or more). */
@@ -143,7 +149,8 @@ id is what delete-credential takes.`,
     synopsis: 'present REQUEST_FILE',
     summary: 'a presentation for a request (mina-attestations PresentationRequest JSON)',
     help: `REQUEST_FILE holds the request as mina-attestations writes it (PresentationRequest.toJSON). An https request
-names its verifier: pass its origin with --origin. Compiling the circuit takes 20–60 s the first time (cached after).
+names its verifier: pass its origin with --origin. Compiling the circuit takes 20–90 s on 2 busy cores (the most the
+first time, before its keys are cached in ~/.cache/o1js), proving 20–60 s.
 Prints { "presentation" }.`,
     flags: ['credentials', 'origin'],
     async prepare(line) {
@@ -175,6 +182,25 @@ Prints { "presentation" }.`,
       return id;
     },
     run: async ({ chain }, id) => ({ deleted: await credentialManager(chain).delete(id as string) }),
+  },
+  'speculos-server': {
+    synopsis: 'speculos-server',
+    summary: 'a software Ledger (test mnemonic, NOT hardware) on a Speculos port, for --device speculos:PORT',
+    help: `Serves the software Ledger (the public test mnemonic: NOT hardware, never send real funds to its accounts)
+behind the Speculos REST API on 127.0.0.1:--port, until Ctrl-C. Other commands (and npm start) use it with
+--device speculos:PORT. Its screens are printed here; press its buttons here (arrow keys: left, right; down or space:
+both; or the words left, right, both on stdin), or with POST /button/{left,right,both} as on Speculos.`,
+    flags: ['port', 'extension', 'app-version', 'blind-signing'],
+    async prepare(line) {
+      positionals(line, 'speculos-server', []);
+      return {
+        port: checkPort(line.flags.port),
+        extensions: line.flags.extension,
+        version: checkAppVersion(line.flags['app-version']),
+        blindSigning: line.flags['blind-signing'],
+      };
+    },
+    serve: (input, io) => serveSpeculos(input as Parameters<typeof serveSpeculos>[0], io),
   },
   'rekey-store': {
     synopsis: 'rekey-store',

@@ -23,6 +23,7 @@ import {
   quote,
   readCommandLine,
   type CommandLine,
+  type FlagName,
 } from './args.js';
 import { COMMANDS, type Command } from './commands.js';
 import { openDevice } from './device.js';
@@ -50,8 +51,11 @@ failed (its error as JSON on stdout), 2 a usage mistake (nothing was sent to the
 `;
 }
 
+/** The flags a command takes: the common ones and its own; a command that serves (no device), its own and --help. */
+const flagsOf = (command: Command): readonly FlagName[] => [...(command.serve ? ['help' as const] : COMMON_FLAGS), ...command.flags];
+
 function commandHelp(name: string, command: Command): string {
-  const flags = [...COMMON_FLAGS, ...command.flags].map((f) => `  ${FLAGS[f].help}`);
+  const flags = flagsOf(command).map((f) => `  ${FLAGS[f].help}`);
   return `Usage: chain-ledger ${command.synopsis} [OPTIONS]
 
 ${command.help}
@@ -68,12 +72,14 @@ function version(): string {
   return pkg.version;
 }
 
-/** The command and the provider options, from a command line that passed every check. */
+/** What to run, from a command line that passed every check: a device command with its provider options, or a served one. */
 async function prepare(line: CommandLine) {
   const command = COMMANDS[line.command!];
   if (!command) throw new UsageError(`unknown command ${quote(line.command!)}`);
-  const misplaced = [...line.given].filter((f) => f !== 'version' && !COMMON_FLAGS.includes(f) && !command.flags.includes(f));
+  const misplaced = [...line.given].filter((f) => f !== 'version' && !flagsOf(command).includes(f));
   if (misplaced.length > 0) throw new UsageError(`${line.command} does not take --${misplaced[0]}`, line.command);
+  const { serve } = command;
+  if (serve) return { kind: 'serve' as const, serve, input: await command.prepare(line) };
   const device = checkDevice(line.flags.device);
   const network = checkNetwork(line.flags.network);
   const accountIndex = checkAccount(line.flags.account);
@@ -86,12 +92,13 @@ async function prepare(line: CommandLine) {
     : undefined;
   const input = await command.prepare(line);
   const options = { network, origin, accountIndex, confirmAddress: line.flags['confirm-address'], graphqlUrl, graphqlHeaders };
-  return { command, input, device, options, credentials: line.flags.credentials, zkapp };
+  return { kind: 'device' as const, command, input, device, options, credentials: line.flags.credentials, zkapp };
 }
 
 export async function main(argv: string[]): Promise<number> {
   const prepared = await readInvocation(argv);
   if (typeof prepared === 'number') return prepared;
+  if (prepared.kind === 'serve') return prepared.serve(prepared.input, { out, err, stdin: process.stdin, stopped: stopSignal() });
 
   const progress = new ProgressLines(err);
   let close = async () => {};
@@ -102,7 +109,7 @@ export async function main(argv: string[]): Promise<number> {
     const [address] = await chain.requestAccounts();
     progress.say(`connected ${address} (${device.label})`);
     progress.watch();
-    const result = await prepared.command.run({ chain, address: address!, say: (text) => progress.say(text) }, prepared.input);
+    const result = await prepared.command.run!({ chain, address: address!, say: (text) => progress.say(text) }, prepared.input);
     out(JSON.stringify(result, null, 2));
     return EXIT.ok;
   } catch (error) {
@@ -117,6 +124,15 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 type Prepared = Awaited<ReturnType<typeof prepare>>;
+type DevicePrepared = Extract<Prepared, { kind: 'device' }>;
+
+/** Resolves on Ctrl-C or SIGTERM (a served command's end). */
+function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
 
 /**
  * The command to run, checked before any device is opened; or the exit code when there is none to run: `--version`
@@ -146,7 +162,7 @@ async function readInvocation(argv: string[]): Promise<Prepared | number> {
 
 /** The provider's options for the command: the device, progress on stderr, a zkApp command's review, the store. */
 async function providerOptionsFor(
-  prepared: Prepared,
+  prepared: DevicePrepared,
   transport: LedgerProviderOptions['transport'],
   progress: ProgressLines,
 ): Promise<LedgerProviderOptions> {

@@ -7,7 +7,7 @@ import type { ProgressStage } from '../util/progress.js';
 
 const STAGE_TEXT: Partial<Record<ProgressStage, string>> = {
   'loading-prover': 'loading o1js and mina-attestations',
-  compiling: 'compiling the presentation circuit (20–60 s the first time, cached after)',
+  compiling: 'compiling the presentation circuit (20–90 s on 2 busy cores; the most the first time, before its keys are cached)',
   'unlock-device': 'unlock your Ledger',
   'open-app': 'open the Mina app on your Ledger',
   proving: 'proving',

@@ -53,6 +53,7 @@ export type ConnectorListener<E extends ConnectorEventName> = (...args: Connecto
 const PROGRESS_STAGES: Record<ProgressStage, true> = {
   'loading-prover': true,
   compiling: true,
+  'waiting-for-prover-window': true,
   'unlock-device': true,
   'open-app': true,
   'confirm-on-device': true,

@@ -41,7 +41,7 @@ export class PresentationProof {
   /** Compiles and prepares: resolves with the fields the owner signs. */
   async prepare(): Promise<Prepared> {
     this.ctx.progress?.('compiling'); // a worker's start is part of it (its o1js loads there)
-    this.#run = await startRun(this.ctx);
+    this.#run = await startRun(this.ctx, 'compiling');
     let prepared: Prepared;
     try {
       // Nothing is signed yet: a fresh worker prepares from scratch.
@@ -95,7 +95,7 @@ export class PresentationProof {
       this.#run!.close();
       console.warn(`chain-ledger: the presentation worker failed while ${step} (${error.message}); ${step} once more in a fresh worker`);
       this.ctx.progress?.(step, { retry: true });
-      this.#run = await startRun(this.ctx);
+      this.#run = await startRun(this.ctx, step, true);
       return await attempt(this.#run, true);
     }
   }
@@ -124,7 +124,12 @@ export class PresentationProof {
 /**
  * A run on a worker, else (none can start) in this thread: in a browser the page is busy meanwhile. Each step within
  * the limits (a step in this thread cannot be stopped: over the time limit the call ends, the step's result dropped).
+ * A start that waits for the user (the wallet's prover window) is the stage `waiting-for-prover-window`, then `step`
+ * again once it goes on.
  */
-async function startRun({ signal, presentationLimits: limits = DEFAULT_PRESENTATION_LIMITS }: ProofContext): Promise<PresentationRun> {
-  return (await startPresentationRun(signal, limits)) ?? runOver(inThreadChannel(), signal, limits.timeMs);
+async function startRun(ctx: ProofContext, step: 'compiling' | 'proving', retry = false): Promise<PresentationRun> {
+  const { signal, presentationLimits: limits = DEFAULT_PRESENTATION_LIMITS } = ctx;
+  const onWaiting = (waiting: boolean) =>
+    waiting ? ctx.progress?.('waiting-for-prover-window') : ctx.progress?.(step, retry ? { retry } : undefined);
+  return (await startPresentationRun(signal, limits, onWaiting)) ?? runOver(inThreadChannel(), signal, limits.timeMs);
 }

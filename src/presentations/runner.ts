@@ -52,8 +52,12 @@ const isNode = () =>
   typeof process.versions?.node === 'string' &&
   typeof (globalThis as { document?: unknown }).document === 'undefined';
 
-/** Starts a browser's presentation worker somewhere: this page's own Worker (the default), or another window's. */
-export type BrowserProver = (signal: AbortSignal | undefined) => Promise<WorkerChannel | undefined>;
+/**
+ * Starts a browser's presentation worker somewhere: this page's own Worker (the default), or another window's.
+ * `onWaiting` is told when the start waits for the user (true: the wallet's prover window is not open yet) and when
+ * that wait is over (false).
+ */
+export type BrowserProver = (signal: AbortSignal | undefined, onWaiting?: (waiting: boolean) => void) => Promise<WorkerChannel | undefined>;
 let browserProver: BrowserProver | undefined;
 
 /**
@@ -64,13 +68,17 @@ export function useBrowserProver(prover: BrowserProver | undefined): void {
   browserProver = prover;
 }
 
-/** A run for one presentation in a worker, or undefined when none can be started (the caller runs it in-thread). */
+/**
+ * A run for one presentation in a worker, or undefined when none can be started (the caller runs it in-thread).
+ * `onWaiting`: as `BrowserProver`'s (a start that waits for the user).
+ */
 export async function startPresentationRun(
   signal?: AbortSignal,
   limits: PresentationLimits = DEFAULT_PRESENTATION_LIMITS,
+  onWaiting?: (waiting: boolean) => void,
 ): Promise<PresentationRun | undefined> {
   signal?.throwIfAborted();
-  const channel = isNode() ? await nodeWorker(limits.memoryMb) : await (browserProver ?? startBrowserWorker)(signal);
+  const channel = isNode() ? await nodeWorker(limits.memoryMb) : await (browserProver ?? startBrowserWorker)(signal, onWaiting);
   if (signal?.aborted) {
     channel?.terminate(); // never left running (a Node worker would keep the process alive)
     signal.throwIfAborted();

@@ -13,8 +13,14 @@
 import type { ProgressStage, ReportProgress } from '../util/progress.js';
 import type { DeviceAction, LedgerProviderOptions } from './options.js';
 
-/** Stages of work on the host: reaching one ends the device step before it. */
-const HOST_WORK: ReadonlySet<ProgressStage> = new Set(['loading-prover', 'compiling', 'proving', 'broadcasting']);
+/** Stages of work on the host (or of the holder in the wallet's window): reaching one ends the device step before it. */
+const HOST_WORK: ReadonlySet<ProgressStage> = new Set([
+  'loading-prover',
+  'compiling',
+  'waiting-for-prover-window',
+  'proving',
+  'broadcasting',
+]);
 
 /** The reports of one call (one per public call; a call that `request()` dispatches shares the request's). */
 export class CallReport {

@@ -11,6 +11,11 @@ export type ProgressStage =
   | 'loading-prover'
   /** Compiling the presentation circuit (from the prover-key cache, or from nothing). */
   | 'compiling'
+  /**
+   * The wallet's window cannot prove (the browser did not make it cross-origin isolated): it waits for the holder to
+   * open its prover window, within a bound (src/wallet/prover.ts); compiling or proving goes on there once it is open.
+   */
+  | 'waiting-for-prover-window'
   /** The device is locked: unlock it (transports with device actions, e.g. Ledger's Device Management Kit). */
   | 'unlock-device'
   /** The Mina app is being opened on the device: confirm there. */

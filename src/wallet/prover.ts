@@ -29,28 +29,42 @@ export interface ProverChannel {
 export interface ProverWindowOptions {
   /** Opens the channel (default `new BroadcastChannel(PROVER_CHANNEL)`). */
   channel?: () => ProverChannel;
-  /** Told when a presentation waits for a prover window to be opened (true), and when it has one (false). */
+  /** Told when a presentation waits for a prover window to be opened (true), and when the wait is over (false). */
   onWaiting?: (waiting: boolean) => void;
+  /**
+   * How long a presentation waits for a prover window to be opened before it ends with 1002 saying so (default
+   * `PROVER_WINDOW_WAIT_MS`, 2 minutes).
+   */
+  waitMs?: number;
 }
+
+/** How long a presentation waits, by default, for the holder to open the prover window. */
+export const PROVER_WINDOW_WAIT_MS = 120_000;
+/**
+ * How long an open prover window may take to start a run's Worker (its own start gives up after 30 s and says so; a
+ * window closed meanwhile never answers).
+ */
+const PROVER_START_MS = 60_000;
 
 const openChannel = () => new BroadcastChannel(PROVER_CHANNEL) as unknown as ProverChannel;
 const randomId = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
  * The wallet window's side: a `BrowserProver` (for `useBrowserProver`) that runs each presentation's Worker in a
- * prover window. When none is open it waits for the user to open one (`onWaiting` says so); the call's signal ends
- * the wait.
+ * prover window. When none is open it waits for the user to open one: `options.onWaiting` (the wallet's UI) and the
+ * call's own `onWaiting` (its progress stage, for the dapp) say so. The call's signal ends the wait; so does
+ * `waitMs` without a prover window (1002, saying what was needed).
  */
 export function proverWindowProver(options: ProverWindowOptions = {}): BrowserProver {
   const channelOf = options.channel ?? openChannel;
-  return async (signal) => {
+  return async (signal, onWaiting) => {
     const channel = channelOf();
     const run = randomId();
     const handlers: RunHandlers = { onReply: () => {}, onFailure: () => {} };
     channel.onmessage = (event) => routeToRun(event.data as Record<string, unknown> | null, run, handlers);
     let prover: string;
     try {
-      prover = await startInProverWindow(channel, run, handlers, signal, options);
+      prover = await startInProverWindow(channel, run, handlers, signal, { ...options, onCallWaiting: onWaiting });
     } catch (error) {
       // Cancelled while the prover window starts the run's Worker: that Worker is ended there when it comes.
       if (handlers.prover) channel.postMessage({ to: handlers.prover, run, terminate: true });
@@ -91,31 +105,74 @@ function routeToRun(data: Record<string, unknown> | null, run: string, handlers:
   else if (typeof data.failure === 'string') handlers.onFailure(new Error(data.failure));
 }
 
-/** Finds an open prover window (waiting for one while none answers) and has it start the run's Worker: its id. */
+/** The options of one run's start: the window's, and the call's own `onWaiting` (its progress stage). */
+type StartOptions = ProverWindowOptions & { onCallWaiting?: (waiting: boolean) => void };
+
+/**
+ * Finds an open prover window (waiting for one while none answers, within `waitMs`) and has it start the run's
+ * Worker (within PROVER_START_MS): its id.
+ */
 async function startInProverWindow(
   channel: ProverChannel,
   run: string,
   handlers: RunHandlers,
   signal: AbortSignal | undefined,
-  options: ProverWindowOptions,
+  options: StartOptions,
 ): Promise<string> {
-  const prover = await until<string>(signal, (settle) => askForProver(channel, handlers, signal, options, settle));
+  const waitMs = options.waitMs ?? PROVER_WINDOW_WAIT_MS;
+  const notOpened = () =>
+    new ProviderError(ErrorCode.UserRejected, {
+      reason:
+        `the prover window was not opened within ${Math.round(waitMs / 1000)} s: the wallet's window cannot prove here ` +
+        '(the browser did not make it cross-origin isolated), so a presentation needs its prover window: ' +
+        'click "Open the prover window" in the wallet, then ask again',
+    });
+  const prover = await until<string>(signal, waitMs, notOpened, (settle) => askForProver(channel, handlers, options, settle));
   handlers.prover = prover;
   channel.postMessage({ to: prover, run, start: true });
-  if (!(await until<boolean>(signal, (settle) => (handlers.started = settle)))) {
+  const notStarted = () =>
+    new ProviderError(ErrorCode.Internal, {
+      reason: `the prover window did not start the presentation Worker within ${PROVER_START_MS / 1000} s (was it closed?)`,
+    });
+  const started = await until<boolean>(signal, PROVER_START_MS, notStarted, (settle) => {
+    handlers.started = settle;
+    return undefined;
+  });
+  if (!started) {
     throw new ProviderError(ErrorCode.Internal, { reason: 'the prover window could not start the presentation Worker' });
   }
   return prover;
 }
 
-/** What `wait` settles with, or the signal's reason when the call is aborted first. */
-function until<T>(signal: AbortSignal | undefined, wait: (settle: (value: T) => void) => void): Promise<T> {
+/**
+ * What `wait` settles with; the signal's reason when the call is aborted first; `timedOut()` when `ms` pass first.
+ * `wait` may return a cleanup, run however it ends.
+ */
+function until<T>(
+  signal: AbortSignal | undefined,
+  ms: number,
+  timedOut: () => unknown,
+  wait: (settle: (value: T) => void) => (() => void) | undefined,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => reject(signal!.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    wait((value) => {
+    let cleanup: (() => void) | undefined;
+    const end = () => {
+      clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+      cleanup?.();
+    };
+    const onAbort = () => {
+      end();
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      end();
+      reject(timedOut());
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    cleanup = wait((value) => {
+      end();
       resolve(value);
     });
   });
@@ -123,31 +180,61 @@ function until<T>(signal: AbortSignal | undefined, wait: (settle: (value: T) => 
 
 /**
  * Asks the open prover windows to answer, and settles with the first id heard. When none has answered within half a
- * second, `onWaiting` tells the user to open one (and is told when the wait ends, answered or aborted).
+ * second, `onWaiting` (the window's UI) and `onCallWaiting` (the call's progress) say that the holder must open one;
+ * when the wait ends, the UI hears it, and the call's progress too when a prover window answered (aborted or timed out,
+ * the call ends instead). Returns the cleanup `until` runs however the wait ends.
  */
-function askForProver(
-  channel: ProverChannel,
-  handlers: RunHandlers,
-  signal: AbortSignal | undefined,
-  options: ProverWindowOptions,
-  settle: (id: string) => void,
-): void {
+function askForProver(channel: ProverChannel, handlers: RunHandlers, options: StartOptions, settle: (id: string) => void): () => void {
   let waiting = false;
   const timer = setTimeout(() => {
     waiting = true;
     options.onWaiting?.(true);
+    options.onCallWaiting?.(true);
   }, 500);
-  handlers.found = (id) => {
+  const end = (found: boolean) => {
     handlers.found = undefined;
     clearTimeout(timer);
-    if (waiting) options.onWaiting?.(false);
+    if (waiting) {
+      options.onWaiting?.(false);
+      if (found) options.onCallWaiting?.(false);
+    }
+    waiting = false;
+  };
+  handlers.found = (id) => {
+    end(true);
     settle(id);
   };
-  signal?.addEventListener('abort', () => {
-    clearTimeout(timer);
-    if (waiting) options.onWaiting?.(false);
-  });
   channel.postMessage({ ask: 'prover' });
+  return () => end(false);
+}
+
+/** What `catchUnisolatedO1jsStart` uses of the window. */
+export interface RejectionTarget {
+  addEventListener(type: 'unhandledrejection', listener: (event: PromiseRejectionEvent) => void): void;
+  removeEventListener(type: 'unhandledrejection', listener: (event: PromiseRejectionEvent) => void): void;
+}
+
+/**
+ * In a window that is not cross-origin isolated (the wallet's, in a browser that ignores Document-Isolation-Policy),
+ * o1js still loads and checks signatures (credentials, nullifiers), but starting its bindings' Worker posts its shared
+ * wasm memory there, which the browser refuses (a `DataCloneError`: "SharedArrayBuffer transfer requires
+ * self.crossOriginIsolated"). o1js keeps that failure in a promise it awaits only to prove, so the page would get an
+ * uncaught rejection. This window proves in its prover window instead: that one rejection is handled here and said
+ * once, as what it means (`log`); every other rejection is left alone. Returns a function that stops listening.
+ */
+export function catchUnisolatedO1jsStart(target: RejectionTarget, log: (message: string) => void): () => void {
+  const listener = (event: PromiseRejectionEvent) => {
+    const reason = event.reason as { name?: unknown; message?: unknown } | null;
+    if (reason?.name !== 'DataCloneError' || !/SharedArrayBuffer/.test(String(reason.message))) return;
+    event.preventDefault();
+    target.removeEventListener('unhandledrejection', listener);
+    log(
+      'chain-ledger wallet: o1js cannot start its worker threads in this window (it is not cross-origin isolated: ' +
+        `${String(reason.message)}); it checks signatures here, and proves in the prover window`,
+    );
+  };
+  target.addEventListener('unhandledrejection', listener);
+  return () => target.removeEventListener('unhandledrejection', listener);
 }
 
 /**

@@ -14,6 +14,7 @@ import { credentialIssuer, issuerHash, verifiedOutput } from '../support/credent
 import { addressOf } from '../support/vectors.js';
 import { verifySigned } from '../support/zkapp.js';
 import { quietLedger } from '../support/rig.js';
+import { freePort, startSpeculosCli } from '../support/speculos-cli.js';
 
 const BIN = resolve(import.meta.dirname, '../../dist/cli/main.js');
 const FIXTURE = resolve(import.meta.dirname, '../fixtures/zkapp-command-berkeley.json');
@@ -210,6 +211,9 @@ describe('chain-ledger CLI: every argument, flag and file is checked before the 
     [['address', '--only-sign'], /address does not take --only-sign/],
     [['address', '--network', 'testnet'], /--network must be mainnet, devnet or local, not "testnet"/],
     [['address', '--account', '2147483648'], /--account must be an integer from 0 to 2147483647/],
+    [['address', '--account', '-1'], /^chain-ledger: --account must be an integer from 0 to 2147483647, not "-1"$/m],
+    [['address', '--account', '--confirm-address'], /^chain-ledger: --account needs a value before --confirm-address$/m],
+    [['present', FIXTURE, '--origin', '-x'], /--origin "-x": a value that starts with a dash is written --origin=-x/],
     [['address', '--frob'], /Unknown option '--frob'/],
     [['send-zkapp', FIXTURE, '--only-sign', '--spend-cap', 'lots'], /--spend-cap must be an amount of MINA/],
     [['address', '--yes'], /address does not take --yes/],
@@ -229,6 +233,49 @@ describe('chain-ledger CLI: every argument, flag and file is checked before the 
     const r = await cli('address', '--device', 'floppy');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--device must be usb, speculos\[:PORT\] or software, not "floppy"/);
+  });
+});
+
+describe('chain-ledger speculos-server', () => {
+  it('serves the software Ledger on --port (said to be NOT hardware), another command drives it with --device speculos:PORT, its buttons pressed on its stdin; SIGINT stops it', async () => {
+    const port = await freePort();
+    const server = await startSpeculosCli(['--port', String(port), '--extension']);
+    try {
+      expect(server.output()).toContain(`Software Ledger on http://127.0.0.1:${port}: NOT hardware`);
+      expect(server.output()).toMatch(/public test mnemonic/);
+      expect(server.output()).toContain(`chain-ledger address --device speculos:${port} --confirm-address`);
+      expect(server.output()).toMatch(/Ctrl-C stops it/);
+      let settled = false;
+      const address = cli('address', '--device', `speculos:${port}`, '--confirm-address', '--account', '2').finally(() => (settled = true));
+      // The holder reads the screens the server prints and answers on its stdin.
+      await server.approveUntil(() => settled);
+      const r = await address;
+      expect(r.code).toBe(0);
+      expect(r.json).toEqual({ address: addressOf(2) });
+      expect(r.stderr).toMatch(/Speculos on port/);
+      expect(server.output()).toContain('│ Get | Address');
+      expect(server.output()).toContain("│ Path | 44'/12586'/2'/0/0");
+      expect(server.output()).toMatch(new RegExp(`│ Address \\(1/2\\) \\| ${addressOf(2).slice(0, 17)}`));
+      server.child.kill('SIGINT');
+      expect(await server.closed).toBe(0);
+      expect(server.output().trimEnd().endsWith('stopped')).toBe(true);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('is listed in --help, and refuses what it does not take before it listens (exit 2)', async () => {
+    expect((await cli('--help')).stdout).toMatch(/^ {2}speculos-server +a software Ledger \(test mnemonic, NOT hardware\)/m);
+    for (const [args, message] of [
+      [['--device', 'usb'], /speculos-server does not take --device/],
+      [['--port', '70000'], /--port must be a port number from 1 to 65535, not "70000"/],
+      [['--app-version', 'latest'], /--app-version must be a version such as 1\.6\.0, not "latest"/],
+      [['extra'], /speculos-server: unexpected argument "extra"/],
+    ] as const) {
+      const r = await cli('speculos-server', ...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
   });
 });
 

@@ -198,6 +198,10 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     expectOk(stored);
     flow!.credential = { json: stored.json.credential, parsed: JSON.parse(stored.json.credential) };
     expect(flow!.credential.parsed.credential.owner).toEqual({ _type: 'PublicKey', value: ACCOUNT_0 });
+    // Shown as a person reads it: the stored credential's JSON, indented under its name, not one escaped string.
+    expect(stored.text).toMatch(/^credential:\n {2}\{$/m);
+    expect(stored.text).toContain(`"value": "${ACCOUNT_0}"`);
+    expect(stored.text).not.toContain('\\"');
     expect(await databases(popup)).toContain('chain-ledger-credentials');
     expect(await databases(page)).toEqual([]);
   }, 180_000);
@@ -440,7 +444,7 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
   }, 900_000);
 
   it(
-    'in a browser that ignores Document-Isolation-Policy (no strict site isolation) the wallet proves in its prover window (COOP + COEP), asking the user to open it; ' +
+    "in a browser that ignores Document-Isolation-Policy (no strict site isolation) the wallet proves in its prover window (COOP + COEP): it asks the user to open it (the button beside the request, the dapp told what the wallet waits for), and o1js's failed start in the wallet window is handled; " +
       (FULL_RUNS ? 'the presentation verifies (CHAIN_LEDGER_FULL_RUNS=1)' : 'the compile runs there, then the owner rejects (1002)'),
     proverWindowWithoutSiteIsolation,
     900_000,

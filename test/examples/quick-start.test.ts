@@ -1,15 +1,56 @@
 /**
- * The walk-through (`npm start`, examples/quick-start.ts) against a device that has only what the released Mina app
- * has: `--device speculos:PORT` on `startSpeculosServer` with a software Ledger whose extension is off (the default).
- * Everything the app supports runs and verifies; a zkApp command is shown by the host before the device signs it
- * blind; the nullifier and presentation steps say what the device lacks and the walk-through goes on; the summary
- * lists both; the exit code is 0.
+ * The walk-through (`npm start`, examples/quick-start.ts) as the README's first command runs it (the embedded software
+ * Ledger with the extension: every step, the presentation included), and against a device that has only what the
+ * released Mina app has: `--device speculos:PORT` on `startSpeculosServer` with a software Ledger whose extension is
+ * off (the default). Everything the app supports runs and verifies; a zkApp command is shown by the host before the
+ * device signs it blind; the nullifier and presentation steps say what the device lacks and the walk-through goes on;
+ * the summary lists both; the exit code is 0.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSpeculosServer, type SpeculosServer } from '../../src/emulator.js';
 import { REPO, SOURCE_CONDITION_FLAG, spawnBounded } from '../support/process.js';
 import { quietLedger } from '../support/rig.js';
+
+/** The part of the walk-through's output from the step titled `title` to the next step. */
+function stepOf(stdout: string, title: string): string {
+  const start = stdout.indexOf(`▶ ${title}`);
+  expect(start, title).toBeGreaterThanOrEqual(0);
+  const end = stdout.indexOf('\n▶', start + 1);
+  return stdout.slice(start, end < 0 ? undefined : end);
+}
+
+describe('npm start (the embedded software Ledger, with the extension)', () => {
+  it('runs every step; each heavy step says what it takes, the presentation is named for what the device shows, the verifier reports progress, and the released-app step asks for no second address', async () => {
+    const { code, stdout, stderr } = await spawnBounded(
+      join(REPO, 'node_modules/.bin/tsx'),
+      [SOURCE_CONDITION_FLAG, 'examples/quick-start.ts'],
+      480_000,
+    );
+    expect(stderr).not.toMatch(/✖/);
+    expect(code).toBe(0);
+    expect(stdout).not.toMatch(/skipped: the device lacks/);
+    const present = stepOf(stdout, 'chain.requestPresentation()');
+    expect(present.split('\n')[0]).toMatch(
+      /the owner signs on the Ledger \(SIGN_PRESENTATION\), the host proves \(1–2 min on 2 busy cores/,
+    );
+    expect(present).toContain('│ Share | credentials');
+    expect(present).toContain('│ Verifier | http://localhost');
+    // Presentation.verify runs off the walk-through's thread: its stages are lines, as they start.
+    const verify = stepOf(stdout, 'The verifier: Presentation.verify');
+    expect(verify.split('\n')[0]).toContain('(30–60 s on 2 busy cores)');
+    expect(verify).toMatch(
+      /… compiling the request's circuit for its verification key \(\d+\.\d s\)\n[\s\S]*… checking the proof \(\d+\.\d s\)/,
+    );
+    expect(verify).toContain('✔ the proof verifies and names the expected issuer');
+    expect(stepOf(stdout, 'Start the local chain').split('\n')[0]).toContain('5–15 s: o1js starts');
+    // The released app: a second software Ledger, connected with its address read silently, says so; no address review.
+    const released = stepOf(stdout, 'The same command on the released Mina app');
+    expect(released).toContain('connected with its address read silently');
+    expect(released).not.toContain('│ Get | Address');
+    expect(released).toContain('│ Blind | Signing');
+  }, 500_000);
+});
 
 describe('npm start -- --device speculos:PORT on the released app (no extension)', () => {
   let server: SpeculosServer;

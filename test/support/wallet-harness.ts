@@ -233,25 +233,24 @@ export async function clickOpeningWallet(page: Page, selector: string): Promise<
   return { popup, watched, clickedAt };
 }
 
-/** Waits for a dapp's result box to settle; returns its state, error code and parsed JSON. */
+/**
+ * Waits for a dapp's result box to settle; returns its state, error code, the text shown and the result it shows (the
+ * call's result, or its error as an object: the box's `data-result`).
+ */
 export async function result(page: Page, id: string, timeout = 60_000): Promise<{ state: string; code?: number; json: any; text: string }> {
   const handle = await page.waitForFunction(
     (id) => {
       const box = document.getElementById(id);
       const state = box?.dataset.state;
-      return state === 'ok' || state === 'error' ? { state, code: box!.dataset.code, text: box!.textContent ?? '' } : false;
+      return state === 'ok' || state === 'error'
+        ? { state, code: box!.dataset.code, text: box!.textContent ?? '', value: box!.dataset.result }
+        : false;
     },
     id,
     { timeout, polling: 250 },
   );
-  const { state, code, text } = (await handle.jsonValue()) as { state: string; code?: string; text: string };
-  let json: unknown;
-  try {
-    json = JSON.parse(text.slice(text.indexOf('\n\n') + 2));
-  } catch {
-    json = undefined;
-  }
-  return { state, code: code === undefined ? undefined : Number(code), json, text };
+  const { state, code, text, value } = (await handle.jsonValue()) as { state: string; code?: string; text: string; value?: string };
+  return { state, code: code === undefined ? undefined : Number(code), json: value === undefined ? undefined : JSON.parse(value), text };
 }
 
 export function expectOk(r: { state: string; text: string }): void {

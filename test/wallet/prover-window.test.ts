@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runOver, type WorkerChannel } from '../../src/presentations/runner.js';
 import type { SessionMessage, WorkerReply } from '../../src/presentations/session.js';
-import { proverWindowProver, serveProverWindow } from '../../src/wallet/prover.js';
+import { catchUnisolatedO1jsStart, proverWindowProver, serveProverWindow } from '../../src/wallet/prover.js';
 import { within } from '../support/rig.js';
 
 /** A Worker stand-in: answers `prepare` and `finalize` as the session does; records what it got; can fail. */
@@ -64,6 +64,71 @@ describe('the prover window relay', () => {
     const aborted = proverWindowProver()(controller.signal);
     controller.abort(new Error('the dapp cancelled'));
     await expect(aborted).rejects.toThrow('the dapp cancelled');
+  });
+
+  it("tells the call that it waits for the holder (the dapp's progress stage) and that it goes on once a prover window answers", async () => {
+    const ui: boolean[] = [];
+    const call: boolean[] = [];
+    const pending = proverWindowProver({ onWaiting: (w) => ui.push(w) })(undefined, (w) => call.push(w));
+    await expect.poll(() => call).toEqual([true]);
+    stops.push(serveProverWindow(async () => fakeWorker().channel));
+    await within(pending, 'a prover window');
+    expect({ ui, call }).toEqual({ ui: [true, false], call: [true, false] });
+    // An open prover window answers at once: no wait, nothing said.
+    const quick: boolean[] = [];
+    await within(
+      proverWindowProver()(undefined, (w) => quick.push(w)),
+      'the open prover window',
+    );
+    expect(quick).toEqual([]);
+  });
+
+  it('without a prover window the call ends after waitMs with 1002 naming what was needed; the prompt is withdrawn', async () => {
+    const ui: boolean[] = [];
+    const call: boolean[] = [];
+    const waiting = proverWindowProver({ waitMs: 1_500, onWaiting: (w) => ui.push(w) })(undefined, (w) => call.push(w));
+    await expect(within(waiting, 'the bound')).rejects.toMatchObject({
+      code: 1002,
+      data: {
+        reason: expect.stringMatching(/^the prover window was not opened within 2 s: .*cross-origin isolated.*"Open the prover window"/),
+      },
+    });
+    // The wallet's prompt is taken down; the call's progress is not told that it goes on (it ended).
+    expect({ ui, call }).toEqual({ ui: [true, false], call: [true] });
+    // A prover window opened afterwards serves the next call.
+    stops.push(serveProverWindow(async () => fakeWorker().channel));
+    expect(await within(proverWindowProver({ waitMs: 1_500 })(undefined), 'the next call')).toBeDefined();
+  });
+
+  it("handles only o1js's refused SharedArrayBuffer transfer in a window that is not isolated, once, and says what it means", () => {
+    const listeners = new Set<(event: PromiseRejectionEvent) => void>();
+    const target = {
+      addEventListener: (_: string, l: never) => listeners.add(l),
+      removeEventListener: (_: string, l: never) => listeners.delete(l),
+    };
+    const said: string[] = [];
+    catchUnisolatedO1jsStart(target, (line) => said.push(line));
+    const reject = (reason: unknown) => {
+      const event = { reason, defaultPrevented: false, preventDefault: () => void (event.defaultPrevented = true) };
+      for (const listener of [...listeners]) listener(event as unknown as PromiseRejectionEvent);
+      return event.defaultPrevented;
+    };
+    const refused = Object.assign(
+      new Error("Failed to execute 'postMessage' on 'Worker': SharedArrayBuffer transfer requires self.crossOriginIsolated."),
+      {
+        name: 'DataCloneError',
+      },
+    );
+    expect(reject(new Error('something else'))).toBe(false);
+    expect(reject(Object.assign(new Error('could not clone a function'), { name: 'DataCloneError' }))).toBe(false);
+    expect(reject(refused)).toBe(true);
+    expect(said).toEqual([
+      expect.stringMatching(
+        /^chain-ledger wallet: o1js cannot start its worker threads in this window .*SharedArrayBuffer.*proves in the prover window$/,
+      ),
+    ]);
+    expect(listeners.size).toBe(0); // once: o1js starts its bindings once per window
+    expect(reject(refused)).toBe(false);
   });
 
   it("a Worker's failure and a prover window that closes reach the run as worker failures", async () => {

@@ -13,7 +13,7 @@ import { type DeviceModel, SoftwareLedger, TEST_MNEMONIC } from 'chain-ledger/em
 import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
 import { useBrowserProver } from '../../../src/presentations/runner.js';
 import { WalletHost, type WalletActivity, type WalletHostOptions } from '../../../src/wallet/host.js';
-import { proverWindowProver } from '../../../src/wallet/prover.js';
+import { PROVER_WINDOW_WAIT_MS, catchUnisolatedO1jsStart, proverWindowProver } from '../../../src/wallet/prover.js';
 import { CONNECTED_SITES_KEY, storageSites } from '../../../src/wallet/sites.js';
 import { DeviceView } from './device-view.js';
 import { RequestView } from './request-view.js';
@@ -150,6 +150,35 @@ function startDemo(): void {
   useDevice(device, 'software', 'in this window');
 }
 
+// ---- the prover window ----
+
+/**
+ * The fallback where this window is not cross-origin isolated (docs/wallet.md): a second window of this origin,
+ * isolated by COOP and COEP, runs the prover. Its button is in the request panel, beside the line that asks for it
+ * (a click here is what lets the browser open it), and can be used before any request too. o1js's failed start in
+ * this window (it cannot share memory with a Worker here) is handled and said on the console.
+ */
+function useProverWindow(): void {
+  catchUnisolatedO1jsStart(window, (message) => console.info(message));
+  const open = $<HTMLButtonElement>('open-prover');
+  open.hidden = false;
+  open.onclick = () => window.open('./prover.html', 'chain-ledger-prover', 'popup,width=420,height=320');
+  useBrowserProver(
+    proverWindowProver({
+      onWaiting: (waiting) => {
+        request.status(
+          waiting
+            ? `To prove, open the prover window: this window cannot (the browser did not isolate it). The request ends in ${PROVER_WINDOW_WAIT_MS / 60_000} minutes without it.`
+            : '',
+        );
+        if (!waiting) return;
+        request.bringIntoView();
+        open.focus({ preventScroll: true });
+      },
+    }),
+  );
+}
+
 // ---- connected sites ----
 
 function renderSites(): void {
@@ -201,18 +230,7 @@ export function start(): void {
       : 'This browser did not isolate this window (it ignores Document-Isolation-Policy): presentations are proved in the prover window.',
     { isolated: String(isolated) },
   );
-  if (!isolated) {
-    // The fallback (docs/wallet.md): a second window of this origin, isolated by COOP and COEP, runs the prover.
-    useBrowserProver(
-      proverWindowProver({
-        onWaiting: (waiting) =>
-          request.status(waiting ? 'To prove, open the prover window (this window cannot: it is not cross-origin isolated).' : ''),
-      }),
-    );
-    const open = $<HTMLButtonElement>('open-prover');
-    open.hidden = false;
-    open.onclick = () => window.open('./prover.html', 'chain-ledger-prover', 'popup,width=420,height=320');
-  }
+  if (!isolated) useProverWindow();
   $<HTMLButtonElement>('connect').onclick = () => void connectLedger();
   $<HTMLButtonElement>('demo').onclick = startDemo;
   $<HTMLButtonElement>('connect-dmk').onclick = () => void connectDmk('usb');

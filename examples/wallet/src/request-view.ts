@@ -16,6 +16,7 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
 const STAGES: Record<ProgressEvent['stage'], string> = {
   'loading-prover': 'Loading the prover (o1js, mina-attestations)',
   compiling: 'Compiling the presentation circuit',
+  'waiting-for-prover-window': 'Waiting for you to open the prover window',
   'unlock-device': 'Unlock your Ledger',
   'open-app': 'Open the Mina app on your Ledger',
   'confirm-on-device': 'Waiting for your answer on the Ledger',

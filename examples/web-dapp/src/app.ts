@@ -47,33 +47,67 @@ let address: string | undefined;
 
 // ---- presentation of results and errors ----
 
-function show(id: string, state: 'ok' | 'error' | 'pending', text: string, code?: number): void {
+/**
+ * Shows `text` in a result box. `value` (a call's result, or its error as an object) is also kept whole, as JSON, in
+ * the box's `data-result`, for a script that reads the page (the end-to-end tests do).
+ */
+function show(id: string, state: 'ok' | 'error' | 'pending', text: string, code?: number, value?: unknown): void {
   const out = $(id);
   out.hidden = false;
   out.dataset.state = state;
   if (code === undefined) delete out.dataset.code;
   else out.dataset.code = String(code);
+  if (value === undefined) delete out.dataset.result;
+  else out.dataset.result = JSON.stringify(value);
   out.textContent = text;
 }
 
 /** A ProviderError as a person reads it: code and message, then why (`data.reason`) and which field. */
-export function describeError(error: unknown): { text: string; code?: number } {
+export function describeError(error: unknown): { text: string; code?: number; value?: unknown } {
   if (isProviderError(error)) {
     const data = (error.data ?? {}) as { reason?: string; field?: string };
     const lines = [`Error ${error.code}: ${error.message}`];
     if (data.reason) lines.push(`Why: ${data.reason}`);
     if (data.field) lines.push(`Field: ${data.field}`);
-    lines.push('', JSON.stringify({ code: error.code, message: error.message, data: error.data }, null, 2));
-    return { text: lines.join('\n'), code: error.code };
+    const value = { code: error.code, message: error.message, data: error.data };
+    lines.push('', JSON.stringify(value, null, 2));
+    return { text: lines.join('\n'), code: error.code, value };
   }
   const e = error as { name?: string; message?: string };
   return { text: `${e?.name ?? 'Error'}: ${e?.message ?? String(error)}` };
+}
+
+/**
+ * A result as a person reads it: one field after another, `name: value`; a field whose text is JSON (the signed
+ * command of `signedData`, a stored `credential`, a `presentation`) is shown as that JSON, indented under its name,
+ * not as one escaped string.
+ */
+export function describeResult(result: unknown): string {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return JSON.stringify(result, null, 2) ?? String(result);
+  return Object.entries(result)
+    .map(([name, value]) => {
+      const shown = typeof value === 'string' ? jsonIn(value) : value;
+      if (typeof shown !== 'object' || shown === null) return `${name}: ${typeof shown === 'string' ? shown : JSON.stringify(shown)}`;
+      return `${name}:\n${JSON.stringify(shown, null, 2).replace(/^/gm, '  ')}`;
+    })
+    .join('\n');
+}
+
+/** The object or array a text holds as JSON, else the text itself. */
+function jsonIn(text: string): unknown {
+  if (!/^\s*[[{]/.test(text)) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /** What the wallet is doing for a call, as its `progress` events say, in the dapp's words. */
 const DOING: Record<ProgressEvent['stage'], string> = {
   'loading-prover': 'Loading the prover in your wallet',
   compiling: 'Compiling the circuit in your wallet',
+  'waiting-for-prover-window': 'Your wallet cannot prove in its window: click "Open the prover window" there',
   'unlock-device': 'Unlock your Ledger',
   'open-app': 'Open the Mina app on your Ledger',
   'confirm-on-device': 'Confirm on your Ledger (see the wallet window)',
@@ -113,7 +147,7 @@ function onProgress(event: ProgressEvent): void {
 
 /**
  * Runs one method from a button: pending (what the wallet does, the time since the click, in view where the user
- * looks) → a summary line and the result (JSON), or a readable error. `work` calls window.chain before anything is
+ * looks) → a summary line and the result's fields, or a readable error. `work` calls window.chain before anything is
  * awaited: the wallet window can only open inside the click.
  */
 async function run(
@@ -146,10 +180,10 @@ async function run(
     } catch {
       // the result is shown as it came
     }
-    show(resultId, 'ok', `Done in ${seconds} s${summary ? `: ${summary}` : ''}\n\n${JSON.stringify(result, null, 2)}`);
+    show(resultId, 'ok', `Done in ${seconds} s${summary ? `: ${summary}` : ''}\n\n${describeResult(result)}`, undefined, result);
   } catch (error) {
-    const { text, code } = describeError(error);
-    show(resultId, 'error', text, code);
+    const { text, code, value } = describeError(error);
+    show(resultId, 'error', text, code, value);
   } finally {
     clearInterval(current.timer);
     running.delete(resultId);
