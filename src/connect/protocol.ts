@@ -10,7 +10,7 @@
  *   wallet → dapp    welcome { networkID, accounts }
  *   dapp   → wallet  request { id, method, params } · cancel { id } · disconnect · rejectPending · ping { id }
  *   wallet → dapp    result { id, result } · error { id, error } · event { event, args } · progress { progress }
- *                    · pong { id } (answering a ping) · bye (the wallet page is going away: `pagehide`)
+ *                    · pong { id } (answering a ping) · bye { name } (the wallet page in window `name` goes: `pagehide`)
  *
  * Trust is the browser's: the wallet takes the dapp's origin from `MessageEvent.origin` of its `hello` (never from a
  * message's content) and from then on acts only on messages of that origin from its opener; the connector acts only
@@ -97,7 +97,7 @@ export type WalletMessage =
   | { protocol: typeof CONNECT_PROTOCOL; type: 'event'; event: ConnectEventName; args: unknown[] }
   | { protocol: typeof CONNECT_PROTOCOL; type: 'progress'; progress: ProgressEvent }
   | { protocol: typeof CONNECT_PROTOCOL; type: 'pong'; id: number }
-  | { protocol: typeof CONNECT_PROTOCOL; type: 'bye' };
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'bye'; name: string };
 
 /** Longest method name accepted (the longest real one, `chain_storePrivateCredential`, has 28 characters). */
 /** No wallet method's name is longer; a request naming a longer one is not read (the connector refuses it first). */
@@ -142,6 +142,7 @@ function tagged(data: unknown, keys: readonly string[]): Fields | undefined {
 }
 
 const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+const isWindowName = (value: unknown): value is string => typeof value === 'string' && WINDOW_NAME.test(value);
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
 
 /** A message of the dapp as the wallet reads it, or undefined for anything else (ignored). */
@@ -150,9 +151,7 @@ export function readDappMessage(data: unknown): DappMessage | undefined {
   if (m === undefined) return undefined;
   switch (m.type) {
     case 'hello':
-      return tagged(m, ['name']) && typeof m.name === 'string' && WINDOW_NAME.test(m.name)
-        ? { protocol: CONNECT_PROTOCOL, type: 'hello', name: m.name }
-        : undefined;
+      return tagged(m, ['name']) && isWindowName(m.name) ? { protocol: CONNECT_PROTOCOL, type: 'hello', name: m.name } : undefined;
     case 'ping':
       return tagged(m, ['id']) && isId(m.id) ? { protocol: CONNECT_PROTOCOL, type: 'ping', id: m.id } : undefined;
     case 'disconnect':
@@ -170,12 +169,13 @@ export function readDappMessage(data: unknown): DappMessage | undefined {
 
 /** A message of the wallet as the connector reads it, or undefined for anything else (ignored). */
 export function readWalletMessage(data: unknown): WalletMessage | undefined {
-  const m = tagged(data, ['id', 'result', 'error', 'event', 'args', 'networkID', 'accounts', 'progress']);
+  const m = tagged(data, ['id', 'result', 'error', 'event', 'args', 'networkID', 'accounts', 'progress', 'name']);
   if (m === undefined) return undefined;
   switch (m.type) {
     case 'ready':
+      return tagged(m, []) && { protocol: CONNECT_PROTOCOL, type: 'ready' };
     case 'bye':
-      return tagged(m, []) && { protocol: CONNECT_PROTOCOL, type: m.type };
+      return tagged(m, ['name']) && isWindowName(m.name) ? { protocol: CONNECT_PROTOCOL, type: 'bye', name: m.name } : undefined;
     case 'pong':
       return tagged(m, ['id']) && isId(m.id) ? { protocol: CONNECT_PROTOCOL, type: 'pong', id: m.id } : undefined;
     case 'welcome':

@@ -151,13 +151,19 @@ export class WalletWindowLink {
   /** A message event the dapp's window received: acted on only if the browser delivered it from the wallet page in this window. */
   receive(raw: unknown): void {
     const event = this.#phase === 'gone' ? undefined : this.#options.read(raw);
-    if (event === undefined || event.source !== this.#proxy || event.origin !== this.#options.walletOrigin) return;
+    if (event === undefined || event.origin !== this.#options.walletOrigin) return;
     const message = readWalletMessage(event.data);
     if (message === undefined) return;
+    if (message.type === 'bye') {
+      // Posted in the page's `pagehide`: when the window goes to another site, Chromium delivers it with no source
+      // (measured in the packaged Chromium). It names the window it leaves, a name only that wallet page knows.
+      if (message.name === this.#name && (event.source === this.#proxy || event.source === null)) this.#bye();
+      return;
+    }
+    if (event.source !== this.#proxy) return;
     if (message.type === 'ready') this.#handshake();
     else if (message.type === 'welcome') this.#welcome(message);
     else if (message.type === 'pong') this.#pong(message.id);
-    else if (message.type === 'bye') this.#bye();
     else this.#events.message(message);
   }
 

@@ -142,7 +142,7 @@ export class WalletHost {
       if (event.isTrusted === false) return;
       this.receive(event.data, { origin: event.origin, source: event.source });
     };
-    const bye = () => this.#post({ protocol: CONNECT_PROTOCOL, type: 'bye' });
+    const bye = () => this.#post({ protocol: CONNECT_PROTOCOL, type: 'bye', name: page.name });
     page.addEventListener('message', listener);
     page.addEventListener('pagehide', bye);
     this.#opener?.postMessage({ protocol: CONNECT_PROTOCOL, type: 'ready' } satisfies WalletMessage, '*');

@@ -110,6 +110,19 @@ describe('the wallet window is the wallet', () => {
     expect(wallet().name).not.toBe(name);
   });
 
+  it("a bye with no source, from another wallet window of the page (another connector's, sent to another site), ends that window only", async () => {
+    const { chain, dapp } = rig();
+    const other = connectWallet({ walletUrl: `${WALLET}/`, window: dapp, install: false });
+    const waiting = track(chain.signMessage({ message: 'waits for the device' }));
+    expect(await served(other.getNetworkId())).toBe('mina:devnet');
+    const [mine, theirs] = dapp.opened;
+    theirs!.loadPage(LOOK_ALIKE); // its bye arrives with no source (as Chromium delivers it), naming its own window
+    await vi.advanceTimersByTimeAsync(2 * BOUND);
+    expect(theirs!.closed).toBe(true);
+    expect(mine!.closed).toBe(false);
+    expect(waiting.outcome).toBeUndefined();
+  });
+
   it('a wallet window that stops answering (its page stuck or frozen): the waiting call ends with 1001 within livenessTimeoutMs, and the window is closed', async () => {
     const { chain, wallet } = rig();
     const waiting = track(chain.signMessage({ message: 'waits for the device' }));

@@ -46,6 +46,7 @@ import {
   ledgerDmkOverWebHid,
   phoneLayoutOnTheReleasedApp,
   proverWindowWithoutSiteIsolation,
+  replacedWalletWindow,
 } from './web-dapp-scenarios.js';
 
 afterAll(closeEnv);
@@ -99,6 +100,12 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     'Ledger DMK over WebHID in the wallet window (the test HID shim): the Mina app opened from the dashboard, the site connects, createNullifier',
     ledgerDmkOverWebHid,
     240_000,
+  );
+
+  it(
+    'a script of the dapp page sends the wallet window to a look-alike while a call waits on the device: the call ends with 1001 naming why, the look-alike receives nothing and is closed, the next call opens a new wallet window under another name; a stuck wallet window is noticed by its unanswered pings; a made-up event given to the connector changes nothing',
+    replacedWalletWindow,
+    300_000,
   );
 
   it('WebHID in the wallet window (the real @ledgerhq/hw-transport-webhid): the issuer connects through the chooser, signs a Mesa command, makes a nullifier', async () => {

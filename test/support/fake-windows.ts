@@ -81,6 +81,11 @@ export class FakeWindow extends EventTarget implements ConnectorWindow, HostWind
   closed = false;
   /** Its page's main thread is stuck (or the page frozen): messages to it are not delivered. */
   hung = false;
+  /**
+   * Its page is in its `pagehide` while the window goes to another origin: what it posts then arrives with no
+   * `source`, as Chromium delivers it (measured: the wallet page's bye in the packaged Chromium).
+   */
+  leaving = false;
   /** What `open` returns (default: a new window at the URL's origin; `null` models a blocked popup). */
   onOpen: (url: string) => FakeWindow | null = (url) => new FakeWindow(new URL(url).origin);
   /** The windows this one opened, newest last. */
@@ -142,7 +147,9 @@ export class FakeWindow extends EventTarget implements ConnectorWindow, HostWind
    * listeners gone with it, then the new page at `origin` (its name kept, as a popup's is).
    */
   loadPage(origin: string): void {
+    this.leaving = origin !== this.location.origin;
     for (const listener of [...this.#pagehide]) listener();
+    this.leaving = false;
     this.#pagehide.clear();
     this.#listeners.clear();
     this.location.origin = origin;
@@ -153,10 +160,11 @@ export class FakeWindow extends EventTarget implements ConnectorWindow, HostWind
     // the message delivered later, if the receiver is then at targetOrigin.
     const data = structuredClone(message);
     const origin = from.location.origin;
+    const source = from.leaving ? null : this.proxyForSource(from);
     setTimeout(() => {
       if (this.closed || this.hung) return;
       if (targetOrigin !== '*' && targetOrigin !== this.location.origin) return;
-      const delivered: Delivered = { data, origin, source: this.proxyForSource(from), isTrusted: true };
+      const delivered: Delivered = { data, origin, source, isTrusted: true };
       this.received.push(delivered);
       const event = browserEvent(delivered);
       for (const listener of [...this.#listeners]) listener(event as unknown as MessageEvent);

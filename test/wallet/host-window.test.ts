@@ -50,7 +50,7 @@ describe('the wallet host and its window', () => {
     expect(activities.map((a) => (a as { why: string }).why)).toEqual(Array(5).fill('not a chain-ledger/connect message'));
   });
 
-  it('answers a ping with a pong to the bound site only, and says bye to it when its page goes (pagehide)', async () => {
+  it('answers a ping with a pong to the bound site only, and says bye to it, naming its window, when its page goes (pagehide)', async () => {
     const { wallet, post, answers } = openedBy('chain-ledger-wallet-mine');
     post({ type: 'ping', id: 1 }); // before the handshake: not read
     post({ type: 'hello', name: 'chain-ledger-wallet-mine' });
@@ -60,5 +60,6 @@ describe('the wallet host and its window', () => {
     await settle();
     expect(answers().map((m) => m.type)).toEqual(['welcome', 'pong', 'bye']);
     expect(answers()[1]).toEqual({ protocol: CONNECT_PROTOCOL, type: 'pong', id: 2 });
+    expect(answers()[2]).toEqual({ protocol: CONNECT_PROTOCOL, type: 'bye', name: 'chain-ledger-wallet-mine' });
   });
 });
