@@ -42,7 +42,7 @@ export type { ConnectWalletOptions } from './options.js';
  *
  * Every method takes the same arguments, resolves the same results and rejects with the same `ProviderError`s as
  * the Ledger provider (docs/provider.md), plus 1001 when the wallet window cannot be opened (a blocked popup: call
- * from a click), or was closed, navigated away or stopped answering during the call (./wallet-window.ts).
+ * from a click), or was closed, sent to another page or stopped answering during the call (docs/wallet.md).
  */
 export class WalletConnector {
   /** The dapp's origin (the page's own: the wallet reads it from the browser, not from here). */
@@ -411,9 +411,10 @@ export class WalletConnector {
  * wallet discovery (`mina:announceProvider`).
  *
  * @param options - `walletUrl` (required): where the wallet page is hosted; `install`, `asMina`, `info`,
- *   `windowFeatures`, `window`.
+ *   `windowFeatures`, `window`, `handshakeTimeoutMs`, `livenessTimeoutMs`.
  * @returns The connector: the provider's methods, events and errors.
- * @throws `TypeError` when `walletUrl` is not an http(s) URL, or there is no `window`.
+ * @throws `TypeError` when `walletUrl` is not an http(s) URL, a timeout is not a positive number of milliseconds, or
+ *   there is no `window`.
  * @example
  * ```ts
  * import { connectWallet } from 'chain-ledger/connect';
