@@ -361,13 +361,14 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     const { page, popup } = flow!.issuer;
     await page.goto(`${stranger}/`); // the wallet window's opener is now a page of another site
     await page.waitForSelector('body[data-ready="true"]');
-    // By name, as the issuer's page could: the browser gives this site a new blank window, not the wallet's.
-    const found = await page.evaluate(() => {
-      const w = window.open('', 'chain-ledger-wallet')!;
+    // By its name, even known (here read in the wallet window): the browser gives this site a new blank window.
+    const name = await popup.evaluate(() => window.name);
+    const found = await page.evaluate((name) => {
+      const w = window.open('', name)!;
       const href = w.location.href; // readable: a same-origin about:blank (the wallet's would throw)
       w.close();
       return href;
-    });
+    }, name);
     expect(found).toBe('about:blank');
     expect(await popup.locator('#site').getAttribute('data-origin')).toBe(issuer);
     // Revoking the issuer in the wallet posts its disconnect to the issuer's origin only: nothing reaches this page
