@@ -1,7 +1,7 @@
 /**
  * The calls a connector has sent to the wallet window or waits to send, by request id. Ids start at a random value
- * in each connector, so two connectors of one page (or an old and a new document) sharing the named wallet window
- * never use the same id, and a reply settles only a call this connector has actually sent.
+ * in each connector, so two connectors of one page (or an old and a new document) never use the same id in what the
+ * page sees, and a reply settles only a call this connector has actually sent.
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import type { DappMessage } from './protocol.js';

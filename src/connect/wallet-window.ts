@@ -22,8 +22,9 @@ import { CONNECT_PROTOCOL, readWalletMessage } from './protocol.js';
 /** How often the connector looks whether the user closed the wallet window. */
 const CLOSED_POLL_MS = 300;
 /**
- * A ping's deadline that fires this much later than it was set for: this page's own timers were held back (a hidden
- * tab's are throttled, a frozen page's stop), so the clock says nothing about the wallet: it is pinged again.
+ * A tick of this page's clock this much later than it was set for: this page was held back (its main thread busy, its
+ * tab throttled or frozen, the machine asleep), and an answer of the wallet may be waiting in its queue: the wait
+ * starts again (measured: a dapp page busy loading o1js ran the deadline before the pong that had arrived meanwhile).
  */
 const LATE_MS = 1_000;
 
@@ -110,10 +111,12 @@ export class WalletWindowLink {
   readonly #options: WalletWindowOptions;
   readonly #events: WalletWindowEvents;
   readonly #poll: ReturnType<typeof setInterval>;
-  /** A ping's wait: the wallet has this long to answer it (the rest of the bound is the time between pings). */
+  /** The time between pings, and the tick of every wait. */
+  readonly #intervalMs: number;
+  /** How long the wallet has to answer (the handshake, a ping, a `ready` after its `bye`): the rest of the bound. */
   readonly #answerMs: number;
   #phase: Phase = 'loading';
-  /** The one timer of the phase: the handshake's, a ping's deadline, the pause before the next ping, or `left`'s. */
+  /** The one timer of the phase: a tick of the handshake's wait, a ping's or `left`'s, or the pause before a ping. */
   #timer: ReturnType<typeof setTimeout> | undefined;
   #ping = 0;
 
@@ -129,7 +132,8 @@ export class WalletWindowLink {
     this.#name = name;
     this.#options = options;
     this.#events = events;
-    this.#answerMs = (options.livenessTimeoutMs * 4) / 5;
+    this.#intervalMs = options.livenessTimeoutMs / 5;
+    this.#answerMs = options.livenessTimeoutMs - this.#intervalMs;
     this.#poll = setInterval(() => this.#proxy.closed && this.drop('the wallet window was closed'), CLOSED_POLL_MS);
   }
 
@@ -186,7 +190,7 @@ export class WalletWindowLink {
     if (this.#phase === 'ready' || this.#phase === 'left') this.#events.reloaded();
     this.#phase = 'handshake';
     this.post({ protocol: CONNECT_PROTOCOL, type: 'hello', name: this.#name });
-    this.#wait(this.#answerMs, () =>
+    this.#afterFree(() =>
       this.drop(
         `the wallet page did not answer the handshake within ${this.#answerMs / 1000} s (it serves only a window its connector opened)`,
       ),
@@ -201,28 +205,40 @@ export class WalletWindowLink {
   }
 
   #pong(id: number): void {
-    if (this.#phase === 'ready' && id === this.#ping) this.#wait(this.#options.livenessTimeoutMs - this.#answerMs, () => this.#heartbeat());
+    if (this.#phase === 'ready' && id === this.#ping) {
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => this.#heartbeat(), this.#intervalMs);
+    }
   }
 
   /** The wallet page is going away: reloaded (a new wallet page says ready) or gone to another page (nothing does). */
   #bye(): void {
     if (this.#phase !== 'handshake' && this.#phase !== 'ready') return;
     this.#phase = 'left';
-    this.#wait(this.#answerMs, () => this.drop('the wallet window navigated away to another page'));
+    this.#afterFree(() => this.drop('the wallet window navigated away to another page'));
   }
 
   #heartbeat(): void {
-    const id = ++this.#ping;
-    const sentAt = Date.now();
-    this.post({ protocol: CONNECT_PROTOCOL, type: 'ping', id });
-    this.#wait(this.#answerMs, () => {
-      if (Date.now() - sentAt > this.#answerMs + LATE_MS) return this.#heartbeat();
-      this.drop(`the wallet window stopped answering (no answer within ${this.#answerMs / 1000} s)`);
-    });
+    this.post({ protocol: CONNECT_PROTOCOL, type: 'ping', id: ++this.#ping });
+    this.#afterFree(() => this.drop(`the wallet window stopped answering (no answer within ${this.#answerMs / 1000} s)`));
   }
 
-  #wait(ms: number, then: () => void): void {
+  /**
+   * Calls `then` once this page has had the answer's time (`#answerMs`) free to read the wallet's answer, counted in
+   * ticks of the ping interval. A tick held back by more than LATE_MS starts the count again, so a throttled, busy or
+   * suspended dapp page notices later, never wrongly: what the wallet sent meanwhile is read before the next tick.
+   */
+  #afterFree(then: () => void): void {
+    let free = 0;
+    let last = Date.now();
+    const tick = () => {
+      const now = Date.now();
+      free = now - last > this.#intervalMs + LATE_MS ? 0 : free + (now - last);
+      last = now;
+      if (free >= this.#answerMs) then();
+      else this.#timer = setTimeout(tick, this.#intervalMs);
+    };
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(then, ms);
+    this.#timer = setTimeout(tick, this.#intervalMs);
   }
 }

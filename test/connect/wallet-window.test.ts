@@ -164,20 +164,20 @@ describe('the wallet window is the wallet', () => {
     expect(waiting.outcome).toEqual({ value: expect.objectContaining({ publicKey: ADDRESS, data: 'waits for the device' }) });
   });
 
-  it("a ping's deadline that fires late (the dapp page's own timers were held back: a throttled tab, a suspended machine) pings again instead of ending the calls", async () => {
+  it('time the dapp page could not use (its main thread busy, its tab throttled or frozen, the machine asleep) counts none of the wait: the answer that waited in its queue is read first', async () => {
     const { chain, wallet } = rig();
     const waiting = track(chain.signMessage({ message: 'waits for the device' }));
     await vi.advanceTimersByTimeAsync(BOUND);
     const window = wallet();
-    window.hung = true; // the machine sleeps: the next ping is not answered…
+    window.hung = true; // the machine sleeps: the wallet page reads nothing…
     await vi.advanceTimersByTimeAsync(1_000);
     const pings = sentOfType(window, 'ping').length;
-    vi.setSystemTime(Date.now() + 10 * 60_000); // …and the dapp's clock moved on 10 minutes without its timers
-    window.hung = false;
+    vi.setSystemTime(Date.now() + 10 * 60_000); // …and the dapp's clock moves 10 minutes on while its timers wait
+    window.resume();
     await vi.advanceTimersByTimeAsync(BOUND);
     expect(waiting.outcome).toBeUndefined();
     expect(window.closed).toBe(false);
-    expect(sentOfType(window, 'ping').length).toBeGreaterThan(pings); // asked again, answered
+    expect(sentOfType(window, 'ping').length).toBeGreaterThan(pings); // the waiting ping answered, the next sent
   });
 
   it('a reloaded wallet window: the call its old page had ends with 1001 (reloaded), the new page is greeted by the same name and serves the next call in the same window', async () => {

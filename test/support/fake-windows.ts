@@ -79,7 +79,7 @@ export class FakeWindow extends EventTarget implements ConnectorWindow, HostWind
   /** The name `window.open` gave it ('' for a window opened without one). */
   name = '';
   closed = false;
-  /** Its page's main thread is stuck (or the page frozen): messages to it are not delivered. */
+  /** Its page's main thread is stuck (or the page frozen): messages to it wait until `resume()`. */
   hung = false;
   /**
    * Its page is in its `pagehide` while the window goes to another origin: what it posts then arrives with no
@@ -93,6 +93,7 @@ export class FakeWindow extends EventTarget implements ConnectorWindow, HostWind
   /** Every message this window received, whoever sent it. */
   readonly received: Delivered[] = [];
   readonly #listeners = new Set<MessageListener>();
+  readonly #held: (() => void)[] = [];
   readonly #pagehide = new Set<() => void>();
   readonly #proxies = new Map<FakeWindow, WalletWindow & DappWindow>();
   /** Extra properties dapps and wallets put on `window` (`chain`, `mina`). */
@@ -161,14 +162,22 @@ export class FakeWindow extends EventTarget implements ConnectorWindow, HostWind
     const data = structuredClone(message);
     const origin = from.location.origin;
     const source = from.leaving ? null : this.proxyForSource(from);
-    setTimeout(() => {
-      if (this.closed || this.hung) return;
+    const arrive = () => {
+      if (this.closed) return;
+      if (this.hung) return void this.#held.push(arrive);
       if (targetOrigin !== '*' && targetOrigin !== this.location.origin) return;
       const delivered: Delivered = { data, origin, source, isTrusted: true };
       this.received.push(delivered);
       const event = browserEvent(delivered);
       for (const listener of [...this.#listeners]) listener(event as unknown as MessageEvent);
-    });
+    };
+    setTimeout(arrive);
+  }
+
+  /** Its page's main thread is free again: the messages that waited are delivered, in order. */
+  resume(): void {
+    this.hung = false;
+    for (const arrive of this.#held.splice(0)) setTimeout(arrive);
   }
 
   /** How this window sees `from` as an event's source: its own proxy of it. */
