@@ -21,7 +21,7 @@ export interface ConnectWalletOptions {
    */
   handshakeTimeoutMs?: number;
   /**
-   * How soon the connector notices that its wallet window is no longer the wallet (default 5 000 ms): closed, gone
+   * How soon the connector notices that its wallet window is no longer the wallet (default 10 000 ms): closed, gone
    * to another page (a look-alike), or no longer answering its pings. The calls waiting on it then end with 1001
    * naming why, the window is closed, and the next call opens a new one (docs/wallet.md, "The wallet window's name
    * and liveness").

@@ -29,7 +29,7 @@ const CLOSED_POLL_MS = 300;
 const LATE_MS = 1_000;
 
 /** How soon, by default, the connector notices that its wallet window is no longer the wallet (ConnectWalletOptions). */
-export const DEFAULT_LIVENESS_TIMEOUT_MS = 5_000;
+export const DEFAULT_LIVENESS_TIMEOUT_MS = 10_000;
 
 /** A fresh window name: `chain-ledger-wallet-` and 128 random bits (crypto.getRandomValues), base64url. */
 export function randomWindowName(): string {

@@ -1,6 +1,6 @@
 /**
  * The wallet window is the wallet: the connector opens it under a random name, and notices within
- * `livenessTimeoutMs` (5 s by default) when it goes to another page (a look-alike a script of the dapp's page sent it
+ * `livenessTimeoutMs` (10 s by default) when it goes to another page (a look-alike a script of the dapp's page sent it
  * to), is reloaded, closed, or stops answering; the calls waiting on it then end with 1001 naming why, the window is
  * closed, and the next call opens a new one. Fake timers: the bound is checked on the clock, exactly.
  */
@@ -19,7 +19,9 @@ const WALLET = 'https://wallet.example';
 const LOOK_ALIKE = 'https://wallet-look-alike.example';
 const ADDRESS = addressOf(0);
 /** The default `livenessTimeoutMs`. */
-const BOUND = 5_000;
+const BOUND = 10_000;
+/** The time between pings: a fifth of the bound. */
+const INTERVAL = BOUND / 5;
 
 afterEach(() => void vi.useRealTimers());
 
@@ -131,7 +133,7 @@ describe('the wallet window is the wallet', () => {
     wallet().hung = true;
     await vi.advanceTimersByTimeAsync(BOUND);
     expect(waiting.outcome).toEqual({
-      error: expect.objectContaining({ code: 1001, data: { reason: 'the wallet window stopped answering (no answer within 4 s)' } }),
+      error: expect.objectContaining({ code: 1001, data: { reason: 'the wallet window stopped answering (no answer within 8 s)' } }),
     });
     expect(wallet().closed).toBe(true);
   });
@@ -158,7 +160,7 @@ describe('the wallet window is the wallet', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(waiting.outcome).toBeUndefined();
     expect(wallet().closed).toBe(false);
-    expect(sentOfType(wallet(), 'ping').length).toBeGreaterThanOrEqual(50); // one a second
+    expect(sentOfType(wallet(), 'ping').length).toBeGreaterThanOrEqual(60_000 / INTERVAL - 1); // one every 2 s
     hosts[0]!.useDevice(quietLedger({ extensions: true }));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(waiting.outcome).toEqual({ value: expect.objectContaining({ publicKey: ADDRESS, data: 'waits for the device' }) });
@@ -170,7 +172,7 @@ describe('the wallet window is the wallet', () => {
     await vi.advanceTimersByTimeAsync(BOUND);
     const window = wallet();
     window.hung = true; // the machine sleeps: the wallet page reads nothing…
-    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(INTERVAL);
     const pings = sentOfType(window, 'ping').length;
     vi.setSystemTime(Date.now() + 10 * 60_000); // …and the dapp's clock moves 10 minutes on while its timers wait
     window.resume();
@@ -226,7 +228,7 @@ describe('the wallet window is the wallet', () => {
       error: expect.objectContaining({
         code: 1001,
         data: {
-          reason: 'the wallet page did not answer the handshake within 4 s (it serves only a window its connector opened)',
+          reason: 'the wallet page did not answer the handshake within 8 s (it serves only a window its connector opened)',
         },
       }),
     });
@@ -243,7 +245,7 @@ describe('the wallet window is the wallet', () => {
     wallet().hung = true;
     await vi.advanceTimersByTimeAsync(BOUND);
     expect(chain.isConnected()).toBe(false);
-    expect(events.slice(-2)).toEqual(['disconnect 1001 the wallet window stopped answering (no answer within 4 s)', 'accountsChanged []']);
+    expect(events.slice(-2)).toEqual(['disconnect 1001 the wallet window stopped answering (no answer within 8 s)', 'accountsChanged []']);
     expect(await served(chain.getNetworkId())).toBe('mina:devnet');
     expect(dapp.opened).toHaveLength(2);
   });

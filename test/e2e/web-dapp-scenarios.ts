@@ -35,6 +35,7 @@ import {
   result,
   shot,
   walletContext,
+  walletStoragePage,
   watch,
 } from '../support/wallet-harness.js';
 
@@ -256,7 +257,8 @@ export async function proverWindowWithoutSiteIsolation(): Promise<void> {
   await expect.poll(() => page.locator('#presentation-request').inputValue(), { timeout: 120_000 }).toMatch(/^\{/);
   const requestJson = await page.locator('#presentation-request').inputValue();
   const entries = circuitEntries(circuitOf(requestJson));
-  await seedKeyCache(popup, FULL_RUNS ? [] : entries.filter((id) => id !== 'lagrange-basis-fp-8192')); // the wallet origin's IndexedDB
+  const storage = await walletStoragePage(context); // the wallet origin's IndexedDB
+  await seedKeyCache(storage, FULL_RUNS ? [] : entries.filter((id) => id !== 'lagrange-basis-fp-8192'));
 
   await page.click('#present');
   await expect.poll(() => popup.locator('#status').textContent()).toMatch(/open the prover window/);
@@ -351,7 +353,7 @@ function pageScriptProbe(walletOrigin: string): void {
   );
 }
 
-/** The longest time between two pongs the dapp page received (the connector pings once a second). */
+/** The longest time between two pongs the dapp page received (the connector pings every 2 s). */
 const longestPongGap = (page: Page) =>
   page.evaluate(() => {
     const { pongs } = (window as unknown as { __probe: { pongs: number[] } }).__probe;
@@ -440,18 +442,18 @@ export async function replacedWalletWindow(): Promise<void> {
     expect(secondName).toMatch(/^chain-ledger-wallet-[A-Za-z0-9_-]{22}$/);
     expect(secondName).not.toBe(name);
 
-    // A wallet window that stops answering: its page's main thread stuck (here a 10 s loop), its pings unanswered.
+    // A wallet window that stops answering: its page's main thread stuck (here a 20 s loop), its pings unanswered.
     const stuck = second.evaluate(() => {
-      for (const end = Date.now() + 10_000; Date.now() < end; );
+      for (const end = Date.now() + 20_000; Date.now() < end; );
     });
     stuck.catch(() => undefined); // the page is closed while it loops
     const stuckAt = Date.now();
     await page.click('#nullifier');
     const unanswered = await result(page, 'result-nullifier', 30_000);
     const stuckNoticedMs = Date.now() - stuckAt;
-    expect(unanswered.json).toMatchObject({ code: 1001, data: { reason: 'the wallet window stopped answering (no answer within 4 s)' } });
+    expect(unanswered.json).toMatchObject({ code: 1001, data: { reason: 'the wallet window stopped answering (no answer within 8 s)' } });
     // Closed by the connector: the browser closes it once its main thread lets go (its pagehide runs first).
-    await expect.poll(() => second.isClosed(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => second.isClosed(), { timeout: 60_000 }).toBe(true);
     console.log(
       `wallet window: replaced by a look-alike, noticed in ${noticedMs} ms (bye, then no new wallet page); stuck, noticed in ` +
         `${stuckNoticedMs} ms (unanswered pings); longest time between pongs while the wallet loaded o1js and verified a nullifier: ${busyGap} ms`,
