@@ -174,7 +174,8 @@ describe('the wallet window is the wallet', () => {
     window.hung = true; // the machine sleeps: the wallet page reads nothing…
     await vi.advanceTimersByTimeAsync(INTERVAL);
     const pings = sentOfType(window, 'ping').length;
-    vi.setSystemTime(Date.now() + 10 * 60_000); // …and the dapp's clock moves 10 minutes on while its timers wait
+    vi.setSystemTime(Date.now() + 10 * 60_000); // …and the dapp's clock moves 10 minutes on while its timers wait,
+    await vi.advanceTimersByTimeAsync(INTERVAL); // then its next tick runs before the wallet page has answered
     window.resume();
     await vi.advanceTimersByTimeAsync(BOUND);
     expect(waiting.outcome).toBeUndefined();
