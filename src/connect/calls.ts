@@ -1,9 +1,9 @@
 /**
  * The calls a connector has sent to the wallet window or waits to send, by request id. Ids start at a random value
- * in each connector, so two connectors of one page (or an old and a new document) sharing the named wallet window
- * never use the same id, and a reply settles only a call this connector has actually sent.
+ * in each connector, so two connectors of one page (or an old and a new document) never use the same id in what the
+ * page sees, and a reply settles only a call this connector has actually sent.
  */
-import type { ProviderError } from '../errors/provider-error.js';
+import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import type { DappMessage } from './protocol.js';
 
 export interface Call {
@@ -38,6 +38,13 @@ export class ConnectorCalls {
 
   all(): Call[] {
     return [...this.#calls.values()];
+  }
+
+  /** Rejects the calls that `which` picks with 1001 `reason` (their wallet window, or its page, is gone). */
+  disconnect(reason: string, which: (call: Call) => boolean): void {
+    for (const call of this.all()) {
+      if (which(call)) this.settle(call, undefined, new ProviderError(ErrorCode.NotConnected, { reason }));
+    }
   }
 
   /** Settles `call` once (a second answer, or one after a cancel, does nothing). */

@@ -10,37 +10,39 @@ import { DEFAULT_PROVIDER_INFO, announceProvider } from '../provider/discovery.j
 import { ProviderEvents } from '../provider/events.js';
 import type { RequestArguments, RequestContext, RequestMethod, RpcParams, RpcResult } from '../provider/rpc.js';
 import { ConnectorCalls, type Call } from './calls.js';
-import type { ConnectWalletOptions } from './options.js';
+import { milliseconds, type ConnectWalletOptions } from './options.js';
 import { WALLET_NAME } from './methods.js';
 import {
   CONNECT_PROTOCOL,
   cancelled,
   methodRefusal,
+  originRefusal,
   fromWireError,
-  readWalletMessage,
   type ConnectorEventMap,
   type ConnectorEventName,
   type ConnectorListener,
   type ConnectorWindow,
   type DappMessage,
-  type WalletWindow,
+  type WalletMessage,
   type WireError,
 } from './protocol.js';
+import {
+  DEFAULT_LIVENESS_TIMEOUT_MS,
+  WalletWindowLink,
+  messageEventReader,
+  type WalletWindowEvents,
+  type WalletWindowOptions,
+} from './wallet-window.js';
 
 export type { ConnectorEventMap, ConnectorEventName, ConnectorListener, ConnectorWindow, WalletWindow } from './protocol.js';
 export type { ConnectWalletOptions } from './options.js';
-
-/** How often the connector looks whether the user closed the wallet window. */
-const CLOSED_POLL_MS = 300;
-/** The wallet window's name: a second open from this page reuses it instead of opening another. */
-const WINDOW_NAME = 'chain-ledger-wallet';
 
 /**
  * `window.chain` for a dapp whose wallet is the chain-ledger wallet page. Create it with `connectWallet`.
  *
  * Every method takes the same arguments, resolves the same results and rejects with the same `ProviderError`s as
  * the Ledger provider (docs/provider.md), plus 1001 when the wallet window cannot be opened (a blocked popup: call
- * from a click) or was closed during the call.
+ * from a click), or was closed, sent to another page or stopped answering during the call (docs/wallet.md).
  */
 export class WalletConnector {
   /** The dapp's origin (the page's own: the wallet reads it from the browser, not from here). */
@@ -49,12 +51,15 @@ export class WalletConnector {
   readonly walletOrigin: string;
   readonly #walletUrl: string;
   readonly #window: ConnectorWindow;
-  readonly #features: string;
+  /** The page's `window.open` as it was when the connector was made: a script that replaces it later sees no call. */
+  readonly #open: ConnectorWindow['open'];
+  /** How the wallet window is opened and watched (./wallet-window.ts). */
+  readonly #link: WalletWindowOptions;
   readonly #events = new ProviderEvents<ConnectorEventMap>();
   readonly #calls = new ConnectorCalls();
   readonly #handshakeMs: number;
   #handshake: ReturnType<typeof setTimeout> | undefined;
-  #wallet: { window: WalletWindow; ready: boolean; poll: ReturnType<typeof setInterval> } | undefined;
+  #wallet: WalletWindowLink | undefined;
   #accounts: string[] = [];
   /** disconnect() ran with no ready wallet window: the next one is told right after its handshake. */
   #forget = false;
@@ -67,9 +72,17 @@ export class WalletConnector {
     this.walletOrigin = url.origin;
     this.#window = options.window ?? (globalThis as unknown as { window: ConnectorWindow }).window;
     if (!this.#window || typeof this.#window.open !== 'function') throw new TypeError('no window: pass { window } explicitly');
-    this.origin = this.#window.location.origin;
-    this.#features = options.windowFeatures ?? 'popup,width=440,height=720';
-    this.#handshakeMs = options.handshakeTimeoutMs ?? 30_000;
+    // self.origin: in a sandboxed frame it is 'null' (as the wallet sees this page), whatever location says.
+    this.origin = this.#window.origin ?? this.#window.location.origin;
+    this.#open = this.#window.open.bind(this.#window);
+    this.#handshakeMs = milliseconds('handshakeTimeoutMs', options.handshakeTimeoutMs, 30_000);
+    this.#link = {
+      url: this.#walletUrl,
+      features: options.windowFeatures ?? 'popup,width=440,height=720',
+      walletOrigin: this.walletOrigin,
+      read: messageEventReader(this.#window),
+      livenessTimeoutMs: milliseconds('livenessTimeoutMs', options.livenessTimeoutMs, DEFAULT_LIVENESS_TIMEOUT_MS),
+    };
     this.#window.addEventListener('message', this.#onMessage as EventListener);
   }
 
@@ -80,7 +93,7 @@ export class WalletConnector {
 
   /** Whether the wallet window is open and has connected an account for this site (never asks anything). */
   isConnected(): boolean {
-    return this.#wallet !== undefined && !this.#wallet.window.closed && this.#accounts.length > 0;
+    return this.#wallet !== undefined && !this.#wallet.closed && this.#accounts.length > 0;
   }
 
   requestAccounts(context?: RequestContext): Promise<string[]> {
@@ -90,7 +103,7 @@ export class WalletConnector {
   /** The connected account, or `[]`; `[]` at once, without opening anything, while there is no wallet window. */
   getAccounts(context?: RequestContext): Promise<string[]> {
     if (this.#wallet === undefined) {
-      const refused = this.#claimed(context);
+      const refused = originRefusal(context?.origin, this.origin);
       return refused ? Promise.reject(refused) : Promise.resolve([]);
     }
     return this.#call(WALLET_NAME.getAccounts, undefined, context);
@@ -201,7 +214,7 @@ export class WalletConnector {
    * opens is told right after its handshake, before any call.
    */
   async disconnect(): Promise<void> {
-    if (this.#wallet?.ready && !this.#wallet.window.closed) this.#post({ protocol: CONNECT_PROTOCOL, type: 'disconnect' });
+    if (this.#wallet?.ready && !this.#wallet.closed) this.#post({ protocol: CONNECT_PROTOCOL, type: 'disconnect' });
     else this.#forget = true;
     this.#setAccounts([], new ProviderError(ErrorCode.NotConnected, { reason: 'disconnected by the page' }));
   }
@@ -211,7 +224,7 @@ export class WalletConnector {
     const calls = this.#calls.all();
     if (this.#wallet?.ready) this.#post({ protocol: CONNECT_PROTOCOL, type: 'rejectPending' });
     for (const call of calls)
-      this.#settle(call, undefined, new ProviderError(ErrorCode.UserRejected, { reason: 'every pending request was rejected' }));
+      this.#calls.settle(call, undefined, new ProviderError(ErrorCode.UserRejected, { reason: 'every pending request was rejected' }));
     return calls.length;
   }
 
@@ -242,18 +255,8 @@ export class WalletConnector {
 
   // ---- calls ----
 
-  /** 23001 when the call claims another origin than the page's (as the provider refuses it in a page). */
-  #claimed(context: RequestContext | undefined): ProviderError | undefined {
-    const claimed = context?.origin;
-    if (claimed === undefined || claimed === this.origin) return undefined;
-    const shown = typeof claimed === 'string' ? JSON.stringify(claimed.slice(0, 100)) : typeof claimed;
-    return new ProviderError(ErrorCode.OriginMismatch, {
-      reason: `request from ${shown}, but this page is ${this.origin}: a page cannot claim another origin`,
-    });
-  }
-
   #call<T>(method: string, params: unknown, context: RequestContext | undefined): Promise<T> {
-    const refused = this.#claimed(context);
+    const refused = originRefusal(context?.origin, this.origin);
     if (refused) return Promise.reject(refused);
     const signal = context?.signal;
     if (signal?.aborted) return Promise.reject(cancelled(signal));
@@ -264,7 +267,7 @@ export class WalletConnector {
       const id = this.#calls.nextId();
       const onAbort = () => {
         if (call.sent) this.#post({ protocol: CONNECT_PROTOCOL, type: 'cancel', id });
-        this.#settle(call, undefined, cancelled(signal!));
+        this.#calls.settle(call, undefined, cancelled(signal!));
       };
       const call: Call = {
         message: { protocol: CONNECT_PROTOCOL, type: 'request', id, method, ...(params === undefined ? {} : { params }) },
@@ -284,26 +287,31 @@ export class WalletConnector {
   #handshakeTimedOut(): void {
     this.#handshake = undefined;
     const reason = `the wallet page did not answer within ${this.#handshakeMs / 1000} s: is walletUrl (${this.#walletUrl}) right, not a 404 or a redirect?`;
-    this.#rejectCalls(reason, (call) => !call.sent);
+    this.#calls.disconnect(reason, (call) => !call.sent);
   }
 
   /** Opens the wallet window unless it is open; a ProviderError when the browser refused to open it. */
   #openWallet(): ProviderError | undefined {
-    if (this.#wallet && !this.#wallet.window.closed) return undefined;
-    if (this.#wallet) this.#walletClosed();
-    const opened = this.#window.open(this.#walletUrl, WINDOW_NAME, this.#features);
-    if (!opened) {
-      return new ProviderError(ErrorCode.NotConnected, {
-        reason: `the browser blocked the wallet window (${this.walletOrigin}): call window.chain from a click or key handler, without awaiting anything before the call`,
-      });
-    }
-    this.#wallet = {
-      window: opened,
-      ready: false,
-      poll: setInterval(() => this.#wallet?.window.closed && this.#walletClosed(), CLOSED_POLL_MS),
-    };
-    return undefined;
+    if (this.#wallet && !this.#wallet.closed) return undefined;
+    this.#wallet?.drop('the wallet window was closed'); // closed since the last look
+    this.#wallet = WalletWindowLink.open(this.#open, this.#link, this.#linkEvents);
+    if (this.#wallet) return undefined;
+    return new ProviderError(ErrorCode.NotConnected, {
+      reason: `the browser blocked the wallet window (${this.walletOrigin}): call window.chain from a click or key handler, without awaiting anything before the call`,
+    });
   }
+
+  /**
+   * What the wallet window tells the connector. (Only the current one speaks: a window is dropped, and says nothing
+   * more, before another is opened.)
+   */
+  readonly #linkEvents: WalletWindowEvents = {
+    welcome: (message) => this.#welcome(message),
+    message: (message) => this.#onWalletMessage(message),
+    // The calls the previous wallet page had are gone with its realm.
+    reloaded: () => this.#calls.disconnect('the wallet window was reloaded during the call: call again', (call) => call.sent),
+    gone: (reason) => this.#walletGone(reason),
+  };
 
   #send(call: Call): void {
     call.sent = true;
@@ -311,7 +319,7 @@ export class WalletConnector {
       this.#post(call.message);
     } catch (error) {
       // Arguments the browser cannot copy to another window (a function, a class with private state, a DOM node).
-      this.#settle(
+      this.#calls.settle(
         call,
         undefined,
         new ProviderError(ErrorCode.InvalidParams, {
@@ -323,29 +331,16 @@ export class WalletConnector {
   }
 
   #post(message: DappMessage): void {
-    this.#wallet?.window.postMessage(message, this.walletOrigin);
+    this.#wallet?.post(message);
   }
 
-  #settle(call: Call, result: unknown, error?: ProviderError): void {
-    this.#calls.settle(call, result, error);
-  }
-
-  /** Rejects the calls that `which` picks with 1001 `reason`. */
-  #rejectCalls(reason: string, which: (call: Call) => boolean): void {
-    for (const call of this.#calls.all()) {
-      if (which(call)) this.#settle(call, undefined, new ProviderError(ErrorCode.NotConnected, { reason }));
-    }
-  }
-
-  #walletClosed(): void {
-    const wallet = this.#wallet;
-    if (!wallet) return;
-    clearInterval(wallet.poll);
+  /** The wallet window is no longer the wallet (closed, navigated away, not answering): every call ends with 1001. */
+  #walletGone(reason: string): void {
     clearTimeout(this.#handshake);
     this.#handshake = undefined;
     this.#wallet = undefined;
-    this.#rejectCalls('the wallet window was closed', () => true);
-    this.#setAccounts([], new ProviderError(ErrorCode.NotConnected, { reason: 'the wallet window was closed' }));
+    this.#calls.disconnect(reason, () => true);
+    this.#setAccounts([], new ProviderError(ErrorCode.NotConnected, { reason }));
   }
 
   #setAccounts(accounts: string[], reason?: ProviderError): void {
@@ -358,42 +353,32 @@ export class WalletConnector {
 
   // ---- messages from the wallet ----
 
-  readonly #onMessage = (event: MessageEvent) => {
-    const wallet = this.#wallet;
-    // Only the window this page opened, at the wallet's origin; never a message a script of this page made up.
-    if (!wallet || event.source !== wallet.window || event.origin !== this.walletOrigin || event.isTrusted === false) return;
-    const message = readWalletMessage(event.data);
-    if (!message) return;
+  /** Every message event of the page: the wallet window reads those that are the browser's, from it, at its origin. */
+  readonly #onMessage = (event: unknown) => this.#wallet?.receive(event);
+
+  #welcome(message: Extract<WalletMessage, { type: 'welcome' }>): void {
+    clearTimeout(this.#handshake);
+    this.#handshake = undefined;
+    this.#networkID = message.networkID;
+    if (this.#forget) this.#post({ protocol: CONNECT_PROTOCOL, type: 'disconnect' });
+    this.#setAccounts(
+      this.#forget ? [] : message.accounts,
+      new ProviderError(ErrorCode.NotConnected, { reason: 'not connected in this wallet window' }),
+    );
+    this.#forget = false;
+    for (const call of this.#calls.all()) if (!call.sent) this.#send(call);
+  }
+
+  #onWalletMessage(message: Parameters<WalletWindowEvents['message']>[0]): void {
     switch (message.type) {
-      case 'ready':
-        if (wallet.ready) {
-          // The wallet page loaded again (reloaded or navigated back): calls it had are gone with its realm.
-          wallet.ready = false;
-          this.#rejectCalls('the wallet window was reloaded during the call: call again', (call) => call.sent);
-        }
-        this.#post({ protocol: CONNECT_PROTOCOL, type: 'hello' });
-        return;
-      case 'welcome':
-        wallet.ready = true;
-        clearTimeout(this.#handshake);
-        this.#handshake = undefined;
-        this.#networkID = message.networkID;
-        if (this.#forget) this.#post({ protocol: CONNECT_PROTOCOL, type: 'disconnect' });
-        this.#setAccounts(
-          this.#forget ? [] : message.accounts,
-          new ProviderError(ErrorCode.NotConnected, { reason: 'not connected in this wallet window' }),
-        );
-        this.#forget = false;
-        for (const call of this.#calls.all()) if (!call.sent) this.#send(call);
-        return;
       case 'result': {
         const call = this.#calls.sent(message.id);
-        if (call) this.#settle(call, message.result);
+        if (call) this.#calls.settle(call, message.result);
         return;
       }
       case 'error': {
         const call = this.#calls.sent(message.id);
-        if (call) this.#settle(call, undefined, fromWireError(message.error));
+        if (call) this.#calls.settle(call, undefined, fromWireError(message.error));
         return;
       }
       case 'event':
@@ -403,7 +388,7 @@ export class WalletConnector {
         this.#events.emit('progress', message.progress);
         return;
     }
-  };
+  }
 
   #onEvent(event: 'accountsChanged' | 'chainChanged' | 'disconnect', args: unknown[]): void {
     const [value] = args;
@@ -426,9 +411,10 @@ export class WalletConnector {
  * wallet discovery (`mina:announceProvider`).
  *
  * @param options - `walletUrl` (required): where the wallet page is hosted; `install`, `asMina`, `info`,
- *   `windowFeatures`, `window`.
+ *   `windowFeatures`, `window`, `handshakeTimeoutMs`, `livenessTimeoutMs`.
  * @returns The connector: the provider's methods, events and errors.
- * @throws `TypeError` when `walletUrl` is not an http(s) URL, or there is no `window`.
+ * @throws `TypeError` when `walletUrl` is not an http(s) URL, a timeout is not a positive number of milliseconds, or
+ *   there is no `window`.
  * @example
  * ```ts
  * import { connectWallet } from 'chain-ledger/connect';

@@ -20,4 +20,19 @@ export interface ConnectWalletOptions {
    * (a wrong `walletUrl`, a 404, a redirect to another origin never answers).
    */
   handshakeTimeoutMs?: number;
+  /**
+   * How soon the connector notices that its wallet window is no longer the wallet (default 10 000 ms): closed, gone
+   * to another page (a look-alike), or no longer answering its pings. The calls waiting on it then end with 1001
+   * naming why, the window is closed, and the next call opens a new one (docs/wallet.md, "The wallet window's name
+   * and liveness").
+   */
+  livenessTimeoutMs?: number;
+}
+
+/** A positive, finite number of milliseconds, or `fallback` when not given; a TypeError naming the option else. */
+export function milliseconds(name: keyof ConnectWalletOptions, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))
+    throw new TypeError(`${name} must be a positive number of milliseconds`);
+  return value;
 }

@@ -5,14 +5,16 @@
  * exactly these shapes and nothing else (no zod: the connector must stay a few kB).
  *
  *   wallet → opener  ready                          the wallet page has loaded (sent to any origin: it says nothing)
- *   dapp   → wallet  hello                          the wallet binds the origin the browser reports for this message
+ *   dapp   → wallet  hello { name }                 the wallet binds the origin the browser reports for this message,
+ *                                                   if `name` is its own window's name (the one the connector gave it)
  *   wallet → dapp    welcome { networkID, accounts }
- *   dapp   → wallet  request { id, method, params } · cancel { id } · disconnect · rejectPending
+ *   dapp   → wallet  request { id, method, params } · cancel { id } · disconnect · rejectPending · ping { id }
  *   wallet → dapp    result { id, result } · error { id, error } · event { event, args } · progress { progress }
+ *                    · pong { id } (answering a ping) · bye { name } (the wallet page in window `name` goes: `pagehide`)
  *
  * Trust is the browser's: the wallet takes the dapp's origin from `MessageEvent.origin` of its `hello` (never from a
  * message's content) and from then on acts only on messages of that origin from its opener; the connector acts only
- * on messages from the window it opened, at the wallet's origin.
+ * on messages from the window it opened, at the wallet's origin (./wallet-window.ts).
  */
 
 import { ERROR_MESSAGES, ErrorCode, ProviderError, type ProviderErrorData } from '../errors/provider-error.js';
@@ -22,7 +24,8 @@ import type { ProgressEvent } from '../provider/options.js';
 
 type ProgressStage = ProgressEvent['stage'];
 
-export const CONNECT_PROTOCOL = 'chain-ledger/connect@1';
+/** Version 2: `hello` names the window, and `ping`/`pong`/`bye` say whether the wallet window is still the wallet. */
+export const CONNECT_PROTOCOL = 'chain-ledger/connect@2';
 
 /** The events the wallet forwards, with their arguments as the provider emits them. */
 export type ConnectEventName = 'accountsChanged' | 'chainChanged' | 'disconnect';
@@ -31,12 +34,21 @@ export type ConnectEventName = 'accountsChanged' | 'chainChanged' | 'disconnect'
 export interface WalletWindow {
   readonly closed: boolean;
   postMessage(message: unknown, targetOrigin: string): void;
+  /** Closes it (a window this page opened): what the connector does to a window that is no longer the wallet. */
+  close?(): void;
 }
 
 /** What the connector uses of the dapp's `window` (the global one unless `window` is given). */
 export interface ConnectorWindow extends DiscoveryWindow {
+  /** The page's origin (`self.origin`: `'null'` in a sandboxed frame, whatever `location` says). */
+  readonly origin?: string;
   readonly location: { readonly origin: string };
   open(url: string, target: string, features: string): WalletWindow | null;
+  /**
+   * The page's `MessageEvent`: the connector reads each message event through its own getters, so that an object a
+   * script of the page made up, or a real event whose properties a script redefined, is not read as the browser's.
+   */
+  readonly MessageEvent?: { readonly prototype: MessageEvent; new (type: string): MessageEvent };
 }
 
 /**
@@ -71,7 +83,8 @@ export interface WireError {
 }
 
 export type DappMessage =
-  | { protocol: typeof CONNECT_PROTOCOL; type: 'hello' }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'hello'; name: string }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'ping'; id: number }
   | { protocol: typeof CONNECT_PROTOCOL; type: 'request'; id: number; method: string; params?: unknown }
   | { protocol: typeof CONNECT_PROTOCOL; type: 'cancel'; id: number }
   | { protocol: typeof CONNECT_PROTOCOL; type: 'disconnect' }
@@ -83,7 +96,9 @@ export type WalletMessage =
   | { protocol: typeof CONNECT_PROTOCOL; type: 'result'; id: number; result: unknown }
   | { protocol: typeof CONNECT_PROTOCOL; type: 'error'; id: number; error: WireError }
   | { protocol: typeof CONNECT_PROTOCOL; type: 'event'; event: ConnectEventName; args: unknown[] }
-  | { protocol: typeof CONNECT_PROTOCOL; type: 'progress'; progress: ProgressEvent };
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'progress'; progress: ProgressEvent }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'pong'; id: number }
+  | { protocol: typeof CONNECT_PROTOCOL; type: 'bye'; name: string };
 
 /** Longest method name accepted (the longest real one, `chain_storePrivateCredential`, has 28 characters). */
 /** No wallet method's name is longer; a request naming a longer one is not read (the connector refuses it first). */
@@ -100,6 +115,19 @@ export function methodRefusal(method: unknown): ProviderError | undefined {
     return new ProviderError(ErrorCode.MethodNotSupported, { reason: 'unknown method' });
   return undefined;
 }
+/** A window name as the connector makes them (./wallet-window.ts `randomWindowName`): URL-safe, bounded. */
+const WINDOW_NAME = /^[A-Za-z0-9_-]{1,100}$/;
+/**
+ * 23001 when a call claims another origin than the page's own (`claimed`, from its `RequestContext`), as the
+ * provider refuses it in a page; undefined when it claims none or the page's.
+ */
+export function originRefusal(claimed: unknown, pageOrigin: string): ProviderError | undefined {
+  if (claimed === undefined || claimed === pageOrigin) return undefined;
+  const shown = typeof claimed === 'string' ? JSON.stringify(claimed.slice(0, 100)) : typeof claimed;
+  return new ProviderError(ErrorCode.OriginMismatch, {
+    reason: `request from ${shown}, but this page is ${pageOrigin}: a page cannot claim another origin`,
+  });
+}
 /** Longest device prompt a progress message carries (the provider's are one short sentence). */
 const MAX_PROMPT_LENGTH = 500;
 
@@ -115,14 +143,18 @@ function tagged(data: unknown, keys: readonly string[]): Fields | undefined {
 }
 
 const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+const isWindowName = (value: unknown): value is string => typeof value === 'string' && WINDOW_NAME.test(value);
 const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
 
 /** A message of the dapp as the wallet reads it, or undefined for anything else (ignored). */
 export function readDappMessage(data: unknown): DappMessage | undefined {
-  const m = tagged(data, ['id', 'method', 'params']);
+  const m = tagged(data, ['id', 'method', 'params', 'name']);
   if (m === undefined) return undefined;
   switch (m.type) {
     case 'hello':
+      return tagged(m, ['name']) && isWindowName(m.name) ? { protocol: CONNECT_PROTOCOL, type: 'hello', name: m.name } : undefined;
+    case 'ping':
+      return tagged(m, ['id']) && isId(m.id) ? { protocol: CONNECT_PROTOCOL, type: 'ping', id: m.id } : undefined;
     case 'disconnect':
     case 'rejectPending':
       return tagged(m, []) && { protocol: CONNECT_PROTOCOL, type: m.type };
@@ -138,11 +170,15 @@ export function readDappMessage(data: unknown): DappMessage | undefined {
 
 /** A message of the wallet as the connector reads it, or undefined for anything else (ignored). */
 export function readWalletMessage(data: unknown): WalletMessage | undefined {
-  const m = tagged(data, ['id', 'result', 'error', 'event', 'args', 'networkID', 'accounts', 'progress']);
+  const m = tagged(data, ['id', 'result', 'error', 'event', 'args', 'networkID', 'accounts', 'progress', 'name']);
   if (m === undefined) return undefined;
   switch (m.type) {
     case 'ready':
       return tagged(m, []) && { protocol: CONNECT_PROTOCOL, type: 'ready' };
+    case 'bye':
+      return tagged(m, ['name']) && isWindowName(m.name) ? { protocol: CONNECT_PROTOCOL, type: 'bye', name: m.name } : undefined;
+    case 'pong':
+      return tagged(m, ['id']) && isId(m.id) ? { protocol: CONNECT_PROTOCOL, type: 'pong', id: m.id } : undefined;
     case 'welcome':
       if (!tagged(m, ['networkID', 'accounts']) || typeof m.networkID !== 'string' || !isStrings(m.accounts)) return undefined;
       return { protocol: CONNECT_PROTOCOL, type: 'welcome', networkID: m.networkID, accounts: m.accounts };

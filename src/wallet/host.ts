@@ -7,6 +7,12 @@
  * ignored, not even answered), every call is made with that origin (`request(args, { origin })`), and every answer
  * is posted to that origin only (a dapp tab that has navigated elsewhere receives nothing).
  *
+ * The window is its connector's: a `hello` is read only if it names this window (`window.name`, the random name the
+ * connector opened it under), so a wallet page the dapp's scripts opened under another name, or one opened by hand,
+ * serves no site (opened with no opener, it is the connected-sites manager). The host answers the connector's pings
+ * from its message handler, and says `bye` on `pagehide`: the connector ends its calls at once when the window goes
+ * to another page or stops answering (src/connect/wallet-window.ts).
+ *
  * Progress is the site's: every stage its provider reports (`onProgress`: loading the prover, compiling, confirm on
  * the device, proving, done…) is posted to the dapp as a `progress` message, and given to the page's own `onProgress`.
  *
@@ -41,8 +47,12 @@ export interface DappWindow {
 /** What the host uses of the wallet page's `window`. */
 export interface HostWindow {
   readonly opener: DappWindow | null;
+  /** The window's name: the connector that opened it chose it, and says it in its `hello`. */
+  readonly name: string;
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  addEventListener(type: 'pagehide', listener: () => void): void;
   removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  removeEventListener(type: 'pagehide', listener: () => void): void;
 }
 
 /** What happens, for the wallet's UI and log. */
@@ -85,6 +95,8 @@ const WITHOUT_CONNECTION = new Set([
 export class WalletHost {
   readonly #options: WalletHostOptions;
   #opener: DappWindow | null = null;
+  /** The window's name when the host was attached (undefined before: no hello is then read). */
+  #windowName: string | undefined;
   #site: string | undefined;
   #transport: ApduTransport | undefined;
   #provider: LedgerProvider | undefined;
@@ -118,19 +130,26 @@ export class WalletHost {
   }
 
   /**
-   * Listens to the page's messages and tells the opener (any origin: the message says nothing) that the wallet is
-   * ready. Returns a function that stops listening.
+   * Listens to the page's messages, tells the opener (any origin: the message says nothing) that the wallet is
+   * ready, and the site `bye` when the page goes (`pagehide`: closed, reloaded or sent to another page). Returns a
+   * function that stops listening.
    */
   attach(page: HostWindow): () => void {
     this.#opener = page.opener;
+    this.#windowName = page.name;
     const listener = (event: MessageEvent) => {
       // A MessageEvent made up by a script has isTrusted false; the browser's own say where a message came from.
       if (event.isTrusted === false) return;
       this.receive(event.data, { origin: event.origin, source: event.source });
     };
+    const bye = () => this.#post({ protocol: CONNECT_PROTOCOL, type: 'bye', name: page.name });
     page.addEventListener('message', listener);
+    page.addEventListener('pagehide', bye);
     this.#opener?.postMessage({ protocol: CONNECT_PROTOCOL, type: 'ready' } satisfies WalletMessage, '*');
-    return () => page.removeEventListener('message', listener);
+    return () => {
+      page.removeEventListener('message', listener);
+      page.removeEventListener('pagehide', bye);
+    };
   }
 
   /**
@@ -148,6 +167,8 @@ export class WalletHost {
     if (this.#opener === null || from.source !== this.#opener) return 'not from the window that opened the wallet';
     const message = readDappMessage(data);
     if (message === undefined) return 'not a chain-ledger/connect message';
+    if (message.type === 'hello' && message.name !== this.#windowName)
+      return "not the window this site's connector opened (its hello names another)";
     if (this.#site === undefined) {
       if (message.type !== 'hello') return 'a call before the handshake';
       try {
@@ -237,6 +258,10 @@ export class WalletHost {
           networkID: this.#provider?.chainId ?? `mina:${this.#options.provider.network}`,
           accounts: this.#provider?.isConnected() ? [...this.#accounts] : [],
         });
+        return;
+      case 'ping':
+        // From this handler, not a timer: a hidden window's timers are throttled, its message events are not.
+        this.#post({ protocol: CONNECT_PROTOCOL, type: 'pong', id: message.id });
         return;
       case 'request':
         void this.#serve(message);

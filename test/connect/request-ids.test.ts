@@ -1,6 +1,6 @@
 /**
- * Request ids of chain-ledger/connect: each connector starts at its own random id, so two connectors of one page (a
- * remount, a library and the app) that share the named wallet window never collide, and a reply settles only a call
+ * Request ids of chain-ledger/connect: each connector starts at its own random id, so the ids of two connectors of
+ * one page (a remount, a library and the app) never collide in what the page sees, and a reply settles only a call
  * the connector has sent (an old wallet document's `result` for an id not yet sent settles nothing).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -14,34 +14,32 @@ import { quietLedger, within } from '../support/rig.js';
 const DAPP = 'https://dapp.example';
 const WALLET = 'https://wallet.example/';
 
-/** A dapp window whose wallet window is named: a second `window.open` gets the same one, as browsers do. */
-function namedWallet(attach = true) {
+/** A dapp window whose wallet windows get a wallet host each (attached once loaded, unless `attach` is false). */
+function dappWithWallet(attach = true) {
   const dapp = new FakeWindow(DAPP);
-  let wallet: FakeWindow | undefined;
   dapp.onOpen = (url) => {
-    if (wallet) return wallet;
-    wallet = new FakeWindow(new URL(url).origin);
+    const wallet = new FakeWindow(new URL(url).origin);
     const host = new WalletHost({ provider: { network: 'devnet' }, sites: memorySites() });
     host.useDevice(quietLedger({ extensions: true }));
-    if (attach) setTimeout(() => host.attach(wallet!));
+    if (attach) setTimeout(() => host.attach(wallet));
     return wallet;
   };
-  return { dapp, wallet: () => wallet! };
+  return { dapp, wallet: () => dapp.opened.at(-1)! };
 }
 
 afterEach(() => vi.restoreAllMocks());
 
 describe('connector request ids', () => {
-  it('two connectors of one page sharing the wallet window each get their own answer', async () => {
-    const { dapp, wallet } = namedWallet();
+  it('two connectors of one page each open a wallet window of their own (their names differ) and each get their own answer', async () => {
+    const { dapp } = dappWithWallet();
     const a = connectWallet({ walletUrl: WALLET, window: dapp });
     const b = connectWallet({ walletUrl: WALLET, window: dapp, install: false });
     const answers = within(Promise.all([a.getNetworkId(), b.getWalletInfo()]), 'both answers');
     expect(await answers).toEqual(['mina:devnet', { version: expect.any(String), init: true }]);
     expect(dapp.opened).toHaveLength(2);
-    expect(dapp.opened[0]).toBe(dapp.opened[1]);
-    const ids = wallet()
-      .received.map((m) => m.data as { type?: string; id?: number })
+    expect(dapp.opened[0]!.name).not.toBe(dapp.opened[1]!.name);
+    const ids = dapp.opened
+      .flatMap((w) => w.received.map((m) => m.data as { type?: string; id?: number }))
       .filter((m) => m.type === 'request')
       .map((m) => m.id);
     expect(new Set(ids).size).toBe(2);
@@ -50,7 +48,7 @@ describe('connector request ids', () => {
   it('a result for an id the connector has not sent yet settles nothing; the call gets its own answer once sent', async () => {
     // The first id made predictable (random bits all zero), as an old wallet document could guess id 1 before.
     vi.spyOn(crypto, 'getRandomValues').mockImplementationOnce((array) => array);
-    const { dapp, wallet } = namedWallet(false);
+    const { dapp, wallet } = dappWithWallet(false);
     const chain = connectWallet({ walletUrl: WALLET, window: dapp });
     const call = chain.getNetworkId();
     await settle();

@@ -1,9 +1,11 @@
 /**
  * The bodies of the web dapp e2e test's self-contained scenarios, each in a browser context and with a device of its
  * own: demo mode, a 360 px phone on the released app, Ledger DMK over WebHID, the prover window of a browser without
- * site isolation. Their titles, timeouts and order are in web-dapp.browser.test.ts, the one test file that runs them,
+ * site isolation, a wallet window replaced by a look-alike. Their titles, timeouts and order are in web-dapp.browser.test.ts, the one test file that runs them,
  * beside the shared flow (one build and one set of servers for all: test/support/wallet-harness.ts `env()`).
  */
+import { createServer } from 'node:http';
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { shownValue } from '../../src/emulator/review.js';
 import { circuitEntries, circuitOf, seedKeyCache } from '../support/key-cache.js';
@@ -26,12 +28,14 @@ import {
   expectNoOverflow,
   expectOk,
   inView,
+  type NodeLedger,
   nodeLedger,
   openDapp,
   pageError,
   result,
   shot,
   walletContext,
+  walletStoragePage,
   watch,
 } from '../support/wallet-harness.js';
 
@@ -253,7 +257,8 @@ export async function proverWindowWithoutSiteIsolation(): Promise<void> {
   await expect.poll(() => page.locator('#presentation-request').inputValue(), { timeout: 120_000 }).toMatch(/^\{/);
   const requestJson = await page.locator('#presentation-request').inputValue();
   const entries = circuitEntries(circuitOf(requestJson));
-  await seedKeyCache(popup, FULL_RUNS ? [] : entries.filter((id) => id !== 'lagrange-basis-fp-8192')); // the wallet origin's IndexedDB
+  const storage = await walletStoragePage(context); // the wallet origin's IndexedDB
+  await seedKeyCache(storage, FULL_RUNS ? [] : entries.filter((id) => id !== 'lagrange-basis-fp-8192'));
 
   await page.click('#present');
   // The wallet says what it waits for, with its button beside the line and focused; the dapp says it too (the
@@ -302,4 +307,171 @@ export async function proverWindowWithoutSiteIsolation(): Promise<void> {
   expect([...watched.errors, ...popupWatched.errors, ...proverWatched.errors.filter((e) => !WASM_TRAPS_AFTER_PROOF.includes(e))]).toEqual(
     [],
   );
+}
+
+/**
+ * A look-alike of the wallet page at a loopback site of its own (127.0.0.5): it asks for the recovery phrase, answers
+ * its opener as the wallet would (`ready`, a `welcome` and an account of its own), and reports to the test every
+ * message it receives and the window name it finds (`__lookAlikeSaw`, a binding of the test's browser context).
+ */
+async function serveLookAlike(): Promise<{ origin: string; close(): Promise<void> }> {
+  const page = `<!doctype html><meta charset="utf-8"><title>chain-ledger wallet</title>
+<h1>chain-ledger wallet</h1><p>Enter your 24 words to continue</p><textarea></textarea>
+<script>
+  addEventListener('message', (event) => window.__lookAlikeSaw({ origin: event.origin, data: event.data }));
+  window.__lookAlikeSaw({ loaded: true, name: window.name });
+  const as = (message) => window.opener?.postMessage({ protocol: 'chain-ledger/connect@2', ...message }, '*');
+  as({ type: 'ready' });
+  as({ type: 'welcome', networkID: 'mina:mainnet', accounts: ['B62qSPOOFED'] });
+  as({ type: 'event', event: 'accountsChanged', args: [['B62qSPOOFED']] });
+</script>`;
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.5', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    origin: `http://127.0.0.5:${port}`,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+/**
+ * What a script of the dapp page can get, injected before the page's own (as the review's attacker did): the message
+ * listeners the page adds (it replaces addEventListener), the wallet window's handle (the `source` of the wallet's
+ * messages, which every listener of the page sees), the accounts the dapp is told, and when each pong arrives.
+ */
+function pageScriptProbe(walletOrigin: string): void {
+  if (location.origin === walletOrigin || !location.protocol.startsWith('http')) return;
+  const probe = { listeners: [] as EventListener[], wallet: undefined as unknown, pongs: [] as number[], accounts: [] as string[][] };
+  (window as unknown as { __probe: typeof probe }).__probe = probe;
+  const add = window.addEventListener.bind(window);
+  window.addEventListener = ((type: string, listener: EventListener, options?: unknown) => {
+    if (type === 'message') probe.listeners.push(listener);
+    return add(type, listener, options as AddEventListenerOptions);
+  }) as typeof window.addEventListener;
+  add(
+    'message',
+    (event: MessageEvent) => {
+      if (event.origin !== walletOrigin) return;
+      probe.wallet = event.source;
+      if ((event.data as { type?: string })?.type === 'pong') probe.pongs.push(performance.now());
+    },
+    true,
+  );
+  addEventListener('DOMContentLoaded', () =>
+    (window as unknown as { chain?: { on(e: string, f: (a: string[]) => void): void } }).chain?.on('accountsChanged', (a) =>
+      probe.accounts.push(a),
+    ),
+  );
+}
+
+/** The longest time between two pongs the dapp page received (the connector pings every 2 s). */
+const longestPongGap = (page: Page) =>
+  page.evaluate(() => {
+    const { pongs } = (window as unknown as { __probe: { pongs: number[] } }).__probe;
+    return Math.round(Math.max(0, ...pongs.slice(1).map((t, i) => t - pongs[i]!)));
+  });
+
+/** Connects the dapp in a new wallet window (the Ledger allowed before is reopened, or chosen once). */
+async function connectInNewWalletWindow(page: Page, device: NodeLedger, choose: boolean): Promise<Page> {
+  const { popup } = await clickOpeningWallet(page, '#connect');
+  if (choose) await popup.click('#connect');
+  (await device.nextReview()).answer(true); // the address
+  await page.waitForSelector('#connection[data-state="connected"]');
+  return popup;
+}
+
+/**
+ * The replaced wallet window test: a script of the dapp page navigates the wallet window to a look-alike while a call
+ * waits on the device; the call ends with 1001 naming why, the look-alike receives nothing from the connector and is
+ * closed, the next call opens a new wallet window; a stuck wallet window is noticed by its unanswered pings; made-up
+ * events given to the connector's captured listener change nothing.
+ */
+export async function replacedWalletWindow(): Promise<void> {
+  const { issuer, wallet } = await env();
+  const lookAlike = await serveLookAlike();
+  try {
+    const device = nodeLedger();
+    const context = await walletContext(device.ledger);
+    const saw: Record<string, unknown>[] = [];
+    await context.exposeBinding('__lookAlikeSaw', (source, entry: Record<string, unknown>) => {
+      if (new URL(source.frame.url()).origin === lookAlike.origin) saw.push(entry);
+    });
+    await context.addInitScript(pageScriptProbe, wallet);
+    const { page, watched } = await openDapp(context, issuer);
+    const first = await connectInNewWalletWindow(page, device, true);
+    const name = await first.evaluate(() => window.name);
+    expect(name).toMatch(/^chain-ledger-wallet-[A-Za-z0-9_-]{22}$/);
+    // By the name it had before, a script of the page finds no wallet window: the browser opens a blank one.
+    expect(
+      await page.evaluate(() => {
+        const found = window.open('', 'chain-ledger-wallet')!;
+        const href = found.location.href; // readable: a same-origin about:blank (the wallet's would throw)
+        found.close();
+        return href;
+      }),
+    ).toBe('about:blank');
+    // The review's made-up event, given to the connector's captured listener: nothing changes.
+    await page.evaluate((walletOrigin) => {
+      const { listeners, wallet: source } = (window as unknown as { __probe: { listeners: EventListener[]; wallet: unknown } }).__probe;
+      const data = { protocol: 'chain-ledger/connect@2', type: 'event', event: 'accountsChanged', args: [['B62qSPOOFED']] };
+      for (const listener of listeners) listener({ isTrusted: true, type: 'message', data, origin: walletOrigin, source } as never);
+    }, wallet);
+
+    // A nullifier, served: o1js loads and verifies in the wallet window's main thread meanwhile.
+    await page.click('#nullifier');
+    (await device.nextReview()).answer(true);
+    expectOk(await result(page, 'result-nullifier', 120_000));
+    const busyGap = await longestPongGap(page);
+
+    // The attack: a call waits on the device; the page's script sends the wallet window to the look-alike.
+    await page.fill('#nullifier-message', '5, 6');
+    await page.click('#nullifier');
+    const waiting = await device.nextReview();
+    const sent = Date.now();
+    await page.evaluate((url) => {
+      (window as unknown as { __probe: { wallet: { location: { href: string } } } }).__probe.wallet.location.href = url;
+    }, `${lookAlike.origin}/`);
+    const ended = await result(page, 'result-nullifier', 30_000);
+    const noticedMs = Date.now() - sent;
+    expect(ended.json).toEqual({
+      code: 1001,
+      message: 'User disconnect, please connect first.',
+      data: { reason: 'the wallet window navigated away to another page' },
+    });
+    await expect.poll(() => first.isClosed()).toBe(true); // the connector closed the look-alike
+    waiting.answer(false);
+    // The look-alike loaded in the wallet's window (it read its name there) and received nothing.
+    expect(saw).toEqual([{ loaded: true, name }]);
+    const accounts = await page.evaluate(() => (window as unknown as { __probe: { accounts: string[][] } }).__probe.accounts);
+    expect(accounts.flat()).not.toContain('B62qSPOOFED');
+    expect(await page.locator('#connection').getAttribute('data-state')).toBe('disconnected');
+
+    // The next call opens a new wallet window, under another name, at the wallet's origin.
+    const second = await connectInNewWalletWindow(page, device, false);
+    expect(new URL(second.url()).origin).toBe(wallet);
+    const secondName = await second.evaluate(() => window.name);
+    expect(secondName).toMatch(/^chain-ledger-wallet-[A-Za-z0-9_-]{22}$/);
+    expect(secondName).not.toBe(name);
+
+    // A wallet window that stops answering: its page's main thread stuck (here a 20 s loop), its pings unanswered.
+    const stuck = second.evaluate(() => {
+      for (const end = Date.now() + 20_000; Date.now() < end; );
+    });
+    stuck.catch(() => undefined); // the page is closed while it loops
+    const stuckAt = Date.now();
+    await page.click('#nullifier');
+    const unanswered = await result(page, 'result-nullifier', 30_000);
+    const stuckNoticedMs = Date.now() - stuckAt;
+    expect(unanswered.json).toMatchObject({ code: 1001, data: { reason: 'the wallet window stopped answering (no answer within 8 s)' } });
+    // Closed by the connector: the browser closes it once its main thread lets go (its pagehide runs first).
+    await expect.poll(() => second.isClosed(), { timeout: 60_000 }).toBe(true);
+    console.log(
+      `wallet window: replaced by a look-alike, noticed in ${noticedMs} ms (bye, then no new wallet page); stuck, noticed in ` +
+        `${stuckNoticedMs} ms (unanswered pings); longest time between pongs while the wallet loaded o1js and verified a nullifier: ${busyGap} ms`,
+    );
+    expect(watched.errors).toEqual([]);
+    await context.close();
+  } finally {
+    await lookAlike.close();
+  }
 }

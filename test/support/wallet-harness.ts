@@ -207,6 +207,19 @@ export async function walletContext(
   return context;
 }
 
+/**
+ * A page of the wallet's origin with no wallet in it (one of the wallet build's scripts, shown as text: nothing runs),
+ * sharing the wallet windows' storage: where the test reads and writes the wallet's key cache. Those 150 MB of
+ * IndexedDB values hold a page's main thread for seconds (measured: 4.5 s for a seeding), and a wallet window's main
+ * thread must stay free to answer its connector's pings, or the connector closes it (docs/wallet.md).
+ */
+export async function walletStoragePage(context: BrowserContext): Promise<Page> {
+  const { wallet, walletSizes } = await env();
+  const page = await context.newPage();
+  await page.goto(`${wallet}/${walletSizes.initial.files.find((f) => f.file.endsWith('.js'))!.file}`);
+  return page;
+}
+
 /** Opens the dapp at `origin` in a new page of `context`. */
 export async function openDapp(context: BrowserContext, origin: string): Promise<{ page: Page; watched: Watched }> {
   const page = await context.newPage();

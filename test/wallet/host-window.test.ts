@@ -1,0 +1,65 @@
+/**
+ * The wallet host's side of "the wallet window is the wallet" (src/wallet/host.ts): it serves a site only from a
+ * `hello` that names its own window (the random name the site's connector opened it under), answers pings from its
+ * message handler, and says `bye` to the site when its page goes.
+ */
+import { describe, expect, it } from 'vitest';
+import { CONNECT_PROTOCOL } from '../../src/connect/protocol.js';
+import { WalletHost, type WalletActivity } from '../../src/wallet/host.js';
+import { memorySites } from '../../src/wallet/sites.js';
+import { FakeWindow, settle } from '../support/fake-windows.js';
+
+const DAPP = 'https://dapp.example';
+const WALLET = 'https://wallet.example';
+
+/** A wallet page that the dapp's window opened itself, with `window.open(url, name)` (no connector in the dapp). */
+function openedBy(name: string) {
+  const dapp = new FakeWindow(DAPP);
+  const activities: WalletActivity[] = [];
+  dapp.open(`${WALLET}/`, name);
+  const wallet = dapp.opened[0]!;
+  const host = new WalletHost({ provider: { network: 'devnet' }, sites: memorySites(), onActivity: (a) => activities.push(a) });
+  host.attach(wallet);
+  const post = (fields: Record<string, unknown>) => wallet.proxyFor(dapp).postMessage({ protocol: CONNECT_PROTOCOL, ...fields }, WALLET);
+  const answers = () => dapp.received.map((m) => m.data as { type: string }).filter((m) => m.type !== 'ready');
+  return { dapp, wallet, host, activities, post, answers };
+}
+
+describe('the wallet host and its window', () => {
+  it('serves no site from a hello that names another window than its own: ignored, unanswered, nothing bound; a hello naming its window binds the site', async () => {
+    const { host, activities, post, answers } = openedBy('chain-ledger-wallet-mine');
+    post({ type: 'hello', name: 'chain-ledger-wallet-another' });
+    await settle();
+    expect(host.site).toBeUndefined();
+    expect(answers()).toEqual([]);
+    expect(activities).toEqual([
+      { kind: 'ignored', origin: DAPP, why: "not the window this site's connector opened (its hello names another)" },
+    ]);
+    post({ type: 'hello', name: 'chain-ledger-wallet-mine' });
+    await settle();
+    expect(host.site).toBe(DAPP);
+    expect(answers()).toEqual([{ protocol: CONNECT_PROTOCOL, type: 'welcome', networkID: 'mina:devnet', accounts: [] }]);
+  });
+
+  it('a hello without a name, or with one that is not a window name, is not read', async () => {
+    const { host, activities, post } = openedBy('chain-ledger-wallet-mine');
+    for (const name of [undefined, '', 'x'.repeat(101), 'chain-ledger-wallet mine', 7])
+      post({ type: 'hello', ...(name === undefined ? {} : { name }) });
+    await settle();
+    expect(host.site).toBeUndefined();
+    expect(activities.map((a) => (a as { why: string }).why)).toEqual(Array(5).fill('not a chain-ledger/connect message'));
+  });
+
+  it('answers a ping with a pong to the bound site only, and says bye to it, naming its window, when its page goes (pagehide)', async () => {
+    const { wallet, post, answers } = openedBy('chain-ledger-wallet-mine');
+    post({ type: 'ping', id: 1 }); // before the handshake: not read
+    post({ type: 'hello', name: 'chain-ledger-wallet-mine' });
+    post({ type: 'ping', id: 2 });
+    await settle();
+    wallet.loadPage('https://elsewhere.example');
+    await settle();
+    expect(answers().map((m) => m.type)).toEqual(['welcome', 'pong', 'bye']);
+    expect(answers()[1]).toEqual({ protocol: CONNECT_PROTOCOL, type: 'pong', id: 2 });
+    expect(answers()[2]).toEqual({ protocol: CONNECT_PROTOCOL, type: 'bye', name: 'chain-ledger-wallet-mine' });
+  });
+});
