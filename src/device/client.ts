@@ -48,6 +48,7 @@ import {
   type SignatureDomain,
 } from '../apdu/extension.js';
 import { encodeSignText, type TextToSign } from '../apdu/sign-text.js';
+import { encodeStoreKey, type StoreKeyRequest } from '../apdu/store-key.js';
 import { decodeZkappSignaturesReply, encodeSignZkapp, type ZkappSignatures, type ZkappStream } from '../apdu/sign-zkapp.js';
 import type { MinaSignature } from '../apdu/signature.js';
 import { FEATURES, signedMessageText, supports, type AppVersion, type Feature } from '../apdu/version.js';
@@ -320,6 +321,22 @@ export class MinaLedgerApp {
    */
   async signText(text: TextToSign, options: SendOptions = {}): Promise<MinaSignature> {
     const requests = encodeSignText(text);
+    return decodeSignatureReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
+  }
+
+  /**
+   * Extension STORE_KEY (version 1.3): the credential store's key, the signature INS 05 gives over the store-key text
+   * (network id 1), with the site asking shown on the device. The caller verifies it (src/credentials/store-key.ts).
+   *
+   * @example
+   * ```ts
+   * const { field, scalar } = await app.storeKey({ account: 0, origin: 'https://dapp.example' });
+   * ```
+   * @throws `LedgerInputError` (an origin outside the text rule; nothing is sent), `LedgerUnsupportedInstructionError`
+   *   (no extension, or one before 1.3), `LedgerInvalidDataError`, `LedgerUserRejectedError`.
+   */
+  async storeKey(request: StoreKeyRequest, options: SendOptions = {}): Promise<MinaSignature> {
+    const requests = encodeStoreKey(request);
     return decodeSignatureReply(await this.exclusive((device) => device.#exchangeChunks(requests, options), options));
   }
 
