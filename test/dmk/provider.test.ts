@@ -146,7 +146,10 @@ describe('the provider over a DMK session (Speculos transport kit → chain-ledg
     afterAll(() => runner.closeIdlePresentationWorker());
 
     it('storePrivateCredential and requestPresentation: the presentation verifies for the origin', async () => {
-      const { chain, reviews } = await overDmk({ extensions: true }, { credentialStore: new FileCredentialStore(tempDir()) });
+      const { chain, reviews } = await overDmk(
+        { extensions: true },
+        { credentialStore: new FileCredentialStore(tempDir()), confirmPresentation: () => true },
+      );
       await chain.requestAccounts();
       await chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });
       const { req, json } = issuer.presentationRequest();
