@@ -143,9 +143,10 @@ id is what delete-credential takes.`,
     synopsis: 'present REQUEST_FILE',
     summary: 'a presentation for a request (mina-attestations PresentationRequest JSON)',
     help: `REQUEST_FILE holds the request as mina-attestations writes it (PresentationRequest.toJSON). An https request
-names its verifier: pass its origin with --origin. Compiling the circuit takes 20–60 s the first time (cached after).
-Prints { "presentation" }.`,
-    flags: ['credentials', 'origin'],
+names its verifier: pass its origin with --origin. The request is shown in words with your stored credentials that fit
+it (the Ledger asks for the store key), and you answer [y/N] before anything is computed on them (--yes: scripts).
+Compiling the circuit takes 20–60 s the first time (cached after; it starts while you read). Prints { "presentation" }.`,
+    flags: ['credentials', 'origin', 'yes'],
     async prepare(line) {
       const [file] = positionals(line, 'present', ['REQUEST_FILE']);
       return jsonFile('present', 'REQUEST_FILE', file!);

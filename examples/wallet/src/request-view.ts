@@ -15,6 +15,7 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
 /** What each stage is, as the user reads it. */
 const STAGES: Record<ProgressEvent['stage'], string> = {
   'loading-prover': 'Loading the prover (o1js, mina-attestations)',
+  'awaiting-approval': 'Waiting for your answer to the request below',
   compiling: 'Compiling the presentation circuit',
   'unlock-device': 'Unlock your Ledger',
   'open-app': 'Open the Mina app on your Ledger',

@@ -73,6 +73,7 @@ export function describeError(error: unknown): { text: string; code?: number } {
 /** What the wallet is doing for a call, as its `progress` events say, in the dapp's words. */
 const DOING: Record<ProgressEvent['stage'], string> = {
   'loading-prover': 'Loading the prover in your wallet',
+  'awaiting-approval': 'Review the request in your wallet window',
   compiling: 'Compiling the circuit in your wallet',
   'unlock-device': 'Unlock your Ledger',
   'open-app': 'Open the Mina app on your Ledger',
