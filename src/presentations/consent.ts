@@ -73,7 +73,6 @@ async function reviewed(ctx: PresentationContext, review: PresentationReview, co
   let onAbort: () => void = () => {};
   const cancelled = new Promise<never>((_, reject) => {
     onAbort = () => reject(isProviderError(signal?.reason) ? signal.reason : declined());
-    if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   // The compile never answers for the holder: it ends the review only by failing (a refusal of the request itself).

@@ -284,4 +284,16 @@ describe('a provider with nobody to review presentation requests', () => {
     expect(counting.lists()).toBe(0);
     expect(ledger.exchanges.length).toBe(before);
   }, 120_000);
+
+  it('with allowUnreviewedPresentations the host answers for the holder (the default choice): the request goes on to the owner signature on the device', async () => {
+    const shown: string[] = [];
+    const { chain } = await connectedWith({ extensions: true })(
+      { approve: (review) => (shown.push(review.kind), review.kind !== 'presentation') }, // refused there: no proof is made
+      { credentialStore: new FileCredentialStore(tempDir()), confirmPresentation: undefined, allowUnreviewedPresentations: true },
+    );
+    await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
+    const error = await failure(chain.requestPresentation({ presentation: { presentationRequest: issuer.presentationRequest().json } }));
+    expect(error).toMatchObject({ code: 1002, data: { reason: 'rejected on the Ledger' } });
+    expect(shown).toContain('presentation');
+  }, 300_000);
 });
