@@ -19,6 +19,7 @@ import {
 } from '../support/wallet-checks.js';
 import {
   ACCOUNT_0,
+  answerPresentation,
   approveInWallet,
   browserWithoutSiteIsolation,
   clickOpeningWallet,
@@ -31,6 +32,7 @@ import {
   pageError,
   result,
   shot,
+  presentationReview,
   walletContext,
   watch,
 } from '../support/wallet-harness.js';
@@ -266,6 +268,9 @@ export async function proverWindowWithoutSiteIsolation(): Promise<void> {
     isolated: true,
     opener: false,
   });
+  // The holder's review in the wallet window (the compile began in the prover window meanwhile), then the device.
+  await presentationReview(popup);
+  await answerPresentation(popup, 'approve');
   const owner = await device.nextReview(400_000, pageError(page, 'result-present'));
   expect(owner.review.kind).toBe('presentation');
   expect(shownValue(owner.review, 'Verifier')).toBe(issuer);
