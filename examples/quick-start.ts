@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import ClientBerkeley from 'mina-signer-berkeley';
 import { loadAttestations } from '../src/upstream/attestations.js';
 import { FileCredentialStore } from '../src/credentials-node.js';
-import { createLedgerProvider, credentialManager, zkappSummaryLines, type ZkappSummary } from '../src/index.js';
+import { createLedgerProvider, credentialManager, zkappSummaryLines, type PresentationReview, type ZkappSummary } from '../src/index.js';
 import type { ApduTransport } from '../src/transport.js';
 import { ProgressLines } from '../src/cli/report.js';
 
@@ -58,6 +58,23 @@ const SPEND_CAP_MINA = 5;
 function hostReview(summary: ZkappSummary & { origin: string }): boolean {
   console.log(`   ┌─ on the host, before the Ledger is asked (${summary.origin}, spend cap ${SPEND_CAP_MINA} MINA) ${'─'.repeat(8)}`);
   for (const line of zkappSummaryLines(summary)) console.log(`   │ ${line}`);
+  console.log('   └─ (approved by the walk-through; a wallet asks its user here)');
+  return true;
+}
+
+/**
+ * The holder's review of a presentation request (`confirmPresentation`), before anything is read from the store or
+ * computed on it: the request in words, then the stored credentials that fit it (listing them unlocks the store: the
+ * Ledger asks for the store key, naming the site on the extension). A wallet asks its user here; the walk-through
+ * shows what it would show, and approves.
+ */
+async function presentationReview(review: PresentationReview): Promise<boolean> {
+  console.log(`   ┌─ on the host, before anything is computed on the credentials (${review.origin}) ${'─'.repeat(8)}`);
+  for (const line of review.lines) console.log(`   │ ${line}`);
+  for (const [input, list] of Object.entries(await review.candidates())) {
+    for (const c of list)
+      console.log(`   │ fits "${input}": ${c.credentialType} credential ${c.id.slice(0, 8)} from ${c.issuer ?? '-'}, stored ${c.storedAt}`);
+  }
   console.log('   └─ (approved by the walk-through; a wallet asks its user here)');
   return true;
 }
@@ -220,6 +237,7 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
     onDeviceAction: (action) => progress?.deviceAction(action),
     onProgress: (event) => progress?.progress(event),
     confirmZkapp: hostReview,
+    confirmPresentation: presentationReview,
     spendCap: SPEND_CAP_MINA,
   });
   const [address] = await step('chain.requestAccounts()', () => chain.requestAccounts());
