@@ -120,8 +120,13 @@ export async function signMessageOnLedger(ctx: MessageContext, message: string, 
   return { publicKey: ctx.address, data: signed.signedMessage, signature: { field: signed.field, scalar: signed.scalar } };
 }
 
-/** mina-signer `verifyMessage` on the provider's network; false when it does not verify. */
+/**
+ * mina-signer `verifyMessage` on the provider's network; false when it does not verify, and for `data` holding NUL:
+ * the legacy string hash packs the text's bits into fields and ignores trailing zero bits, so the signature of "X"
+ * verifies for "X\u0000" too; no signing path signs a NUL (SIGN_TEXT and INS 05 refuse it), so none is accepted here.
+ */
 export async function verifyMessage(args: MessageToVerify, mainnet: boolean): Promise<boolean> {
+  if (args.data.includes('\u0000')) return false;
   const signers = await minaSigners();
   try {
     return (mainnet ? signers.mainnet : signers.testnet).verifyMessage(args);

@@ -1,11 +1,13 @@
 /**
  * signMessage never signs the text that keys the credential store (src/messages/sign-message.ts,
  * src/apdu/store-key.ts): in any spelling that contains it, on every app version, including the 1.4.0–1.4.4 apps that
- * sign the text raw (so "Message : <store-key text>" is the store-key signature of a 1.4.5+ app).
+ * sign the text raw (so "Message : <store-key text>" is the store-key signature of a 1.4.5+ app). verifyMessage
+ * accepts no text that signing refuses (a NUL).
  */
+import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
 import { providerFailure as failure } from '../support/provider-failure.js';
-import { storeRig, tempDirs } from '../support/rig.js';
+import { connectedProvider, storeRig, tempDirs } from '../support/rig.js';
 import { addressOf } from '../support/vectors.js';
 
 const tempDir = tempDirs('sign-message');
@@ -30,4 +32,24 @@ describe('the store-key text is reserved', () => {
       expect((await chain.signMessage({ message: 'Message : hello' })).publicKey).toBe(addressOf(0)); // the rest still works
     },
   );
+});
+
+describe('verification accepts only what signing signs', () => {
+  it('verifyMessage and verifyJsonMessage answer false for data with a NUL, though mina-signer accepts the signature of the text without it', async () => {
+    const { chain } = await connectedProvider({ extensions: true });
+    const signed = await chain.signMessage({ message: 'pay 1 MINA' });
+    const json = await chain.signJsonMessage({ message: [{ label: 'pay', value: '1 MINA' }] });
+    const testnet = new Client({ network: 'testnet' });
+    for (const [verify, { data, publicKey, signature }] of [
+      [chain.verifyMessage.bind(chain), signed],
+      [chain.verifyJsonMessage.bind(chain), json],
+    ] as const) {
+      expect(await verify({ data, publicKey, signature })).toBe(true);
+      for (const padded of [`${data}\u0000`, `${data}\u0000\u0000\u0000`, `\u0000${data}`, `${data.slice(0, 3)}\u0000${data.slice(3)}`]) {
+        expect(await verify({ data: padded, publicKey, signature })).toBe(false);
+      }
+      // Why: the legacy string hash ignores trailing zero bits, so mina-signer itself says true for the padded text.
+      expect(testnet.verifyMessage({ data: `${data}\u0000`, publicKey, signature })).toBe(true);
+    }
+  });
 });
