@@ -27,7 +27,7 @@ import {
 import { COMMANDS, type Command } from './commands.js';
 import { openDevice } from './device.js';
 import { ProgressLines, failureLine } from './report.js';
-import { answerFromStdin, confirmOnTerminal } from './review.js';
+import { answerFromStdin, confirmBeyondCapOnTerminal, confirmOnTerminal } from './review.js';
 
 const err = (text: string) => process.stderr.write(`${text}\n`);
 const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -167,6 +167,7 @@ async function providerOptionsFor(
       return answerFromStdin(question).finally(() => progress.watch());
     };
     providerOptions.confirmZkapp = confirmOnTerminal({ yes: prepared.zkapp.yes, say: err, answer });
+    providerOptions.confirmBeyondSpendCap = confirmBeyondCapOnTerminal({ yes: prepared.zkapp.yes, say: err, answer });
   }
   if (prepared.credentials) {
     const { FileCredentialStore } = await import('../credentials/file-store.js');

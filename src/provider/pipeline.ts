@@ -136,7 +136,8 @@ export class CallPipeline {
       const held: CallOptions = { ...context, signal: context?.signal ? AbortSignal.any([context.signal, ended]) : ended };
       const run = async (app: MinaLedgerApp, signal: AbortSignal, withDevice: WithDevice) => {
         device.assertStill(account);
-        const call = { app, withDevice, account, network: network.kind, endpoint: network.endpoint, signal, report };
+        const chain = { id: network.chainId, name: network.name };
+        const call = { app, withDevice, account, network: network.kind, chain, endpoint: network.endpoint, signal, report };
         return body((await this.#sessions.open(call, store === true)) as SessionOf<P>, params);
       };
       // A method with host work of minutes (a presentation's compile and proof) holds the device for its steps only.
