@@ -174,7 +174,8 @@ export class CallPipeline {
    * A call that `request()` runs shares the request's report and delegation.
    */
   async #call<T>(method: MethodName, args: unknown, context: RequestContext, run: (report: CallReport) => Promise<T>): Promise<T> {
-    const outer = (context as Inner)[INSIDE_REQUEST];
+    // `null` as a context (a page calling requestAccounts(null)) is no context, as `undefined` is: never a TypeError.
+    const outer = (context as Inner | null)?.[INSIDE_REQUEST];
     if (outer) return this.#guard(() => run(outer));
     const report = this.#report(method);
     const { delegate, walletMethod } = ROWS[method];
