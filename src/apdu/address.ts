@@ -12,9 +12,9 @@ import { base58check, bytesToUintLE } from './bytes.js';
 const ADDRESS_VERSION = [0xcb, 0x01, 0x01] as const;
 
 /**
- * Pallas as o1js and mina-signer define it (bindings/crypto/elliptic-curve.js: a = 0, b = 5, generator (1, y)); the
- * generator only serves the library's own consistency checks here (test/apdu/address.test.ts compares the decoded
- * points with mina-signer's `PublicKey.toGroup`).
+ * Pallas as o1js and mina-signer define it (bindings/crypto/elliptic-curve.js: a = 0, b = 5, generator (1, y)). The
+ * generator is there because @noble/curves builds a curve with one; decoding an address uses p, a and b only
+ * (test/apdu/address.test.ts checks the decoding against mina-signer's `PublicKey.toGroup`).
  */
 const Pallas = weierstrass({
   p: PALLAS_P,

@@ -7,8 +7,9 @@
  * from elsewhere. So where the rule refuses control characters, a message escapes them instead: a line feed is shown
  * by the rule's escape (`\u000a`) and then breaks the line (a break alone looks like a line wrapped for width, so
  * "https://bank.example" and "Login" would read as one text), and every other control character is shown by the
- * escape alone (`\u0009`), as is every character beyond ASCII (`\u00e9`) and a backslash (`\\`). Only NUL is refused: no text a person reads holds it, and a
- * C string (the device's buffers, a server's logs and columns) ends there, so one party could read less than was signed.
+ * escape alone (`\u0009`), as is every character beyond ASCII (`\u00e9`) and a backslash (`\\`). Only NUL is
+ * refused: no text a person reads holds it, and a C string (the device's buffers, a server's logs and columns) ends
+ * there, so one party could read less than was signed.
  */
 import { utf8 } from './bytes.js';
 import { escapeForDisplay } from './display-text.js';

@@ -1,6 +1,6 @@
 /**
  * The one renderer of a zkApp command's summary (./summary.ts) for a person: every front end shows this (the wallet
- * page's review, the web dapp, `npm start`, the CLI), so none can drop what a signature authorises. Sections of rows
+ * page's review, which is the web dapp's too, `npm start`, the CLI), so none can drop what a signature authorises. Sections of rows
  * (`zkappSummaryView`: label, value, flag) for a UI to lay out, and the same as plain lines (`zkappSummaryLines`) for a
  * terminal. Its words and numbering are the device's (SIGN_ZKAPP, src/emulator/review.ts): "Update 2 of 3", "Sets
  * state 0", amounts in MINA, the connected account marked "(you)" wherever it appears. Texts from the command are
