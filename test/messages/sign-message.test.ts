@@ -2,10 +2,11 @@
  * signMessage never signs the text that keys the credential store (src/messages/sign-message.ts,
  * src/apdu/store-key.ts): in any spelling that contains it, on every app version, including the 1.4.0–1.4.4 apps that
  * sign the text raw (so "Message : <store-key text>" is the store-key signature of a 1.4.5+ app). verifyMessage
- * accepts no text that signing refuses (a NUL).
+ * accepts no text that signing refuses (a NUL), and its work is bounded before mina-signer's quadratic hash.
  */
 import Client from 'mina-signer';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { minaSigners } from '../../src/upstream/mina-signers.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { connectedProvider, storeRig, tempDirs } from '../support/rig.js';
 import { addressOf } from '../support/vectors.js';
@@ -51,5 +52,23 @@ describe('verification accepts only what signing signs', () => {
       // Why: the legacy string hash ignores trailing zero bits, so mina-signer itself says true for the padded text.
       expect(testnet.verifyMessage({ data: `${data}\u0000`, publicKey, signature })).toBe(true);
     }
+  });
+});
+
+describe('verification work is bounded before it starts', () => {
+  it('verifyMessage and verifyJsonMessage refuse data over 2,048 characters (20003 naming data) before mina-signer hashes it in quadratic time', async () => {
+    const { chain } = await connectedProvider({ extensions: true });
+    const signed = await chain.signMessage({ message: 'a'.repeat(1024) });
+    expect(await chain.verifyMessage(signed)).toBe(true);
+    const signers = await minaSigners();
+    const hashed = vi.spyOn(signers.testnet, 'verifyMessage');
+    for (const data of ['a'.repeat(2049), 'a'.repeat(4 * 1024 * 1024)]) {
+      for (const verify of [chain.verifyMessage.bind(chain), chain.verifyJsonMessage.bind(chain)]) {
+        expect(await failure(verify({ ...signed, data }))).toMatchObject({ code: 20003, data: { field: 'data' } });
+      }
+    }
+    expect(hashed).not.toHaveBeenCalled();
+    expect(await chain.verifyMessage({ ...signed, data: 'a'.repeat(2048) })).toBe(false); // at the bound: verified
+    expect(hashed).toHaveBeenCalledTimes(1);
   });
 });
