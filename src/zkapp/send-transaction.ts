@@ -141,7 +141,7 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   // in bench/) to re-check signatures already verified above against the very commitments they were inserted for.
 
   if (params.onlySign) return { signedData: JSON.stringify(signedData(command, internals.Memo)) };
-  return broadcast(ctx, command);
+  return broadcast(ctx, command, params.nonce === undefined);
 }
 
 /** The command's protocol era, from its shape: refused when the network is known to run the other one. */
@@ -346,19 +346,22 @@ function signedData(command: ZkappCommandJson, memo: { fromBase58(b: string): st
   };
 }
 
-async function broadcast(ctx: SendTransactionContext, command: ZkappCommandJson): Promise<SendTransactionResult> {
-  const nonce = Number(command.feePayer.body.nonce);
+/** Sends the command; its nonce is recorded only when the host chose it (`hostNonce`), never a page's (./nonces.ts). */
+async function broadcast(ctx: SendTransactionContext, command: ZkappCommandJson, hostNonce: boolean): Promise<SendTransactionResult> {
+  const sent = () => {
+    if (hostNonce) ctx.nonces.used(ctx.address, Number(command.feePayer.body.nonce));
+  };
   ctx.progress?.('broadcasting');
   // Refusals (LocalChainRejection, MinaNodeError) reach the page as 21001 through toProviderError.
   if (ctx.network === 'local' && ctx.localChain) {
     const result = await (await ctx.localChain()).send(command);
-    ctx.nonces.used(ctx.address, nonce);
+    sent();
     return result;
   }
   if (!ctx.graphqlUrl) {
     throw invalidParams('onlySign', 'this provider has no graphqlUrl to broadcast with: configure one, or pass onlySign: true');
   }
   const { hash, id } = await sendZkapp(ctx.graphqlUrl, command, { signal: ctx.signal, headers: ctx.graphqlHeaders });
-  ctx.nonces.used(ctx.address, nonce);
+  sent();
   return { hash, paymentId: id };
 }

@@ -137,6 +137,18 @@ describe('sendPayment / sendStakeDelegation: INS 03, shown in clear on the devic
     expect(local.ledger.exchanges.length).toBe(sent);
   });
 
+  it("a page's own nonce (2^32 − 1) is signed as asked, and never becomes the floor of the host's next nonces", async () => {
+    const received: any[] = [];
+    const node = await startNode(received);
+    const { chain } = setup({}, { graphqlUrl: node.url });
+    await chain.requestAccounts();
+    await chain.sendPayment({ to: addressOf(1), amount: 1, nonce: 4_294_967_295 });
+    await chain.sendPayment({ to: addressOf(1), amount: 1 });
+    await chain.sendStakeDelegation({ to: addressOf(2) });
+    // The node infers 4 and lags: the host's own nonces are 4 then 5, whatever the page chose before.
+    expect(received.map((v) => v.input.nonce)).toEqual(['4294967295', '4', '5']);
+  });
+
   it('a receiver or delegate whose key is no curve point (checksum, version and parity right) → 20003 naming "to", before the device or the node', async () => {
     const node = await startNodeFor({ accountNonce: () => ({ data: { account: { nonce: '0', inferredNonce: '0' } } }) });
     const { chain, ledger, reviews } = setup({}, { graphqlUrl: node.url });
