@@ -137,7 +137,8 @@ export class CallPipeline {
       const held: CallOptions = { ...context, signal: context?.signal ? AbortSignal.any([context.signal, ended]) : ended };
       const run = async (app: MinaLedgerApp, signal: AbortSignal, withDevice: WithDevice) => {
         device.assertStill(account);
-        const call = { app, withDevice, account, network: network.kind, endpoint: network.endpoint, signal, report };
+        const chain = { id: network.chainId, name: network.name };
+        const call = { app, withDevice, account, network: network.kind, chain, endpoint: network.endpoint, signal, report };
         return body((await this.#sessions.open(call, store === true)) as SessionOf<P>, params);
       };
       // A method with host work of minutes (a presentation's compile and proof) holds the device for its steps only.
@@ -174,7 +175,8 @@ export class CallPipeline {
    * A call that `request()` runs shares the request's report and delegation.
    */
   async #call<T>(method: MethodName, args: unknown, context: RequestContext, run: (report: CallReport) => Promise<T>): Promise<T> {
-    const outer = (context as Inner)[INSIDE_REQUEST];
+    // `null` as a context (a page calling requestAccounts(null)) is no context, as `undefined` is: never a TypeError.
+    const outer = (context as Inner | null)?.[INSIDE_REQUEST];
     if (outer) return this.#guard(() => run(outer));
     const report = this.#report(method);
     const { delegate, walletMethod } = ROWS[method];
