@@ -305,6 +305,11 @@ export async function proverWindowWithoutSiteIsolation(): Promise<void> {
   expect(await inView(popup, '#status', true)).toBe(true);
   expect(await inView(popup, '#open-prover', true)).toBe(true);
   expect(await popup.evaluate(() => document.activeElement?.id)).toBe('open-prover');
+  // Before the holder's answer the dapp is told only that the wallet waits for the review (consent first: no stage
+  // before approval); once approved, that the wallet waits for its prover window.
+  await expect.poll(() => page.locator('#result-present').textContent()).toMatch(/^Review the request in your wallet window… \d+ s$/);
+  await presentationReview(popup);
+  await answerPresentation(popup, 'approve');
   await expect
     .poll(() => page.locator('#result-present').textContent())
     .toMatch(/^Your wallet cannot prove in its window: click "Open the prover window" there… \d+ s$/);
@@ -318,13 +323,12 @@ export async function proverWindowWithoutSiteIsolation(): Promise<void> {
     isolated: true,
     opener: false,
   });
-  // The holder's review in the wallet window (the compile began in the prover window meanwhile), then the device.
-  await presentationReview(popup);
-  await answerPresentation(popup, 'approve');
   const owner = await device.nextReview(400_000, pageError(page, 'result-present'));
   expect(owner.review.kind).toBe('presentation');
-  // Once the prover window answered, the compile went on there: the dapp was told so.
-  expect(await page.locator('#result-present').getAttribute('data-stages')).toMatch(/\bcompiling waiting-for-prover-window compiling\b/);
+  // Once the prover window answered, the compile went on there: the dapp was told so, in that order.
+  expect(await page.locator('#result-present').getAttribute('data-stages')).toMatch(
+    /\bawaiting-approval waiting-for-prover-window compiling\b/,
+  );
   expect(shownValue(owner.review, 'Verifier')).toBe(issuer);
   // The compile ran in the prover window's Worker (its key-cache report), not in the wallet window.
   expect(proverWatched.reports[0]).toMatchObject({ phase: 'compile', circuit: circuitOf(requestJson) });

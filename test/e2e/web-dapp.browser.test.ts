@@ -50,6 +50,7 @@ import {
   proverWindowWithoutSiteIsolation,
   replacedWalletWindow,
 } from './web-dapp-scenarios.js';
+import { staxOnAPhone } from './touch-device-scenario.js';
 
 afterAll(closeEnv);
 
@@ -123,6 +124,12 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     'Ledger DMK over WebHID in the wallet window (the test HID shim): the Mina app opened from the dashboard, the site connects, createNullifier',
     ledgerDmkOverWebHid,
     240_000,
+  );
+
+  it(
+    'the demo device as a Stax on a 390 px phone: the site connects through the touch screen, and a sign-in text is signed by holding "Hold to sign" (a tap does nothing)',
+    staxOnAPhone,
+    300_000,
   );
 
   it(
