@@ -24,16 +24,23 @@ import type { ReportProgress } from '../util/progress.js';
 import { createLocalChain, type LocalChain } from '../zkapp/local-chain.js';
 import { NonceTracker } from '../zkapp/nonces.js';
 import type { ZkappSummary } from '../zkapp/summary.js';
+import type { ConnectedAccount, DeviceConnection } from './connection.js';
+import type { CurrentNetwork } from './current-network.js';
 import type { Endpoint } from './networks.js';
 import type { CheckedOptions, LedgerProviderOptions, Network } from './options.js';
 import type { CallReport } from './progress.js';
 
-/** The connected account, as `requestAccounts()` left it (./connection.ts). */
-export interface ConnectedAccount {
-  address: string;
-  capabilities: Capabilities;
-  /** The credential store's secret, derived on the device on first use, once per connection. */
-  storeSecret?: Uint8Array;
+/**
+ * What a method answered on the host is handed (no device held: ./methods.ts `onHost`): the provider's network and
+ * connection as they are now, and the call's signal.
+ */
+export interface HostCall {
+  network: CurrentNetwork;
+  connection: DeviceConnection;
+  /** Aborts when the caller's signal does; for a `pending` method also when `rejectPending()` runs. */
+  signal: AbortSignal;
+  /** `requestAccounts`: the account already connected, or a connect holding the device (the first shows the address). */
+  connect(): Promise<string[]>;
 }
 
 /**

@@ -22,7 +22,7 @@
  * without a prompt and before any device is there.
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
-import { specOfRequest } from '../provider/methods.js';
+import { WALLET_METHODS, specOfRequest } from '../provider/methods.js';
 import { DEFAULT_MAX_PENDING_CALLS, PendingCalls } from '../provider/pending.js';
 import { asWalletPage, checkSecureOrigin } from '../provider/origin.js';
 import type { LedgerProviderOptions, ProgressEvent } from '../provider/options.js';
@@ -78,20 +78,12 @@ export interface WalletHostOptions {
   onActivity?: (activity: WalletActivity) => void;
 }
 
-/** Calls that never need a connection (the provider answers them before `requestAccounts`). */
-const WITHOUT_CONNECTION = new Set([
-  'chain_requestAccounts',
-  'chain_accounts',
-  'chain_requestNetwork',
-  'chain_networkId',
-  'chain_switchChain',
-  'chain_addChain',
-  'wallet_info',
-  'wallet_revokePermissions',
-  'chain_verifyFields',
-  'chain_verifyMessage',
-  'chain_verify_JsonMessage',
-]);
+/** Calls that never need a connection (the provider answers them before `requestAccounts`): the table's column. */
+const WITHOUT_CONNECTION: ReadonlySet<string> = new Set(
+  Object.entries(WALLET_METHODS)
+    .filter(([, row]) => row.connection === 'none')
+    .map(([name]) => name),
+);
 
 /**
  * The wallet page's host of `chain-ledger/connect`: in the wallet window a dapp opened, it serves that dapp (the
