@@ -89,8 +89,8 @@ export type ChainRpcSchema = {
 
 /**
  * The methods the table asks of a provider, typed from it: `(args, context?)`, or `(context?)` for a method without
- * params. `WalletMethods` (./wallet-methods.ts), which the class implements, is checked against it, so the table and
- * the class cannot part.
+ * params. `WalletMethods` (./wallet-methods.ts), which declares the provider's methods, is checked against it, so the
+ * table and the documented methods cannot part.
  */
 export type TableMethods = {
   [M in keyof WalletMethodTable as WalletMethodTable[M]['method']]: ParamsOf<WalletMethodTable[M]> extends undefined

@@ -66,7 +66,7 @@ export interface CallSession {
   app: MinaLedgerApp;
   /**
    * Runs a device step (one or more prompts that belong together) holding the device. For most methods the whole
-   * call holds it already and this runs the step at once; a method whose row says `ownDeviceSteps` (a presentation,
+   * call holds it already and this runs the step at once; a method whose row says `hold: 'steps'` (a presentation,
    * whose compile and proof take minutes) holds it only here, so another call's prompt is served meanwhile. Nested
    * steps run inside the outer one.
    */
