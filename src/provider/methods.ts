@@ -305,7 +305,7 @@ export const METHODS = Object.freeze(
  * Methods only the host reaches, through `credentialManager(provider)` (./credential-manager.ts): never a page
  * method, never served by `request()`.
  */
-export const HOST_METHODS = {
+export const HOST_ONLY_METHODS = {
   listCredentials: onDevice({
     method: 'listCredentials',
     store: true,
@@ -322,11 +322,11 @@ export const HOST_METHODS = {
   rekeyCredentials: onDevice({ method: 'rekeyCredentials', store: true, delegate: false, run: (call) => rekeyCredentials(call) }),
 } satisfies Record<string, Row>;
 
-type Rows = { [M in WalletMethod as ProviderMethod<M>]: WalletMethodTable[M] } & typeof HOST_METHODS;
+type Rows = { [M in WalletMethod as ProviderMethod<M>]: WalletMethodTable[M] } & typeof HOST_ONLY_METHODS;
 /** Every provider method with a row: the wallet methods and the host methods. */
 export type MethodName = keyof Rows;
 /** What method `P` resolves: what its body returns. */
-export type ResultOf<P extends MethodName> = Rows[P] extends { run: (...args: never[]) => Promise<infer R> } ? R : never;
+export type MethodResult<P extends MethodName> = Rows[P] extends { run: (...args: never[]) => Promise<infer R> } ? R : never;
 
 /** A row as the pipeline reads it, whichever its kind, with its wallet name (for a wallet method). */
 export interface Row extends RowBase<string, z.ZodType | undefined> {
@@ -342,7 +342,7 @@ export interface Row extends RowBase<string, z.ZodType | undefined> {
 }
 
 /** Each provider method's row (`signMessage` → its schema, requirement, body, wallet name). */
-export const ROWS: Readonly<Record<MethodName, Row>> = { ...walletRows(), ...HOST_METHODS };
+export const ROWS: Readonly<Record<MethodName, Row>> = { ...walletRows(), ...HOST_ONLY_METHODS };
 
 function walletRows(): Record<ProviderMethod, Row> {
   const rows: Partial<Record<ProviderMethod, Row>> = {};

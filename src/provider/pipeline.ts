@@ -13,7 +13,7 @@
  */
 import type { MinaLedgerApp } from '../device/client.js';
 import type { LocalChain } from '../zkapp/local-chain.js';
-import { ROWS, paramsOf, specOfRequest, type MethodName, type ResultOf, type Row } from './methods.js';
+import { ROWS, paramsOf, specOfRequest, type MethodName, type MethodResult, type Row } from './methods.js';
 import type { CallOptions, RequestContext } from './rpc.js';
 import { hostDetail, toProviderError } from './to-provider-error.js';
 import { orDelegate, type DelegatedCall } from './delegation.js';
@@ -80,12 +80,12 @@ export class CallPipeline {
    * A direct call of provider method `method` with the caller's `args`: its row, run with its own report, a 20006
    * handed to the original wallet where the row lets it delegate.
    */
-  run<P extends MethodName>(method: P, args: unknown, context: RequestContext | null | undefined): Promise<ResultOf<P>> {
+  run<P extends MethodName>(method: P, args: unknown, context: RequestContext | null | undefined): Promise<MethodResult<P>> {
     const row = ROWS[method];
     const report = this.#report(method);
     const call = this.#guarded(this.#serve(row, args, context ?? {}, report));
     const delegated = { method, walletMethod: row.walletMethod, args, context: context ?? {}, viaRequest: false };
-    return this.#settle(report, call, { ...delegated, delegable: () => row.delegate }) as Promise<ResultOf<P>>;
+    return this.#settle(report, call, { ...delegated, delegable: () => row.delegate }) as Promise<MethodResult<P>>;
   }
 
   /**
