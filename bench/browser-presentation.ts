@@ -98,7 +98,10 @@ function responsivenessProbe(): void {
   };
 }
 
-/** Clicks the demo device's Approve whenever it is enabled, until stopped (a user approving every review). */
+/**
+ * Clicks the demo device's Approve, and the wallet's Approve of a presentation request, whenever one is enabled, until
+ * stopped (a user approving every review).
+ */
 function autoApprove(page: () => Page): () => void {
   let stopped = false;
   void (async () => {
@@ -107,6 +110,8 @@ function autoApprove(page: () => Page): () => void {
         .evaluate(() => {
           const button = document.getElementById('device-approve') as HTMLButtonElement | null;
           if (button && !button.disabled) button.click();
+          const review = document.querySelector<HTMLButtonElement>('#presentation-review button[data-answer="approve"]');
+          if (review && !review.disabled) review.click();
         })
         .catch(() => undefined);
       await new Promise((wake) => setTimeout(wake, 100));

@@ -24,7 +24,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ClientBerkeley from 'mina-signer-berkeley';
 import { FileCredentialStore } from 'chain-ledger/credentials/node';
-import { createLedgerProvider, credentialManager, zkappSummaryLines, type ProgressEvent, type ZkappSummary } from 'chain-ledger';
+import {
+  createLedgerProvider,
+  credentialManager,
+  zkappSummaryLines,
+  type PresentationReview,
+  type ProgressEvent,
+  type ZkappSummary,
+} from 'chain-ledger';
 import type { ApduTransport } from 'chain-ledger/transport';
 
 const NETWORK_ID = 0; // testnet/devnet
@@ -56,6 +63,23 @@ const SPEND_CAP_MINA = 5;
 function hostReview(summary: ZkappSummary & { origin: string }): boolean {
   console.log(`   ┌─ on the host, before the Ledger is asked (${summary.origin}, spend cap ${SPEND_CAP_MINA} MINA) ${'─'.repeat(8)}`);
   for (const line of zkappSummaryLines(summary)) console.log(`   │ ${line}`);
+  console.log('   └─ (approved by the walk-through; a wallet asks its user here)');
+  return true;
+}
+
+/**
+ * The holder's review of a presentation request (`confirmPresentation`), before anything is read from the store or
+ * computed on it: the request in words, then the stored credentials that fit it (listing them unlocks the store: the
+ * Ledger asks for the store key, naming the site on the extension). A wallet asks its user here; the walk-through
+ * shows what it would show, and approves.
+ */
+async function presentationReview(review: PresentationReview): Promise<boolean> {
+  console.log(`   ┌─ on the host, before anything is computed on the credentials (${review.origin}) ${'─'.repeat(8)}`);
+  for (const line of review.lines) console.log(`   │ ${line}`);
+  for (const [input, list] of Object.entries(await review.candidates())) {
+    for (const c of list)
+      console.log(`   │ fits "${input}": ${c.credentialType} credential ${c.id.slice(0, 8)} from ${c.issuer ?? '-'}, stored ${c.storedAt}`);
+  }
   console.log('   └─ (approved by the walk-through; a wallet asks its user here)');
   return true;
 }
@@ -241,6 +265,7 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
     credentialStore: new FileCredentialStore(credentialDir),
     onProgress: (event) => progress?.progress(event),
     confirmZkapp: hostReview,
+    confirmPresentation: presentationReview,
     spendCap: SPEND_CAP_MINA,
   });
   const [address] = await step('chain.requestAccounts()', () => chain.requestAccounts());

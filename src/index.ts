@@ -36,6 +36,16 @@ export type {
   VerifyMessageArgs,
 } from './provider/rpc.js';
 export type { NullifierResult } from './nullifier/create-nullifier.js';
+/** What `confirmPresentation` sees of a presentation request, and what it answers (docs/provider.md). */
+export type {
+  ConfirmPresentation,
+  CredentialCandidate,
+  CredentialChoice,
+  PresentationAnswer,
+  PresentationNotSatisfied,
+  PresentationReview,
+  SelectCredentials,
+} from './presentations/request-presentation.js';
 export { ErrorCode, ERROR_MESSAGES, ProviderError, isProviderError, type ProviderErrorData } from './errors/provider-error.js';
 export { toProviderError } from './provider/to-provider-error.js';
 export { parseMina } from './provider/schemas.js';

@@ -1,7 +1,7 @@
 /**
  * The chain-ledger protocol extension of the Mina app (spec: docs/apdu-extensions.md): multi-field signing,
- * nullifiers, zkApp commands and presentations in clear, and long messages, which no Mina app version has. Same CLA
- * 0xE0; instructions 0xA0–0xA5, far from the app's 0x01–0x06 and
+ * nullifiers, zkApp commands and presentations in clear, long messages, and the credential store's key with the site
+ * asking, which no Mina app version has. Same CLA 0xE0; instructions 0xA0–0xA6, far from the app's 0x01–0x06 and
  * its obvious next ones, and outside ISO 7816's invalid INS ranges (0x6X, 0x9X). An app without the extension
  * answers 0x6D00 to GET_CAPABILITIES: that is how the host detects it, with no user interaction.
  */
@@ -19,6 +19,11 @@ export const INS_CREATE_NULLIFIER = 0xa2;
 export const INS_SIGN_PRESENTATION = 0xa4;
 /** SIGN_TEXT (version 1.2): messages of up to 1024 bytes, signed as mina-signer's `signMessage` (codec: sign-text.ts). */
 export const INS_SIGN_TEXT = 0xa5;
+/**
+ * STORE_KEY (version 1.3): the credential store's key (INS 05's signature of the store-key text), shown with the site
+ * asking (codec: store-key.ts).
+ */
+export const INS_STORE_KEY = 0xa6;
 
 /** Chunking: P1 says whether this is the first chunk, P2 whether more follow (hw-app-str's convention). */
 export const P1_FIRST = 0x00;
@@ -45,7 +50,9 @@ export const CAP_SIGN_ZKAPP = 0x04;
 export const CAP_SIGN_PRESENTATION = 0x08;
 /** Version 1.2: messages of up to 1024 bytes of UTF-8 (SIGN_TEXT, INS 0xA5). */
 export const CAP_SIGN_TEXT = 0x10;
-const KNOWN_CAPABILITIES = CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER | CAP_SIGN_ZKAPP | CAP_SIGN_PRESENTATION | CAP_SIGN_TEXT;
+/** Version 1.3: the credential store's key with the site asking on screen (STORE_KEY, INS 0xA6). */
+export const CAP_STORE_KEY = 0x20;
+const KNOWN_CAPABILITIES = CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER | CAP_SIGN_ZKAPP | CAP_SIGN_PRESENTATION | CAP_SIGN_TEXT | CAP_STORE_KEY;
 
 export interface ExtensionCapabilities {
   /** Extension protocol version, "major.minor". */
@@ -58,6 +65,11 @@ export interface ExtensionCapabilities {
   signPresentation: boolean;
   /** SIGN_TEXT: messages of up to 1024 bytes of UTF-8, signed without a prefix (version ≥ 1.2). */
   signText: boolean;
+  /**
+   * STORE_KEY: the credential store's key, the same signature as INS 05 gives over the store-key text, with the site
+   * asking shown on the device (version ≥ 1.3).
+   */
+  storeKey: boolean;
   /** CREATE_NULLIFIER takes the requesting origin, and shows it (version ≥ 1.1). */
   nullifierOrigin: boolean;
   maxFields: number;
@@ -95,6 +107,7 @@ export function decodeCapabilities(reply: Uint8Array): ExtensionCapabilities {
     signZkapp: (bits & CAP_SIGN_ZKAPP) !== 0,
     signPresentation: (bits & CAP_SIGN_PRESENTATION) !== 0,
     signText: (bits & CAP_SIGN_TEXT) !== 0,
+    storeKey: (bits & CAP_STORE_KEY) !== 0,
     nullifierOrigin: minor >= 1 && (bits & CAP_CREATE_NULLIFIER) !== 0,
     maxFields,
   };

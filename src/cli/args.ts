@@ -52,7 +52,7 @@ export const FLAGS = {
   yes: {
     type: 'boolean',
     default: false,
-    help: '--yes                                   sign a zkApp command blind without asking first (scripts); its summary is still printed',
+    help: '--yes                                   answer yes for scripts: a blind zkApp command is signed, a presentation request presented; what is asked is still printed',
   },
   'spend-cap': {
     type: 'string',

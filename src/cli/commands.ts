@@ -149,10 +149,11 @@ id is what delete-credential takes.`,
     synopsis: 'present REQUEST_FILE',
     summary: 'a presentation for a request (mina-attestations PresentationRequest JSON)',
     help: `REQUEST_FILE holds the request as mina-attestations writes it (PresentationRequest.toJSON). An https request
-names its verifier: pass its origin with --origin. Compiling the circuit takes 20–90 s on 2 busy cores (the most the
-first time, before its keys are cached in ~/.cache/o1js), proving 20–60 s.
-Prints { "presentation" }.`,
-    flags: ['credentials', 'origin'],
+names its verifier: pass its origin with --origin. The request is shown in words with your stored credentials that fit
+it (the Ledger asks for the store key), and you answer [y/N] before anything is computed on them (--yes: scripts).
+Compiling the circuit takes 20–90 s on 2 busy cores (the most the first time, before its keys are cached in
+~/.cache/o1js; it starts while you read), proving 20–60 s. Prints { "presentation" }.`,
+    flags: ['credentials', 'origin', 'yes'],
     async prepare(line) {
       const [file] = positionals(line, 'present', ['REQUEST_FILE']);
       return jsonFile('present', 'REQUEST_FILE', file!);

@@ -28,7 +28,7 @@ import {
 import { COMMANDS, type Command } from './commands.js';
 import { openDevice } from './device.js';
 import { ProgressLines, failureLine } from './report.js';
-import { answerFromStdin, confirmOnTerminal } from './review.js';
+import { answerFromStdin, confirmOnTerminal, presentationNotSatisfiedOnTerminal, presentationOnTerminal } from './review.js';
 
 const err = (text: string) => process.stderr.write(`${text}\n`);
 const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -92,7 +92,7 @@ async function prepare(line: CommandLine) {
     : undefined;
   const input = await command.prepare(line);
   const options = { network, origin, accountIndex, confirmAddress: line.flags['confirm-address'], graphqlUrl, graphqlHeaders };
-  return { kind: 'device' as const, command, input, device, options, credentials: line.flags.credentials, zkapp };
+  return { kind: 'device' as const, command, input, device, options, credentials: line.flags.credentials, zkapp, yes: line.flags.yes };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -175,15 +175,18 @@ async function providerOptionsFor(
     onDeviceAction: progress.deviceAction,
     onProgress: progress.progress,
   };
+  // What is asked as plain lines on stderr; no "still working" line while the user reads it and answers.
+  const answer = (question: string) => {
+    progress.stop();
+    return answerFromStdin(question).finally(() => progress.watch());
+  };
   if (prepared.zkapp) {
     providerOptions.spendCap = prepared.zkapp.spendCap;
-    // The summary as plain lines on stderr; no "still working" line while the user reads it and answers.
-    const answer = (question: string) => {
-      progress.stop();
-      return answerFromStdin(question).finally(() => progress.watch());
-    };
     providerOptions.confirmZkapp = confirmOnTerminal({ yes: prepared.zkapp.yes, say: err, answer });
   }
+  // A presentation request is shown, and answered, before anything is read from the store (`present`; --yes for scripts).
+  providerOptions.confirmPresentation = presentationOnTerminal({ yes: prepared.yes, say: err, answer });
+  providerOptions.onPresentationNotSatisfied = presentationNotSatisfiedOnTerminal(err);
   if (prepared.credentials) {
     const { FileCredentialStore } = await import('../credentials/file-store.js');
     providerOptions.credentialStore = new FileCredentialStore(prepared.credentials);

@@ -7,6 +7,7 @@ import type { ProgressStage } from '../util/progress.js';
 
 const STAGE_TEXT: Partial<Record<ProgressStage, string>> = {
   'loading-prover': 'loading o1js and mina-attestations',
+  'awaiting-approval': 'the presentation request is shown above: answer it',
   compiling: 'compiling the presentation circuit (20–90 s on 2 busy cores; the most the first time, before its keys are cached)',
   'unlock-device': 'unlock your Ledger',
   'open-app': 'open the Mina app on your Ledger',
@@ -16,15 +17,17 @@ const STAGE_TEXT: Partial<Record<ProgressStage, string>> = {
 
 /**
  * The progress lines of one command, from the provider's `onProgress` stages (loading, compiling, the device's
- * prompts, proving, broadcasting). `onDeviceAction` prints a device prompt only where no stage has come (a provider
- * that reports none), so a prompt is never printed twice. While a call is silent for long (a first compile, a
+ * prompts, proving, broadcasting). `onDeviceAction` prints a device prompt only where no `confirm-on-device` stage
+ * tells it (a provider that reports none, or a prompt the provider keeps from the stages: the store key during a
+ * presentation's review), so a prompt is never printed twice. While a call is silent for long (a first compile, a
  * proof), a line every `quietMs` says it is still working.
  */
 export class ProgressLines {
   readonly #started = performance.now();
   readonly #write: (text: string) => void;
   readonly #quietMs: number;
-  #stagesSeen = false;
+  /** How many `confirm-on-device` stages came: a device action's prompt is printed unless one tells it. */
+  #promptStages = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #lastLine = performance.now();
 
@@ -41,17 +44,18 @@ export class ProgressLines {
 
   /** For `onDeviceAction`. */
   readonly deviceAction = ({ status, prompt }: DeviceAction): void => {
-    if (status !== 'confirm' || this.#stagesSeen) return;
+    if (status !== 'confirm') return;
     // A provider that reports stages tells the same prompt as `confirm-on-device` right after this (in the same
     // task): printed once, from there.
+    const before = this.#promptStages;
     queueMicrotask(() => {
-      if (!this.#stagesSeen) this.say(`⏳ ${prompt}`);
+      if (this.#promptStages === before) this.say(`⏳ ${prompt}`);
     });
   };
 
   /** For `onProgress`. */
   readonly progress = (event: ProgressEvent): void => {
-    this.#stagesSeen = true;
+    if (event.stage === 'confirm-on-device') this.#promptStages++;
     if (event.stage === 'confirm-on-device') this.say(`⏳ ${event.prompt ?? 'confirm on your Ledger'}`);
     else if (STAGE_TEXT[event.stage]) this.say(`… ${STAGE_TEXT[event.stage]}${event.retry ? ' (again, in a fresh worker)' : ''}`);
   };

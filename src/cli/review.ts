@@ -1,10 +1,18 @@
 /**
- * The CLI's own review of a zkApp command before a Ledger signs it blind: the released Mina app shows only a hash
- * (INS 06), so the terminal shows what the host reads in the command (the library's `ZkappSummary`, written with
- * `zkappSummaryLines`: fee payer, fee, each update and what it changes, full or partial commitment) and asks before
- * the device's prompt; `--yes` answers for scripts. A device with SIGN_ZKAPP (extension 1.1) shows the command itself.
+ * The CLI's own reviews, on the terminal, before the device or the store is asked:
+ *
+ * - a zkApp command before a Ledger signs it blind: the released Mina app shows only a hash (INS 06), so the terminal
+ *   shows what the host reads in the command (the library's `ZkappSummary`, written with `zkappSummaryLines`: fee
+ *   payer, fee, each update and what it changes, full or partial commitment) and asks before the device's prompt. A
+ *   device with SIGN_ZKAPP (extension 1.1) shows the command itself;
+ * - a presentation request (the provider's `confirmPresentation`): what it asks, in words, then the stored credentials
+ *   that could serve it (the store unlocked for that: the device asks for the store key), then `[y/N]`. Nothing is
+ *   evaluated on the credentials before the answer.
+ *
+ * `--yes` answers for scripts (what is asked is still printed).
  */
 import { createInterface } from 'node:readline';
+import type { LedgerProviderOptions } from '../provider/options.js';
 import type { ZkappSummary } from '../zkapp/summary.js';
 import { zkappSummaryLines } from '../zkapp/summary.js';
 
@@ -29,6 +37,42 @@ export function confirmOnTerminal({ yes, say, answer }: TerminalReview): (summar
     }
     return /^\s*y(?:es)?\s*$/i.test(await answer('Sign it on the Ledger? [y/N] '));
   };
+}
+
+/**
+ * The provider's `confirmPresentation` for the terminal: the request in words, the fitting stored credentials (the
+ * newest is used where several fit), then `[y/N]`; true to present (the default choice), false to refuse.
+ */
+export function presentationOnTerminal({ yes, say, answer }: TerminalReview): NonNullable<LedgerProviderOptions['confirmPresentation']> {
+  return async (review) => {
+    say('A presentation of your credentials is asked for. The request, as read here (nothing is computed on your credentials yet):');
+    for (const line of review.lines) say(`  │ ${line}`);
+    const candidates = await review.candidates();
+    for (const [input, list] of Object.entries(candidates)) {
+      if (list.length === 0) say(`  │ For "${input}": no stored credential fits: nothing can be presented`);
+      for (const [i, c] of list.entries()) {
+        const data = Object.entries(c.data)
+          .map(([key, value]) => `${key}: ${value}`)
+          .join(', ');
+        say(
+          `  │ For "${input}"${i === 0 ? ' (used)' : ''}: ${c.credentialType} credential ${c.id.slice(0, 8)}${c.issuer ? ` from ${c.issuer}` : ''}, stored ${c.storedAt}; ${data}`,
+        );
+      }
+    }
+    if (Object.values(candidates).some((list) => list.length === 0)) return false;
+    if (yes) {
+      say('  (--yes: presenting without asking)');
+      return true;
+    }
+    return /^\s*y(?:es)?\s*$/i.test(await answer('Present it (the owner signature on the Ledger next)? [y/N] '));
+  };
+}
+
+/** The provider's `onPresentationNotSatisfied` for the terminal: why the approved request cannot be presented. */
+export function presentationNotSatisfiedOnTerminal(
+  say: (text: string) => void,
+): NonNullable<LedgerProviderOptions['onPresentationNotSatisfied']> {
+  return ({ reason }) => say(`The request cannot be presented: ${reason} (nothing was signed or proved).`);
 }
 
 /** One line from stdin after `question` on stderr; '' when the input ends first (no answer is a no). */

@@ -64,6 +64,7 @@ export type ConnectorListener<E extends ConnectorEventName> = (...args: Connecto
 /** Every stage a progress message may carry: the provider's `ProgressStage`s (a Record, so none can be left out). */
 const PROGRESS_STAGES: Record<ProgressStage, true> = {
   'loading-prover': true,
+  'awaiting-approval': true,
   compiling: true,
   'waiting-for-prover-window': true,
   'unlock-device': true,

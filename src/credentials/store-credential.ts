@@ -1,9 +1,11 @@
 /**
  * chain_storePrivateCredential: validate a stored credential (mina-attestations' own schema, then its cryptography),
  * check that it belongs to the connected account, let the user approve it on the Ledger (a short message signed
- * with INS 05), and keep it in the encrypted store.
+ * with the extension's SIGN_TEXT, which shows the site asking, or with INS 05 on the released app, which cannot), and
+ * keep it in the encrypted store.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
+import type { Capabilities } from '../device/capabilities.js';
 import type { MinaLedgerApp } from '../device/client.js';
 import { toHex, utf8 } from '../apdu/bytes.js';
 import type { NetworkId } from '../apdu/codec.js';
@@ -20,12 +22,16 @@ export interface CredentialContext {
   address: string;
   accountIndex: number;
   networkId: NetworkId;
+  /** The site asking (the provider's bound origin): shown with the store approval where the device can show it. */
+  origin: string;
+  /** What the connected app can do: with SIGN_TEXT (extension 1.2) the approval names the site. */
+  capabilities?: Capabilities;
   store: CredentialStore;
   /** The account's store secret, derived from the device (may ask the user once per connection). */
   storeSecret: () => Promise<Uint8Array>;
   signal?: AbortSignal;
   onConfirm?: (prompt: string) => void;
-  /** Verifies an INS 05 signature over the text the device signed. */
+  /** Verifies a message signature (INS 05 or SIGN_TEXT) over the text the device signed. */
   verifyMessage: (signed: { field: string; scalar: string; signedMessage: string }) => boolean;
   /** Told at each stage of the call (docs/provider.md, `onProgress`). */
   progress?: ReportProgress;
@@ -69,8 +75,8 @@ export async function storePrivateCredential(ctx: CredentialContext, credential:
   // One device step: the approval, then (once per connection) the store key; the checks above and the store's write
   // below are host work, done without holding the device.
   const secret = await ctx.withDevice(async (app) => {
-    ctx.onConfirm?.('Approve storing the credential on your Ledger');
-    const signed = await app.signMessage(ctx.accountIndex, approval, ctx.networkId, { signal: ctx.signal });
+    ctx.onConfirm?.(`Approve storing the credential from ${ctx.origin} on your Ledger`);
+    const signed = await signApproval(ctx, app, approval);
     if (!ctx.verifyMessage(signed)) {
       throw new ProviderError(ErrorCode.Internal, { reason: 'the Ledger returned an approval signature that does not verify' });
     }
@@ -78,6 +84,16 @@ export async function storePrivateCredential(ctx: CredentialContext, credential:
   });
   await ctx.store.add(ctx.address, secret, text);
   return { credential: text };
+}
+
+/**
+ * The device's signature of `approval`: with SIGN_TEXT (extension 1.2) it shows "Requested by" and the site with the
+ * text, and signs the text itself; the released app's INS 05 shows the text only (the wallet's panel names the site).
+ */
+async function signApproval(ctx: CredentialContext, app: MinaLedgerApp, approval: string) {
+  const { accountIndex: account, networkId, origin, signal } = ctx;
+  if (!ctx.capabilities?.extension?.signText) return app.signMessage(account, approval, networkId, { signal });
+  return { ...(await app.signText({ account, networkId, origin, message: approval }, { signal })), signedMessage: approval };
 }
 
 /**

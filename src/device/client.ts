@@ -18,6 +18,7 @@ import { ExclusiveTransport, type HeldDevice } from '../transport/exclusive.js';
 import type { ApduTransport, SendOptions } from '../transport/types.js';
 import { channelOver, prepareCommand, type PreparedCommand } from './command-runner.js';
 import type { AddressOptions, CommandChannel, MinaAppConfiguration } from './commands.js';
+import type { StoreKeyRequest } from '../apdu/store-key.js';
 
 export interface GetAddressOptions extends SendOptions, AddressOptions {}
 
@@ -270,6 +271,21 @@ export class MinaLedgerApp {
    */
   async signText(text: TextToSign, options: SendOptions = {}): Promise<MinaSignature> {
     return this.#run(prepareCommand('signText', text), options);
+  }
+
+  /**
+   * Extension STORE_KEY (version 1.3): the credential store's key, the signature INS 05 gives over the store-key text
+   * (network id 1), with the site asking shown on the device. The caller verifies it (src/credentials/store-key.ts).
+   *
+   * @example
+   * ```ts
+   * const { field, scalar } = await app.storeKey({ account: 0, origin: 'https://dapp.example' });
+   * ```
+   * @throws `LedgerInputError` (an origin outside the text rule; nothing is sent), `LedgerUnsupportedInstructionError`
+   *   (no extension, or one before 1.3), `LedgerInvalidDataError`, `LedgerUserRejectedError`.
+   */
+  async storeKey(request: StoreKeyRequest, options: SendOptions = {}): Promise<MinaSignature> {
+    return this.#run(prepareCommand('storeKey', request), options);
   }
 
   /** The app version, read once per client (INS 01). */

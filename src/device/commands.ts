@@ -9,6 +9,7 @@
  * command a DMK user signs with, in `SignerMina` (the kit's step `signer.mina.steps.<name>` follows from the key).
  */
 import { accountIndex, messageText, type AccountOrPath } from '../apdu/arguments.js';
+import { encodeStoreKey, type StoreKeyRequest } from '../apdu/store-key.js';
 import {
   type ApduRequest,
   type NetworkId,
@@ -225,6 +226,12 @@ export const COMMANDS = {
   signText: command<[text: TextToSign], MinaSignature>({
     interaction: 'sign-personal-message',
     encode: (text) => encodeSignText(text),
+    decode: (reply) => decodeSignatureReply(reply),
+  }),
+  /** STORE_KEY (extension 1.3): the credential store's key, the site asking shown; never a DMK kit method (its log). */
+  storeKey: command<[request: StoreKeyRequest], MinaSignature>({
+    interaction: 'sign-personal-message',
+    encode: (request) => encodeStoreKey(request),
     decode: (reply) => decodeSignatureReply(reply),
   }),
 } as const;

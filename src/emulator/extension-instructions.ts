@@ -1,7 +1,8 @@
 /**
  * The chain-ledger protocol extension in the software Ledger (docs/apdu-extensions.md): GET_CAPABILITIES (0xA0) and
- * the chunked SIGN_FIELDS, CREATE_NULLIFIER, SIGN_ZKAPP, SIGN_PRESENTATION and SIGN_TEXT (0xA1-0xA5). The released
- * app has none of them (0x6D00); `extensions: '1.0'` answers only 0xA0-0xA2, `'1.1'` only 0xA0-0xA4.
+ * the chunked SIGN_FIELDS, CREATE_NULLIFIER, SIGN_ZKAPP, SIGN_PRESENTATION, SIGN_TEXT and STORE_KEY (0xA1-0xA6). The
+ * released app has none of them (0x6D00); `extensions: '1.0'` answers only 0xA0-0xA2, `'1.1'` only 0xA0-0xA4, `'1.2'`
+ * only 0xA0-0xA5.
  */
 import { ByteReader, concatBytes, uintToBytesBE, utf8 } from '../apdu/bytes.js';
 import { displayTextProblem } from '../apdu/display-text.js';
@@ -13,6 +14,7 @@ import {
   CAP_SIGN_PRESENTATION,
   CAP_SIGN_TEXT,
   CAP_SIGN_ZKAPP,
+  CAP_STORE_KEY,
   DOMAIN_MAINNET,
   DOMAIN_TESTNET,
   INS_CREATE_NULLIFIER,
@@ -20,6 +22,7 @@ import {
   INS_SIGN_FIELDS,
   INS_SIGN_PRESENTATION,
   INS_SIGN_TEXT,
+  INS_STORE_KEY,
   MAX_FIELDS,
   MAX_TEXT_BYTES,
   MIN_SIGN_FIELDS,
@@ -38,21 +41,23 @@ import { fail, invalidData } from './device-errors.js';
 import { parsePresentationRequest } from './presentation-device.js';
 import { nullifierReview, presentationReview, signFieldsBlindDisabledNotice, signFieldsReview, zkappReview } from './review.js';
 import { createNullifier, signFieldElement, signFields as signFieldsWithKey } from './signer.js';
+import { storeKey } from './store-key-device.js';
 import { signText } from './text-device.js';
 import { describeUpdates, parseZkappRequest, valuesToSign } from './zkapp-device.js';
 
 /** The extension version a device speaks, or false (the released app). */
-export type ExtensionVersion = false | '1.0' | '1.1' | '1.2';
+export type ExtensionVersion = false | '1.0' | '1.1' | '1.2' | '1.3';
 
 const V1_1 = CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER | CAP_SIGN_ZKAPP | CAP_SIGN_PRESENTATION;
 /**
  * GET_CAPABILITIES per extension version, and the instructions each has: 1.1 adds SIGN_ZKAPP, SIGN_PRESENTATION and
- * the nullifier's origin; 1.2 adds SIGN_TEXT.
+ * the nullifier's origin; 1.2 adds SIGN_TEXT; 1.3 adds STORE_KEY.
  */
 const EXTENSION_VERSIONS = {
   '1.0': { version: [1, 0], capabilities: CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER, lastInstruction: 0xa2 },
   '1.1': { version: [1, 1], capabilities: V1_1, lastInstruction: 0xa4 },
   '1.2': { version: [1, 2], capabilities: V1_1 | CAP_SIGN_TEXT, lastInstruction: 0xa5 },
+  '1.3': { version: [1, 3], capabilities: V1_1 | CAP_SIGN_TEXT | CAP_STORE_KEY, lastInstruction: 0xa6 },
 } as const;
 /** The largest payload of each chunked instruction (docs/apdu-extensions.md). */
 const MAX_EXTENSION_PAYLOAD: Record<number, number> = {
@@ -61,6 +66,7 @@ const MAX_EXTENSION_PAYLOAD: Record<number, number> = {
   [INS_SIGN_ZKAPP]: MAX_SIGN_ZKAPP_PAYLOAD,
   [INS_SIGN_PRESENTATION]: 4096,
   [INS_SIGN_TEXT]: MAX_SIGN_TEXT_PAYLOAD,
+  [INS_STORE_KEY]: 4 + 1 + MAX_TEXT_BYTES,
 };
 
 /** The instructions of the extension, whichever version. */
@@ -71,6 +77,7 @@ export const EXTENSION_INSTRUCTIONS = new Set([
   INS_SIGN_ZKAPP,
   INS_SIGN_PRESENTATION,
   INS_SIGN_TEXT,
+  INS_STORE_KEY,
 ]);
 
 /** What the extension needs of the device, beyond the app's instructions. */
@@ -108,7 +115,7 @@ export class ChunkReceiver {
   }
 }
 
-/** One instruction of the extension (0xA0-0xA5): 0x6D00 on a device without it, or of a version without it. */
+/** One instruction of the extension (0xA0-0xA6): 0x6D00 on a device without it, or of a version without it. */
 export async function extensionInstruction(
   device: ExtensionDevice,
   chunks: ChunkReceiver,
@@ -130,6 +137,7 @@ export async function extensionInstruction(
   if (ins === INS_SIGN_FIELDS) return signFields(device, payload);
   if (ins === INS_CREATE_NULLIFIER) return nullifier(device, payload);
   if (ins === INS_SIGN_TEXT) return signText(device, payload);
+  if (ins === INS_STORE_KEY) return storeKey(device, payload);
   // A malformed or inconsistent stream is 0x6802, and leaves nothing behind (the request is over).
   try {
     return await (ins === INS_SIGN_ZKAPP ? signZkapp(device, payload) : signPresentation(device, payload));

@@ -49,7 +49,9 @@ export type ReviewKind =
   | 'presentation'
   /** The dashboard's OpenApp confirmation (dashboard.ts). */
   | 'open-app'
-  | 'text';
+  | 'text'
+  /** The extension's STORE_KEY: unlocking the credential store, with the site asking (store-key-device.ts). */
+  | 'store-key';
 
 export interface Review {
   ins: number;

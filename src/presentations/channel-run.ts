@@ -3,10 +3,12 @@
  * is a message of session.ts's protocol, bounded in time; the run decides when the worker ends, and whether it goes
  * back warm for the next presentation (Node) or is terminated.
  */
-import type { PrepareMessage, Prepared, SessionMessage, WorkerReply } from './session.js';
+import type { PrecompileMessage, PrepareMessage, Prepared, SessionMessage, WorkerReply } from './session.js';
 
 export interface PresentationRun {
-  /** Compiles and prepares; resolves with the fields the owner must sign. */
+  /** Compiles the request's circuit (the request alone); the `prepare` of the same request that follows reuses it. */
+  precompile(input: PrecompileMessage): Promise<{ tagName?: string }>;
+  /** Compiles (unless precompiled) and prepares; resolves with the fields the owner must sign. */
   prepare(input: PrepareMessage): Promise<Prepared>;
   /** Proves with the owner's signature (base58); resolves with the Presentation JSON text. */
   finalize(signatureBase58: string): Promise<string>;
@@ -18,7 +20,7 @@ export interface PresentationRun {
 export class PresentationRunError extends Error {
   override readonly name = 'PresentationRunError';
   constructor(
-    readonly stage: 'prepare' | 'finalize' | 'close',
+    readonly stage: 'precompile' | 'prepare' | 'finalize' | 'close',
     message: string,
   ) {
     super(message);
@@ -89,6 +91,7 @@ export function runOver(
 ): PresentationRun {
   const run = new ChannelRun(channel, signal, timeMs);
   return {
+    precompile: async (input) => run.unwrap(await run.ask({ precompile: input }), (r) => ('precompiled' in r ? r.precompiled : undefined)),
     prepare: async (input) => run.unwrap(await run.ask({ prepare: input }), (r) => ('prepared' in r ? r.prepared : undefined)),
     finalize: async (signature) => {
       const presentation = run.unwrap(await run.ask({ finalize: { signature } }), (r) =>

@@ -39,13 +39,19 @@ export const KEY_CACHE_DB = `chain-ledger-o1js-keys-${O1JS_VERSION}`;
 export const KEY_CACHE_EVENT = 'chain-ledger:key-cache';
 
 export interface KeyCacheReport extends KeyCacheStats {
-  /** `compile`: after `Presentation.prepare`; `proof`: when the presentation is over (proved, rejected or failed). */
+  /**
+   * `compile`: after the compile (the session's precompile, started during the holder's review, or a prepare that
+   * compiled); `proof`: when the presentation is over (proved, rejected or failed).
+   */
   phase: 'compile' | 'proof';
   circuit: string | undefined;
   /** IndexedDB read and digest checks before the compile. */
   loadMillis: number;
   compileMillis: number;
-  /** From the end of the compile to the start of the proof (the owner's signature on the device). */
+  /**
+   * From the end of the compile to the start of the proof: what is left of the holder's review once the compile is
+   * done, then the owner's signature on the device.
+   */
   deviceMillis?: number;
   proofMillis?: number;
   /** Writing what o1js wrote to IndexedDB (both flushes so far). */

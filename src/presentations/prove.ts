@@ -25,48 +25,88 @@ import type { Prepared, PrepareMessage } from './session.js';
 
 type ProofContext = Pick<PresentationContext, 'signal' | 'o1jsCacheBytes' | 'progress' | 'presentationLimits'>;
 
+/** The request a proof is for: everything of `PrepareMessage` but the chosen credentials. */
+export type ProofRequest = Omit<PrepareMessage, 'credentials' | 'again' | 'retry'>;
+
 /**
- * One presentation's compile and proof of `input` (the request and the chosen credentials), on the run they happen on:
- * a worker, else this thread; replaced by a fresh one when its worker fails.
+ * One presentation's compile and proof of `request`, on the run they happen on: a worker, else this thread; replaced
+ * by a fresh one when its worker fails. The compile can start before any credential is chosen (`precompile`: it
+ * depends on the request alone); `prepare` then takes the chosen credentials.
  */
 export class PresentationProof {
-  #run: PresentationRun | undefined;
-  #prepared: Prepared | undefined;
+  /** The run now (a fresh one replaces it when its worker fails), once started. */
+  #run: Promise<PresentationRun> | undefined;
+  /** The precompile's outcome, once asked for. */
+  #compile: Promise<unknown> | undefined;
+  /** What was prepared, and from what (a proof prepared again in a fresh worker needs both). */
+  #prepared: { input: PrepareMessage; prepared: Prepared } | undefined;
+  #closed = false;
+  /**
+   * The stage the call is in, once the holder approved (`prepare`): undefined while the compile runs silently
+   * before consent, when nothing of it is told to the page (not even a wait for the prover window).
+   */
+  #stage: { step: 'compiling' | 'proving'; retry?: true } | undefined;
+  /** The run's start waits for the user (the wallet's prover window). */
+  #waiting = false;
 
   constructor(
     private readonly ctx: ProofContext,
-    private readonly input: PrepareMessage,
+    private readonly request: ProofRequest,
   ) {}
 
-  /** Compiles and prepares: resolves with the fields the owner signs. */
-  async prepare(): Promise<Prepared> {
-    this.ctx.progress?.('compiling'); // a worker's start is part of it (its o1js loads there)
-    this.#run = await startRun(this.ctx, 'compiling');
+  /**
+   * Starts compiling the request's circuit now, silently (no stage is told): it depends on the request alone, so it
+   * runs while the holder reads the request. Resolves when it is done; rejects only with the request's own refusal
+   * (its circuit over the host's limits, a spec that does not compile), which depends on nothing of the holder's. A
+   * worker that fails is not reported here: `prepare` compiles again in a fresh one. An abort resolves.
+   */
+  precompile(): Promise<void> {
+    this.#compile ??= this.#started().then((run) => run.precompile({ type: this.request.type, request: this.request.request }));
+    return this.#compile.then(
+      () => undefined,
+      (error: unknown) => {
+        if (this.ctx.signal?.aborted || error instanceof PresentationWorkerError) return;
+        throw this.#stageError(error, 'prepare', (detail) =>
+          withHostDetail(invalidParams(REQUEST_FIELD, 'cannot prepare a presentation for this request'), detail),
+        );
+      },
+    );
+  }
+
+  /** Prepares with the chosen credentials (compiling first, unless the precompile did): resolves with the fields the owner signs. */
+  async prepare(credentials: PrepareMessage['credentials']): Promise<Prepared> {
+    // The holder approved: now the compile (usually done already) is the call's stage, or the wait for the prover
+    // window, if the run that started silently still waits for it.
+    this.#enter('compiling');
+    const input: PrepareMessage = { ...this.request, credentials };
     let prepared: Prepared;
     try {
       // Nothing is signed yet: a fresh worker prepares from scratch.
-      prepared = await this.#retryInFreshWorker('compiling', (run, retry) => run.prepare(retry ? { ...this.input, retry } : this.input));
+      prepared = await this.#retryInFreshWorker('compiling', async (run, retry) => {
+        if (!retry) await this.#compile; // its worker's failure is this attempt's (→ a fresh worker)
+        return run.prepare(retry ? { ...input, retry } : input);
+      });
     } catch (error) {
       throw this.#stageError(error, 'prepare', (detail) =>
         withHostDetail(invalidParams(REQUEST_FIELD, 'cannot prepare a presentation for this request'), detail),
       );
     }
     await pruneO1jsCache(prepared.tagName, this.ctx.o1jsCacheBytes ?? DEFAULT_O1JS_CACHE_BYTES);
-    this.#prepared = prepared;
+    this.#prepared = { input, prepared };
     return prepared;
   }
 
   /** Proves with the owner's signature (base58): resolves with the Presentation JSON text. */
   async finalize(signatureBase58: string): Promise<string> {
-    const prepared = this.#prepared;
-    if (prepared === undefined) throw new Error('finalize before prepare');
+    if (this.#prepared === undefined) throw new Error('finalize before prepare');
+    const { input, prepared } = this.#prepared;
     // The owner has signed already: a fresh worker proves that, prepared with the same client nonce and context.
     const again = { clientNonce: prepared.clientNonce, context: prepared.messageFields[0]! };
     try {
       this.ctx.signal?.throwIfAborted(); // before proving
-      this.ctx.progress?.('proving');
+      this.#enter('proving');
       return await this.#retryInFreshWorker('proving', async (run, retry) => {
-        if (retry) await run.prepare({ ...this.input, retry, again });
+        if (retry) await run.prepare({ ...input, retry, again });
         return run.finalize(signatureBase58);
       });
     } catch (error) {
@@ -77,9 +117,39 @@ export class PresentationProof {
     }
   }
 
-  /** Ends the run (idempotent): its worker kept warm where the platform reuses workers, else terminated. */
+  /** Ends the run (idempotent), also one still starting: its worker kept warm where the platform reuses workers, else terminated. */
   close(): void {
-    this.#run?.close();
+    this.#closed = true;
+    void this.#run?.then(
+      (run) => run.close(),
+      () => {},
+    );
+  }
+
+  /** The call enters `step` (after the holder's approval): told now, as the wait for the prover window if the run waits. */
+  #enter(step: 'compiling' | 'proving'): void {
+    this.#stage = { step };
+    this.#report();
+  }
+
+  /** Tells the page the call's stage: nothing before consent; the prover-window wait while the run waits for it. */
+  #report(): void {
+    const stage = this.#stage;
+    if (stage === undefined) return;
+    if (this.#waiting) this.ctx.progress?.('waiting-for-prover-window');
+    else this.ctx.progress?.(stage.step, stage.retry ? { retry: true } : undefined);
+  }
+
+  /** The current run, started on first use; one started after `close` is closed at once. */
+  #started(): Promise<PresentationRun> {
+    this.#run ??= startRun(this.ctx, (waiting) => {
+      this.#waiting = waiting;
+      this.#report();
+    }).then((run) => {
+      if (this.#closed) run.close();
+      return run;
+    });
+    return this.#run;
   }
 
   /**
@@ -88,15 +158,17 @@ export class PresentationProof {
    * instances' memory is more than a tab may have). The reports of the fresh run's key cache are marked `retry`.
    */
   async #retryInFreshWorker<T>(step: 'compiling' | 'proving', attempt: (run: PresentationRun, retry: boolean) => Promise<T>): Promise<T> {
+    const run = await this.#started();
     try {
-      return await attempt(this.#run!, false);
+      return await attempt(run, false);
     } catch (error) {
       if (this.ctx.signal?.aborted || !(error instanceof PresentationWorkerError)) throw error;
-      this.#run!.close();
+      run.close();
       console.warn(`chain-ledger: the presentation worker failed while ${step} (${error.message}); ${step} once more in a fresh worker`);
-      this.ctx.progress?.(step, { retry: true });
-      this.#run = await startRun(this.ctx, step, true);
-      return await attempt(this.#run, true);
+      this.#stage = { step, retry: true };
+      this.#report();
+      this.#run = undefined;
+      return await attempt(await this.#started(), true);
     }
   }
 
@@ -124,12 +196,10 @@ export class PresentationProof {
 /**
  * A run on a worker, else (none can start) in this thread: in a browser the page is busy meanwhile. Each step within
  * the limits (a step in this thread cannot be stopped: over the time limit the call ends, the step's result dropped).
- * A start that waits for the user (the wallet's prover window) is the stage `waiting-for-prover-window`, then `step`
- * again once it goes on.
+ * A start that waits for the user (the wallet's prover window) is told to `onWaiting` (true, then false once it goes
+ * on), which the proof reports as the stage `waiting-for-prover-window` once the holder has approved.
  */
-async function startRun(ctx: ProofContext, step: 'compiling' | 'proving', retry = false): Promise<PresentationRun> {
+async function startRun(ctx: ProofContext, onWaiting: (waiting: boolean) => void): Promise<PresentationRun> {
   const { signal, presentationLimits: limits = DEFAULT_PRESENTATION_LIMITS } = ctx;
-  const onWaiting = (waiting: boolean) =>
-    waiting ? ctx.progress?.('waiting-for-prover-window') : ctx.progress?.(step, retry ? { retry } : undefined);
   return (await startPresentationRun(signal, limits, onWaiting)) ?? runOver(inThreadChannel(), signal, limits.timeMs);
 }

@@ -1,28 +1,28 @@
 /**
- * The stage between choosing credentials and compiling: the request's assertion (and its output claim) evaluated on
- * the chosen credentials' values outside the circuit, with mina-attestations' own evaluation (src/upstream/
- * spec-eval.ts). A request the credentials do not satisfy is refused here, before anything is compiled, signed on the
- * device or proved, with the same fixed reason a failing proof gets: that an assertion holds or fails is one bit, and
- * inherent; the values the prover or o1js would print about it (an unsatisfied constraint's wires, a range check's
- * number) are private, and go to the host's log only.
+ * The stage after the holder approved and chose: the request's assertion (and its output claim) evaluated on the
+ * chosen credentials' values outside the circuit, with mina-attestations' own evaluation (src/upstream/spec-eval.ts).
+ * A request the credentials do not satisfy is refused here, before anything is compiled, signed on the device or
+ * proved, with the answer a refusal gets (`declined()`), as a failing proof is: the values the prover or o1js would
+ * print about it (an unsatisfied constraint's wires, a range check's number) are private, and go to the host's log
+ * only. It runs only after the holder approved a request that states the assertion (consent.ts): that it holds is
+ * the bit the holder agreed to prove.
  */
-import { type ProviderError, detailOf, invalidParams, withHostDetail } from '../errors/provider-error.js';
+import { type ProviderError, detailOf } from '../errors/provider-error.js';
 import type { AttestationsModules } from '../upstream/attestations.js';
 import type { StoredCredentialValue } from '../upstream/spec-eval.js';
 import type { ChosenCredential } from './choose.js';
-import { REQUEST_FIELD } from './context.js';
+import { declined } from './context.js';
 import type { ValidRequest } from './validate.js';
 
-/** The one reason a page is given when the credentials do not satisfy the request, however that was found. */
+/** What the holder is told when the chosen credentials do not satisfy the request, however that was found. */
 export const NOT_SATISFIED = 'the chosen credentials do not satisfy the request';
 
-/** 20003 with the fixed reason, the detail (if any) for the host's log only. */
+/** The page's answer (a refusal's), the detail (if any) for the host's log only. */
 export function notSatisfied(detail?: string): ProviderError {
-  const error = invalidParams(REQUEST_FIELD, NOT_SATISFIED);
-  return detail === undefined ? error : withHostDetail(error, detail);
+  return declined(detail);
 }
 
-/** Resolves when `chosen` satisfy the request's assertion; 20003 with the fixed reason otherwise. */
+/** Resolves when `chosen` satisfy the request's assertion; `notSatisfied()` otherwise. */
 export function checkSatisfied({ evaluateSpec }: AttestationsModules, { request }: ValidRequest, chosen: ChosenCredential[]): void {
   const credentials = Object.fromEntries(chosen.map(({ key, credential }) => [key, credential as StoredCredentialValue]));
   let holds: boolean;

@@ -3,12 +3,19 @@
  * browsers; the same protocol, so runner.ts drives both alike). The device step (the owner signature)
  * stays with the caller, between the two messages:
  *
+ *   caller → { precompile: { type, request } }                                 worker → { precompiled: { tagName } }
  *   caller → { prepare: { type, request, credentials, verifierIdentity } }   worker → { prepared: { messageFields, tagName } }
  *   caller → { finalize: { signature } }                                      worker → { presentation }
  *   caller → { close: true }                                                  worker → { closed: true }
  *
  * Any failure → { error: { stage, message } }. Nothing here touches the device or the credential store: the worker
- * receives the chosen credentials' JSON and the request, and returns fields and the presentation.
+ * receives the request (`precompile`: the request alone, while the holder reviews it), then the chosen credentials'
+ * JSON, and returns fields and the presentation.
+ *
+ * `precompile` compiles the request's circuit, which depends on its spec alone (mina-attestations'
+ * `Presentation.precompile`), so the caller can start it before the holder has approved anything: it starts a new
+ * presentation, and the `prepare` of the same spec that follows takes its program instead of compiling again. A
+ * `prepare` without one compiles as it always did.
  *
  * In a browser the key cache (indexeddb-key-cache.ts, reached through `openPresentationKeys`) wraps both o1js phases;
  * `close` persists what o1js wrote since the compile, so the caller asks for it before it terminates the worker.
@@ -37,7 +44,14 @@ export interface PrepareMessage {
   retry?: boolean;
 }
 
-export type SessionMessage = { prepare: PrepareMessage } | { finalize: { signature: string } } | { close: true };
+/** What `precompile` needs: the request alone (nothing of the holder's). */
+export type PrecompileMessage = Pick<PrepareMessage, 'type' | 'request'>;
+
+export type SessionMessage =
+  | { precompile: PrecompileMessage }
+  | { prepare: PrepareMessage }
+  | { finalize: { signature: string } }
+  | { close: true };
 
 /**
  * What a device needs to compute the presentation's context itself (SIGN_PRESENTATION), as decimal text: the parts of
@@ -61,12 +75,13 @@ export interface Prepared {
 }
 
 export type WorkerReply =
+  | { precompiled: { tagName?: string } }
   | { prepared: Prepared }
   | { presentation: string }
   | { closed: true }
   | {
       error: {
-        stage: 'prepare' | 'finalize' | 'close';
+        stage: 'precompile' | 'prepare' | 'finalize' | 'close';
         message: string;
         /**
          * o1js's wasm trapped (a `WebAssembly.RuntimeError`: "unreachable", "memory access out of bounds", "operation
@@ -91,23 +106,24 @@ export const COMPILED_SPECS_KEPT = 2;
 
 /** The state of a worker's presentations: feed it the caller's messages in order, post back what it returns. */
 export function presentationSession(options: SessionOptions = {}): (message: SessionMessage) => Promise<WorkerReply> {
-  const current: CurrentPresentation = { keys: NO_PRESENTATION_KEYS, finalize: undefined };
-  const compiled = options.reuseCompiled ? new Map<string, Promise<unknown>>() : undefined;
+  const current: CurrentPresentation = { keys: NO_PRESENTATION_KEYS, finalize: undefined, precompiled: undefined };
+  // The compiled programs by spec: the one a precompile made (for its prepare), and in a reusing session the last specs.
+  const compiled = new Map<string, Promise<unknown>>();
+  const reuse = options.reuseCompiled === true;
   return async (message) => {
-    const stage = 'prepare' in message ? 'prepare' : 'finalize' in message ? 'finalize' : 'close';
+    const stage = stageOf(message);
     try {
       if ('close' in message) {
-        await endPresentation(current);
+        await endPresentation(current, compiled, reuse);
         return { closed: true };
       }
       const loaded = await loadAttestations();
-      if ('prepare' in message) {
-        await endPresentation(current); // a previous presentation of this session that was neither finalized nor closed
-        return { prepared: await preparePresentation(current, message.prepare, loaded, compiled) };
-      }
+      if ('precompile' in message)
+        return { precompiled: await precompilePresentation(current, message.precompile, loaded, compiled, reuse) };
+      if ('prepare' in message) return { prepared: await preparePresentation(current, message.prepare, loaded, compiled, reuse) };
       if (!current.finalize) throw new Error('finalize before prepare');
       const presentation = await current.finalize(message.finalize.signature);
-      await endPresentation(current); // persisted before the caller reads the result (and terminates or reuses this worker)
+      await endPresentation(current, compiled, reuse); // persisted before the caller reads the result (and terminates or reuses this worker)
       return { presentation };
     } catch (error) {
       const message = (error as Error)?.message ?? String(error);
@@ -116,44 +132,95 @@ export function presentationSession(options: SessionOptions = {}): (message: Ses
   };
 }
 
-/** A session's current presentation: its key cache (none between presentations), and its proof once prepared. */
+function stageOf(message: SessionMessage): 'precompile' | 'prepare' | 'finalize' | 'close' {
+  if ('precompile' in message) return 'precompile';
+  if ('prepare' in message) return 'prepare';
+  return 'finalize' in message ? 'finalize' : 'close';
+}
+
+/**
+ * A session's current presentation: its key cache (none between presentations), the spec it precompiled (until its
+ * prepare), and its proof once prepared.
+ */
 interface CurrentPresentation {
   keys: PresentationKeys;
+  precompiled: string | undefined;
   finalize: ((signatureBase58: string) => Promise<string>) | undefined;
 }
 
-/** Ends the current presentation, if any: its key cache persisted and dropped. */
-async function endPresentation(current: CurrentPresentation): Promise<void> {
+/**
+ * Ends the current presentation, if any: its key cache persisted and dropped; a session that does not reuse programs
+ * forgets the one it precompiled.
+ */
+async function endPresentation(current: CurrentPresentation, compiled: Map<string, Promise<unknown>>, reuse: boolean): Promise<void> {
   current.finalize = undefined;
+  current.precompiled = undefined;
+  if (!reuse) compiled.clear();
   const open = current.keys;
   current.keys = NO_PRESENTATION_KEYS;
   await open.close();
 }
 
+type Loaded = Awaited<ReturnType<typeof loadAttestations>>;
+
+/** The spec as mina-attestations serializes it: the program (its name is a hash of this text) depends on it alone. */
+const specKey = (requestJson: string) => JSON.stringify((JSON.parse(requestJson) as { spec: unknown }).spec);
+
+/**
+ * Compiles the request's circuit (its spec alone) as a new presentation of this session, through its key cache; the
+ * program is kept for the `prepare` of the same spec that follows.
+ */
+async function precompilePresentation(
+  current: CurrentPresentation,
+  { type, request: text }: PrecompileMessage,
+  { o1js, attestations }: Loaded,
+  compiled: Map<string, Promise<unknown>>,
+  reuse: boolean,
+): Promise<{ tagName?: string }> {
+  await endPresentation(current, compiled, reuse); // a previous presentation of this session that was neither finalized nor closed
+  const { Presentation, PresentationRequest } = attestations;
+  const request = PresentationRequest.fromJSON(type, text);
+  const requestJson = PresentationRequest.toJSON(request);
+  current.keys = await openPresentationKeys(o1js, requestJson, {});
+  const key = specKey(requestJson);
+  const program = await current.keys.compile(() => compiledProgram(compiled, Presentation, request.spec, key));
+  current.precompiled = key;
+  return { tagName: programName(program) };
+}
+
 /**
  * Compiles and prepares a presentation, which becomes the session's current one: its key cache is the current one
  * from before the compile (a close persists what o1js wrote even if the compile fails), its proof kept for `finalize`.
+ * After a precompile of the same spec, its program and key cache serve: nothing is compiled again.
  */
 async function preparePresentation(
   current: CurrentPresentation,
   input: PrepareMessage,
-  { o1js, attestations, hashClaims }: Awaited<ReturnType<typeof loadAttestations>>,
-  compiled: Map<string, Promise<unknown>> | undefined,
+  { o1js, attestations, hashClaims }: Loaded,
+  compiled: Map<string, Promise<unknown>>,
+  reuse: boolean,
 ): Promise<Prepared> {
   const { Presentation, PresentationRequest, Credential } = attestations;
   const { type, request: text, credentials, verifierIdentity, again, retry } = input;
   const request = PresentationRequest.fromJSON(type, text);
+  const requestJson = PresentationRequest.toJSON(request);
+  const key = specKey(requestJson);
+  const precompiled = current.precompiled === key;
+  current.precompiled = undefined;
+  if (!precompiled) {
+    await endPresentation(current, compiled, reuse); // a previous presentation of this session that was neither finalized nor closed
+    // Browser: the persistent key cache around both o1js phases; Node: o1js's own file cache (prover-keys.ts).
+    current.keys = await openPresentationKeys(o1js, requestJson, { retry: retry === true });
+  }
+  const opened = current.keys;
   const chosen = await Promise.all(credentials.map(async ({ key, json }) => ({ ...(await Credential.fromJSON(json)), key })));
   const context = verifierIdentity === undefined ? undefined : { verifierIdentity };
-  // Browser: the persistent key cache around both o1js phases; Node: o1js's own file cache (prover-keys.ts).
-  const opened = await openPresentationKeys(o1js, PresentationRequest.toJSON(request), { retry: retry === true });
-  current.keys = opened;
-  const prepare = () => Presentation.prepare({ request, context, credentials: chosen } as Parameters<typeof Presentation.prepare>[0]);
-  const prepared = await opened.compile(() =>
-    compiled === undefined
-      ? prepare()
-      : reusingCompiled(compiled, Presentation, request.spec, PresentationRequest.toJSON(request), prepare),
-  );
+  const prepare = () =>
+    withCompiled(compiled, Presentation, request.spec, key, () =>
+      Presentation.prepare({ request, context, credentials: chosen } as Parameters<typeof Presentation.prepare>[0]),
+    );
+  // The compile happened in the precompile (through the key cache); else it happens here, through it.
+  const prepared = precompiled ? await prepare() : await opened.compile(prepare);
   if (again !== undefined) {
     // The same presentation once more: mina-attestations drew a new client nonce, hence a new context; the
     // proof must carry the ones the owner signed (the context is fixed by the nonce and the request).
@@ -165,7 +232,7 @@ async function preparePresentation(
     const proved = await opened.prove(() => Presentation.finalize(request, o1js.Signature.fromBase58(signatureBase58), prepared));
     return Presentation.toJSON(proved);
   };
-  const tagName = (prepared.compiledRequest as { tagName?: string }).tagName;
+  const tagName = programName(prepared.compiledRequest);
   return {
     messageFields: prepared.messageFields,
     tagName,
@@ -175,39 +242,56 @@ async function preparePresentation(
 }
 
 /**
- * Runs `prepare` (mina-attestations' `Presentation.prepare`) with the compiled program of this spec taken from
- * `compiled` when an earlier presentation of this session compiled it. `Presentation.prepare` compiles on every call
- * (`Presentation.precompile`: a new ZkProgram, its constraint systems rebuilt, its keys read and checked, its methods
- * analysed once more for the feature flags), ≈ 1–3 s of a warm process, although the result depends on the spec
- * alone. So for the duration of this call, `precompile` of exactly this spec object answers from the map (filled on
- * the first call); any other call goes to mina-attestations' own. If mina-attestations stops calling `precompile`
- * through its `Presentation` object, nothing is reused, and nothing breaks. Only in a worker of ours, where no other
- * code uses mina-attestations meanwhile (one message at a time).
+ * The compiled program of `spec` (mina-attestations' `Presentation.precompile`), from `compiled` when this session
+ * compiled it before, else compiled now and kept (the last COMPILED_SPECS_KEPT specs, least recently used first; a
+ * failed compile is not kept). `Presentation.precompile` builds a new ZkProgram, rebuilds its constraint systems,
+ * reads and checks its keys and analyses its methods for the feature flags (≈ 1–3 s of a warm process, tens of
+ * seconds cold), although the result depends on the spec alone.
  */
-async function reusingCompiled<T>(
+function compiledProgram(
   compiled: Map<string, Promise<unknown>>,
   Presentation: { precompile: (spec: never) => Promise<unknown> },
   spec: unknown,
-  requestJson: string,
-  prepare: () => Promise<T>,
-): Promise<T> {
-  const original = Presentation.precompile;
-  // The spec as mina-attestations serializes it: the program (its name is a hash of this text) depends on it alone.
-  const key = JSON.stringify((JSON.parse(requestJson) as { spec: unknown }).spec);
+  key: string,
+): Promise<unknown> {
   let program = compiled.get(key);
   compiled.delete(key); // re-inserted last: the map's order is least recently used first
   if (program === undefined) {
-    program = original.call(Presentation, spec as never);
-    program.catch(() => compiled.get(key) === program && compiled.delete(key)); // a failed compile is not kept
+    program = Presentation.precompile(spec as never);
+    program.catch(() => compiled.get(key) === program && compiled.delete(key));
   }
   compiled.set(key, program);
   for (const oldest of compiled.keys()) if (compiled.size > COMPILED_SPECS_KEPT) compiled.delete(oldest);
+  return program;
+}
+
+/**
+ * Runs `prepare` (mina-attestations' `Presentation.prepare`, which compiles on every call) with the program of this
+ * spec from `compiledProgram`: for the duration of this call, `precompile` of exactly this spec object answers from
+ * it; any other call goes to mina-attestations' own. If mina-attestations stops calling `precompile` through its
+ * `Presentation` object, nothing is reused, and nothing breaks. Only in a worker of ours, where no other code uses
+ * mina-attestations meanwhile (one message at a time).
+ */
+async function withCompiled<T>(
+  compiled: Map<string, Promise<unknown>>,
+  Presentation: { precompile: (spec: never) => Promise<unknown> },
+  spec: unknown,
+  key: string,
+  prepare: () => Promise<T>,
+): Promise<T> {
+  const original = Presentation.precompile;
+  const program = compiledProgram(compiled, { precompile: (asked: never) => original.call(Presentation, asked) }, spec, key);
   Presentation.precompile = (asked: never) => (asked === spec ? program : original.call(Presentation, asked));
   try {
     return await prepare();
   } finally {
     Presentation.precompile = original;
   }
+}
+
+/** The ZkProgram's name (`credential-<hex>`) of a compiled request (mina-attestations' `Presentation.precompile`). */
+function programName(compiled: unknown): string | undefined {
+  return (compiled as { program?: { program?: { name?: string } } } | undefined)?.program?.program?.name;
 }
 
 /** The context's parts of a prepared presentation (see ContextParts); undefined for no-context requests. */

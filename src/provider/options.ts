@@ -4,7 +4,7 @@
  * (./origin.ts), after these, because which origins are allowed depends on `bridge` and on where the code runs.
  */
 import { z } from 'zod';
-import type { SelectCredentials } from '../presentations/request-presentation.js';
+import type { ConfirmPresentation, PresentationNotSatisfied, SelectCredentials } from '../presentations/request-presentation.js';
 import type { CredentialStore } from '../credentials/store.js';
 import type { Era } from '../upstream/mina-signer-modules.js';
 import type { ApduTransport } from '../transport/types.js';
@@ -103,7 +103,35 @@ export interface LedgerProviderOptions {
    * `$XDG_DATA_HOME/chain-ledger/credentials` (else `~/.local/share/…`) in Node, IndexedDB in browsers.
    */
   credentialStore?: CredentialStore;
-  /** Chooses among stored credentials when several fit a presentation request (default: the newest). */
+  /**
+   * Asked before a presentation request reads anything of the credential store: the holder's review, with only what
+   * the request says (the site asking, the verifier, the action, the claims, each assertion in words, what is
+   * revealed, the credentials asked for) and `review.candidates()`, which unlocks the store (the device's store-key
+   * prompt names the site on a device with the extension's STORE_KEY) and lists the stored credentials that fit, for
+   * the holder's eyes. Answer `false` (or throw) to refuse, `true` to approve with the default choice
+   * (`selectCredentials`, else the newest), or the chosen credential id per input key. Until it answers, the page is
+   * told only `awaiting-approval`; a refusal, the page's cancel, no fitting credential and credentials that do not
+   * satisfy the request all reach the page as the same 1002. Without it, `requestPresentation` is refused (20006)
+   * unless `allowUnreviewedPresentations` is true.
+   */
+  confirmPresentation?: ConfirmPresentation;
+  /**
+   * Told (and awaited) after the holder approved a presentation request that cannot be made of what they chose: no
+   * stored credential fits an input, or the chosen credentials do not satisfy the request. `reason` is for the holder;
+   * the page then gets the answer a refusal gets.
+   */
+  onPresentationNotSatisfied?: PresentationNotSatisfied;
+  /**
+   * Present without asking anyone: `requestPresentation` takes the default choice as if the holder had approved.
+   * Default false. This makes the host an oracle: any page it serves can ask request after request and learn, from
+   * which ones end in a proof, what the stored credentials hold (a salary, bit by bit). Only for a host that asks the
+   * holder in some other way, or serves pages it trusts with every stored credential.
+   */
+  allowUnreviewedPresentations?: boolean;
+  /**
+   * Chooses among stored credentials when several fit an input of an approved presentation request
+   * (`confirmPresentation` answered `true`; default: the newest). Never asked before the holder approved.
+   */
   selectCredentials?: SelectCredentials;
   /**
    * Node: the most disk the presentation circuits may take in o1js's file cache (each spec ≈ 140 MB); the least
@@ -213,6 +241,13 @@ export const providerOptionsSchema = z.looseObject({
   feeCap: optional((value) => (feeCapOf(value ?? 10) ?? 0n) > 0n, 'must be a positive amount of MINA'),
   spendCap: optional((value) => value === undefined || value === null || (feeCapOf(value) ?? -1n) >= 0n, 'must be an amount of MINA'),
   confirmZkapp: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
+  confirmPresentation: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
+  onPresentationNotSatisfied: optional(
+    (value) => value === undefined || value === null || typeof value === 'function',
+    'must be a function',
+  ),
+  allowUnreviewedPresentations: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
+  selectCredentials: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   era: optional((value) => value === 'berkeley' || value === 'mesa', 'must be "berkeley" or "mesa"'),
   confirmSwitchChain: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   confirmAddChain: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),

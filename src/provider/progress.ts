@@ -8,7 +8,9 @@
  *   (loading the prover, compiling, proving, broadcasting), and when the call lets go of the device, unless the
  *   last action already was `done`; so a UI can drop "Confirm on your Ledger" before the proof starts;
  * - every call ends with exactly one `done` or `failed` stage;
- * - a listener that throws is logged through `onHostLog` and never breaks the call.
+ * - a listener that throws is logged through `onHostLog` and never breaks the call;
+ * - while a step runs `privately` (a presentation's store unlocking during the holder's review), its stages reach
+ *   `onDeviceAction` (the host's prompt) but not `onProgress` (which a wallet forwards to the page).
  */
 import type { ProgressStage, ReportProgress } from '../util/progress.js';
 import type { DeviceAction, LedgerProviderOptions } from './options.js';
@@ -30,6 +32,8 @@ export class CallReport {
   readonly #hostLog: (message: string) => void;
   #lastAction: DeviceAction['status'] | undefined;
   #ended = false;
+  /** Steps running `privately`: their stages are not told to `onProgress`. */
+  #private = 0;
 
   constructor(method: string, hooks: Pick<LedgerProviderOptions, 'onProgress' | 'onDeviceAction'>, hostLog: (message: string) => void) {
     this.#method = method;
@@ -61,6 +65,19 @@ export class CallReport {
     this.#emit('confirm-on-device', { prompt });
   };
 
+  /**
+   * Runs `step` with its stages kept from `onProgress` (device actions still go to `onDeviceAction`): what the host
+   * shows the holder, never the page.
+   */
+  readonly privately = async <T>(step: () => Promise<T>): Promise<T> => {
+    this.#private++;
+    try {
+      return await step();
+    } finally {
+      this.#private--;
+    }
+  };
+
   /** The call let go of the device. */
   deviceReleased(): void {
     this.#endDeviceStep();
@@ -88,7 +105,7 @@ export class CallReport {
 
   #emit(stage: ProgressStage, extra: { prompt?: string; retry?: boolean }): void {
     const { onProgress } = this.#hooks;
-    if (!onProgress) return;
+    if (!onProgress || (this.#private > 0 && stage !== 'done' && stage !== 'failed')) return;
     const elapsedMs = Math.round(performance.now() - this.#started);
     try {
       onProgress({ method: this.#method, stage, elapsedMs, ...definedOnly(extra) });

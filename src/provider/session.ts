@@ -15,7 +15,7 @@ import type { MinaLedgerApp } from '../device/client.js';
 import { defaultCredentialStore, deriveStoreSecret } from '../credentials/store-key.js';
 import type { CredentialStore } from '../credentials/store.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
-import type { SelectCredentials } from '../presentations/request-presentation.js';
+import type { ConfirmPresentation, PresentationNotSatisfied, SelectCredentials } from '../presentations/request-presentation.js';
 import { DEFAULT_PRESENTATION_LIMITS, type PresentationLimits } from '../presentations/runner.js';
 import { storeKeyRefusal } from '../transport/quiet-exchange.js';
 import type { Era } from '../upstream/mina-signer-internals.js';
@@ -86,6 +86,8 @@ export interface CallSession {
   onConfirm: (prompt: string) => void;
   /** The stages of the call, for `onProgress`. */
   progress: ReportProgress;
+  /** Runs a step whose stages are kept from `onProgress` (device prompts still go to `onDeviceAction`). */
+  privately: <T>(step: () => Promise<T>) => Promise<T>;
   nonces: NonceTracker;
   graphqlUrl?: string;
   graphqlHeaders?: Record<string, string>;
@@ -100,6 +102,10 @@ export interface CallSession {
   allowUnreviewedBlindSigning: boolean;
   /** On `network: 'local'`: the in-process chain. */
   localChain?: () => Promise<LocalChain>;
+  /** The holder's review of a presentation request, with the origin it serves (the provider's). */
+  confirmPresentation?: ConfirmPresentation;
+  onPresentationNotSatisfied?: PresentationNotSatisfied;
+  allowUnreviewedPresentations: boolean;
   selectCredentials?: SelectCredentials;
   o1jsCacheBytes?: number;
   /** What each host step of a presentation may take (the defaults filled in). */
@@ -136,7 +142,8 @@ export class CallSessions {
   }
 
   #open({ app, withDevice, account, network, endpoint, signal, report }: CallParts): CallSession {
-    const { era, confirmZkapp, selectCredentials, o1jsCacheBytes, presentationLimits } = this.#options;
+    const { era, confirmZkapp, selectCredentials, o1jsCacheBytes, presentationLimits, confirmPresentation, onPresentationNotSatisfied } =
+      this.#options;
     const origin = this.#origin;
     return {
       app,
@@ -150,6 +157,7 @@ export class CallSessions {
       signal,
       onConfirm: report.confirm,
       progress: report.progress,
+      privately: report.privately,
       nonces: this.#nonces,
       graphqlUrl: endpoint?.url,
       graphqlHeaders: endpoint?.headers,
@@ -159,7 +167,10 @@ export class CallSessions {
       confirmZkapp: confirmZkapp && ((summary) => confirmZkapp({ ...summary, origin })),
       allowUnreviewedBlindSigning: this.#options.allowUnreviewedBlindSigning === true,
       localChain: network === 'local' ? () => this.localChain(network) : undefined,
-      selectCredentials,
+      confirmPresentation: confirmPresentation ?? undefined,
+      onPresentationNotSatisfied: onPresentationNotSatisfied ?? undefined,
+      allowUnreviewedPresentations: this.#options.allowUnreviewedPresentations === true,
+      selectCredentials: selectCredentials ?? undefined,
       o1jsCacheBytes,
       presentationLimits: { ...DEFAULT_PRESENTATION_LIMITS, ...presentationLimits },
     };
@@ -209,12 +220,19 @@ export class CallSessions {
 
   async #storeSecret(session: CallSession, { account, report }: CallParts): Promise<Uint8Array> {
     if (account.storeSecret) return account.storeSecret;
-    const { accountIndex, address, signal } = session;
+    const { accountIndex, address, signal, origin } = session;
+    const { appVersion, extension } = account.capabilities;
+    // The extension's STORE_KEY shows the site asking; the released app's INS 05 shows only the text.
+    const storeKey = extension?.storeKey ? { origin, appVersion } : undefined;
     return session.withDevice(async (app) => {
       // Another call of this connection may have derived it while this one waited for the device.
       if (account.storeSecret) return account.storeSecret;
-      report.confirm(`Approve "${STORE_KEY_MESSAGE}" on your Ledger to unlock your credentials`);
-      account.storeSecret = await deriveStoreSecret(app, accountIndex, address, { signal });
+      report.confirm(
+        storeKey
+          ? `Approve "Unlock credentials" for ${origin} on your Ledger`
+          : `Approve "${STORE_KEY_MESSAGE}" on your Ledger to unlock your credentials`,
+      );
+      account.storeSecret = await deriveStoreSecret(app, accountIndex, address, { signal, storeKey });
       return account.storeSecret;
     });
   }

@@ -9,6 +9,12 @@
 export type ProgressStage =
   /** Importing o1js / mina-attestations (the first presentation of a page or process). */
   | 'loading-prover'
+  /**
+   * A presentation request is shown to the holder (the host's `confirmPresentation`): told at once to every valid
+   * request, before anything is read from the credential store or computed on it; the next stage comes only after
+   * the holder approved.
+   */
+  | 'awaiting-approval'
   /** Compiling the presentation circuit (from the prover-key cache, or from nothing). */
   | 'compiling'
   /**

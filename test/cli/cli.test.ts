@@ -99,7 +99,7 @@ describe('chain-ledger CLI with --device software', () => {
     expect(() => Nullifier.fromJSON(r.json).verify([Field(7), Field(8)])).not.toThrow();
   });
 
-  it('store-credential then present: a presentation the verifier accepts', async () => {
+  it('store-credential then present: the request shown in words with the fitting credential, answered on the terminal before anything is computed; a presentation the verifier accepts', async () => {
     // The tests' issuer and request (test/support/credentials.ts): its circuit is the one the global setup compiled.
     const issuer = await credentialIssuer();
     const credentialFile = join(work, 'credential.json');
@@ -110,27 +110,31 @@ describe('chain-ledger CLI with --device software', () => {
     expect(JSON.parse(stored.json.credential).credential.owner.value).toBe(addressOf(0));
     // The id delete-credential takes; listing after the store asked the device for nothing more.
     expect(stored.json.id).toMatch(/^[0-9a-f]{64}$/);
-    expect(stored.stderr.match(/│.*credential store key v1/g)).toHaveLength(1);
+    // The store key once, on STORE_KEY (extension 1.3): the device names the site asking.
+    expect(stored.stderr.match(/│ Unlock: credentials/g)).toHaveLength(1);
+    expect(stored.stderr).toMatch(/│ Requested by: http:\/\/localhost/);
 
     const { req, json } = issuer.presentationRequest();
     const requestFile = join(work, 'request.json');
     writeFileSync(requestFile, JSON.stringify(json));
-    const presented = await cli(
-      'present',
-      requestFile,
-      '--device',
-      'software',
-      '--credentials',
-      store,
-      '--origin',
-      'https://verifier.example',
-    );
+    const present = ['present', requestFile, '--device', 'software', '--credentials', store, '--origin', 'https://verifier.example'];
+    // No: refused (1002) after the review, and the Ledger was asked for nothing but the store key.
+    const refused = await cliWithInput('n\n', ...present);
+    expect(refused.code).toBe(1);
+    expect(refused.json.error).toMatchObject({ code: 1002, data: { reason: 'the presentation request was declined' } });
+    expect(refused.stderr).toMatch(/│ It proves: createdAt \(\d+\) ≤ credential\.expiresAt/);
+    expect(refused.stderr).toMatch(/│ For "credential" \(used\): native credential [0-9a-f]{8} from B62q/);
+    expect(refused.stderr).not.toMatch(/Check the verifier/); // the owner signature was never asked
+    const presented = await cliWithInput('y\n', ...present);
     expect(presented.code).toBe(0);
+    expect(presented.stderr).toMatch(/Present it \(the owner signature on the Ledger next\)\? \[y\/N\]/);
     // Progress while it compiles and proves, each line stamped with the seconds since the start: the presentation's
     // stages in order (the prover loads, the store key and the owner's signature on the device, compile, proof).
     expect(presented.stderr).toMatch(/⏳ .+ \(\d+\.\d s\)/);
     const stages = presented.stderr
       .split('\n')
+      // (The question's line ends with no newline: stdin is not echoed, so the next line continues it.)
+      .map((line) => line.replace(/^.*\[y\/N\] /, ''))
       .map((line) => /^(?:… (loading|compiling|proving)|⏳ (Approve|Check|Blind-sign))/.exec(line)?.slice(1).find(Boolean))
       .filter(Boolean);
     expect(stages.join(' ')).toMatch(/^loading (Approve )?compiling (Check|Blind-sign) proving$/);
@@ -162,7 +166,8 @@ describe('chain-ledger CLI with --device software', () => {
     const r = await cli('rekey-store', '--device', 'software', '--credentials', store);
     expect(r.code).toBe(0);
     expect(r.json).toEqual({ rekeyed: true });
-    expect(r.stderr).toContain('chain-ledger credential store key v1'); // the secret came from the device
+    // The secret came from the device: STORE_KEY (extension 1.3), the same key INS 05 gave for the entry written above.
+    expect(r.stderr).toContain('│ Unlock: credentials');
     const after = JSON.parse(readFileSync(files.fileOf(addressOf(0)), 'utf8'));
     expect(after.salt).not.toBe(before.salt);
     expect(await files.list(addressOf(0), secret)).toMatchObject([{ id, credential: JSON.stringify({ name: 'kept' }) }]);

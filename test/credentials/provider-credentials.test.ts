@@ -23,7 +23,10 @@ beforeAll(async () => {
   issuer = await credentialIssuer();
 }, 60_000);
 
-/** A connected provider (extensions on) with a file store in `dir`; `requests('e005')` counts its SIGN_MSG requests. */
+/**
+ * A connected provider (extensions on) with a file store in `dir`; `requests('e0a5')` counts its SIGN_TEXT requests
+ * (the store approval names the site), `requests('e0a6')` its STORE_KEY requests, `requests('e005')` its INS 05 ones.
+ */
 const connected = connectedWith({ extensions: true }, () => ({ credentialStore: new FileCredentialStore(dir) }));
 
 describe('chain_storePrivateCredential', () => {
@@ -32,12 +35,13 @@ describe('chain_storePrivateCredential', () => {
     const credential = issuer.issue(addressOf(0));
     const result = await chain.storePrivateCredential({ credential });
     expect(JSON.parse(result.credential)).toEqual(JSON.parse(credential));
-    // First store in this connection: the approval, then the store key (2 messages); the second store: 1.
-    expect(requests('e005')).toBe(2);
-    const approval = reviews.find((r) => r.kind === 'message' && r.screens.some((s) => s.text?.startsWith('Store credential')));
+    // First store in this connection: the approval (SIGN_TEXT), then the store key (STORE_KEY); the second: the approval.
+    expect([requests('e0a5'), requests('e0a6'), requests('e005')]).toEqual([1, 1, 0]);
+    const approval = reviews.find((r) => r.kind === 'text' && r.screens.some((s) => s.text?.startsWith('Store credential')));
     expect(approval!.screens.find((s) => s.title === 'Message')!.text).toMatch(/^Store credential [0-9a-f]{8} from B62q\w{4}\.\.\w{4}$/);
+    expect(approval!.screens.find((s) => s.title === 'Requested by')!.text).toBe(ORIGIN); // the site asking, on the device
     await chain.storePrivateCredential({ credential: JSON.parse(credential) }); // the same, as an object
-    expect(requests('e005')).toBe(3);
+    expect([requests('e0a5'), requests('e0a6')]).toEqual([2, 1]);
     const listed = await credentialManager(chain).list();
     expect(listed).toHaveLength(1);
     expect(listed[0]!.credential).toBe(result.credential);
@@ -52,7 +56,7 @@ describe('chain_storePrivateCredential', () => {
     const again = await connected({}, { credentialStore: new FileCredentialStore(dir) });
     const ids = (await credentialManager(again.chain).list()).map((e) => JSON.parse(e.credential).credential.data.nationality);
     expect(ids).toContainEqual(expect.objectContaining({ value: 'Chile' }));
-    expect(again.requests('e005')).toBe(1); // only the store key, re-derived by the device
+    expect([again.requests('e0a6'), again.requests('e0a5')]).toEqual([1, 0]); // only the store key, re-derived by the device
     // The file alone, with any other secret: refused as the wrong key, not read.
     await expect(new FileCredentialStore(dir).list(addressOf(0), crypto.getRandomValues(new Uint8Array(32)))).rejects.toMatchObject({
       name: 'CredentialStoreError',
@@ -66,7 +70,7 @@ describe('chain_storePrivateCredential', () => {
       code: 20003,
       data: { field: 'credential.credential.owner', reason: expect.stringMatching(/belongs to B62q/) },
     });
-    expect(requests('e005')).toBe(0);
+    expect([requests('e005'), requests('e0a5'), requests('e0a6')]).toEqual([0, 0, 0]);
   });
 
   it.each([
@@ -154,13 +158,14 @@ describe('chain_requestPresentation', () => {
     return { req, json: JSON.parse(PresentationRequest.toJSON(req)) };
   }
 
-  it('no stored credential fits → 20003 naming the input; nothing signed', async () => {
+  it('no stored credential fits: the holder approved, is told why, and the page gets the refusal; nothing signed', async () => {
     // Account 2 has nothing stored (the store is per account).
-    const { chain, reviews } = await connected({}, { accountIndex: 2 });
-    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('https').json } }))).toMatchObject({
-      code: 20003,
-      data: { field: 'presentation.presentationRequest', reason: 'no stored credential of this account matches the input "credential"' },
-    });
+    const told: string[] = [];
+    const { chain, reviews } = await connected({}, { accountIndex: 2, onPresentationNotSatisfied: ({ reason }) => void told.push(reason) });
+    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request('https').json } }))).toEqual(
+      expect.objectContaining({ code: 1002, data: { reason: 'the presentation request was declined' } }),
+    );
+    expect(told).toEqual(['no stored credential fits the input "credential"']);
     expect(reviews.some((r) => r.kind === 'sign-fields')).toBe(false);
   }, 120_000);
 
@@ -196,8 +201,8 @@ describe('chain_requestPresentation', () => {
     await new Promise((resolve) => setTimeout(resolve, 3000)); // its host checks done, it waits for the device
     release();
     await stored;
-    expect(await presented).toMatchObject({ code: 20003, data: { reason: expect.stringMatching(/no stored credential/) } });
-    expect(requests('e005')).toBe(2); // the store call's approval and one store key
+    expect(await presented).toMatchObject({ code: 1002, data: { reason: 'the presentation request was declined' } });
+    expect([requests('e0a5'), requests('e0a6')]).toEqual([1, 1]); // the store call's approval and one store key
   }, 120_000);
 
   it('a malformed request → 20003 naming the path', async () => {

@@ -220,7 +220,7 @@ describe('the provider over a DMK session (Speculos transport kit → chain-ledg
 
     it('storePrivateCredential and requestPresentation: the presentation verifies for the origin', async () => {
       // The kit has no logger here: the integrator says so, and the store key goes over the session.
-      const store = { credentialStore: new FileCredentialStore(tempDir()) };
+      const store = { credentialStore: new FileCredentialStore(tempDir()), confirmPresentation: () => true };
       const { chain, reviews } = await overDmk({ extensions: true }, store, { noDebugLogger: true });
       await chain.requestAccounts();
       await chain.storePrivateCredential({ credential: issuer.issue(ACCOUNT0) });

@@ -21,6 +21,7 @@ import {
 } from '../support/wallet-checks.js';
 import {
   ACCOUNT_0,
+  answerPresentation,
   approveInWallet,
   browserWithoutSiteIsolation,
   clickOpeningWallet,
@@ -34,6 +35,7 @@ import {
   pageError,
   result,
   shot,
+  presentationReview,
   walletContext,
   walletStoragePage,
   watch,
@@ -282,6 +284,9 @@ export async function proverWindowWithoutSiteIsolation(): Promise<void> {
     isolated: true,
     opener: false,
   });
+  // The holder's review in the wallet window (the compile began in the prover window meanwhile), then the device.
+  await presentationReview(popup);
+  await answerPresentation(popup, 'approve');
   const owner = await device.nextReview(400_000, pageError(page, 'result-present'));
   expect(owner.review.kind).toBe('presentation');
   // Once the prover window answered, the compile went on there: the dapp was told so.

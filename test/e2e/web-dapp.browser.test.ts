@@ -10,7 +10,6 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STORE_KEY_MESSAGE } from '../../src/apdu/store-key.js';
 import { shownValue } from '../../src/emulator/review.js';
 import { FULL_RUNS } from '../support/runs.js';
 import type { HostileLog } from '../support/hostile.js';
@@ -18,6 +17,7 @@ import { circuitEntries, circuitOf, keyCacheContents, seedKeyCache, tamperKeyCac
 import {
   ACCOUNT_0,
   type NodeLedger,
+  answerPresentation,
   type Watched,
   clickOpeningWallet,
   closeEnv,
@@ -27,6 +27,7 @@ import {
   nodeLedger,
   openDapp,
   pageError,
+  presentationReview,
   result,
   shot,
   walletContext,
@@ -51,6 +52,25 @@ import {
 } from './web-dapp-scenarios.js';
 
 afterAll(closeEnv);
+
+/** The probes search the age over [0, 2^AGE_BITS), one request per bit. */
+const AGE_BITS = 20;
+
+/**
+ * A probe of the stored age, written from the dapp's sample request (its credential input, so the wallet's stored
+ * credential fits it): `credential.age < limit`, `limit` a claim, so every probe is one circuit.
+ */
+function agePresentationRequest(sampleJson: string, limit: number): Record<string, unknown> {
+  const request = JSON.parse(sampleJson) as {
+    spec: { inputs: Record<string, unknown>; assert: { inputs: { right: unknown }[] }; outputClaim: unknown };
+    claims: Record<string, unknown>;
+  };
+  const age = request.spec.assert.inputs[0]!.right; // the sample's first assertion: 18 ≤ credential.age
+  request.spec.inputs.limit = { type: 'claim', data: { _type: 'UInt64' } };
+  request.spec.assert = { type: 'lessThan', left: age, right: { type: 'property', key: 'limit', inner: { type: 'root' } } } as never;
+  request.claims.limit = { _type: 'UInt64', value: String(limit) };
+  return request as unknown as Record<string, unknown>;
+}
 
 /** The stages of the shared flow (one browser context: the wallet's storage and the device's grant carry over). */
 interface Flow {
@@ -193,16 +213,22 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     expect(flow!.device.ledger.exchanges.length).toBe(before);
   }, 30_000);
 
-  it("the issuer stores a credential through the wallet window (approved on the device), in the wallet's IndexedDB, not the site's", async () => {
+  it("the issuer stores a credential through the wallet window (approved on the device, which names the issuer's origin for the credential and for the store key), in the wallet's IndexedDB, not the site's", async () => {
+    const { issuer } = await env();
     const { page, popup } = flow!.issuer;
     await page.click('#sample-credential');
     await expect.poll(() => page.locator('#credential').inputValue(), { timeout: 120_000 }).toMatch(/^\{/);
     await page.click('#store');
     const approval = await flow!.device.nextReview(60_000, pageError(page, 'result-store'));
+    // SIGN_TEXT (extension 1.2): the text with the site asking.
+    expect(approval.review.kind).toBe('text');
+    expect(shownValue(approval.review, 'Requested by')).toBe(issuer);
     expect(JSON.stringify(approval.review.screens)).toMatch(/Store credential [0-9a-f]{8} from B62q/);
     approval.answer(true);
+    // STORE_KEY (extension 1.3): "Unlock credentials", requested by the issuer.
     const storeKey = await flow!.device.nextReview();
-    expect(JSON.stringify(storeKey.review.screens)).toContain(STORE_KEY_MESSAGE);
+    expect(storeKey.review.kind).toBe('store-key');
+    expect(shownValue(storeKey.review, 'Requested by')).toBe(issuer);
     storeKey.answer(true);
     const stored = await result(page, 'result-store');
     expectOk(stored);
@@ -243,10 +269,31 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     await seedKeyCache(flow!.storage, SEEDED);
     await page.click('#present');
     const started = Date.now();
-    // A new connection of this site: the store key once, then (after the compile) the owner signature.
+    // The request is shown in the wallet first. Listing the stored credentials that could serve it unlocks the store:
+    // a new connection of this site, so the store key once, the device naming the verifier.
     const storeKey = await device.nextReview(60_000, pageError(page, 'result-present'));
-    expect(JSON.stringify(storeKey.review.screens)).toContain(STORE_KEY_MESSAGE);
+    expect(storeKey.review.kind).toBe('store-key');
+    expect(shownValue(storeKey.review, 'Requested by')).toBe(verifier);
     storeKey.answer(true);
+    const review = await presentationReview(popup);
+    expect(review.text).toContain(`${verifier} asks for a presentation of your credentials`);
+    expect(review.text).toContain('credential.age');
+    expect(review.count).toBe(1); // the issuer's credential: the one candidate
+    // Until the holder answers, nothing is computed on the credential, and the dapp is told only that it waits.
+    expect(await popup.locator('#progress').getAttribute('data-stages')).toBe('loading-prover awaiting-approval');
+    expect(await page.locator('#result-present').getAttribute('data-stages')).toBe('loading-prover awaiting-approval');
+    expect(await page.locator('#result-present').textContent()).toMatch(/^Review the request in your wallet window… \d+ s$/);
+    expect(device.pendingReviews()).toBe(0);
+    await shot(popup, 'wallet-presentation-review');
+    for (const [name, width] of [
+      ['wallet-presentation-review-390', 390],
+      ['wallet-presentation-review-1280', 1280],
+    ] as const) {
+      await popup.setViewportSize({ width, height: 900 });
+      await shot(popup, name);
+    }
+    await popup.setViewportSize({ width: 440, height: 720 });
+    await answerPresentation(popup, 'approve');
     const owner = await device.nextReview(400_000, pageError(page, 'result-present'));
     expect(owner.review.kind).toBe('presentation');
     expect(shownValue(owner.review, 'Verifier')).toBe(verifier); // the browser-given origin of the verifier's messages
@@ -267,8 +314,9 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     const presented = await result(page, 'result-present', 400_000);
     expectOk(presented);
     // The stages in order, in the wallet and as the connector forwarded them to the dapp: loading the prover, the
-    // store key (a new connection), compiling, the owner's signature on the device, proving, done.
-    const STAGES = 'loading-prover confirm-on-device compiling confirm-on-device proving done';
+    // holder's review (the store key it needed is the wallet's, not the dapp's), then compiling, the owner's signature
+    // on the device, proving, done.
+    const STAGES = 'loading-prover awaiting-approval compiling confirm-on-device proving done';
     expect(await popup.locator('#progress').getAttribute('data-stages')).toBe(STAGES);
     expect(await page.locator('#result-present').getAttribute('data-stages')).toBe(STAGES);
     console.log(
@@ -337,6 +385,63 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     // The verifier's page saw the presentation (a result) and nothing of the credential behind it.
     expect((await hostileLog(verifier!.page)).seen.some((line) => line.startsWith('chain.requestPresentation →'))).toBe(true);
   }, 60_000);
+
+  it("the verifier's page binary-searching the stored age, the holder refusing each request in the wallet: every probe gets the same answer and stages, the wallet showed each request before anything was computed, and the age is not recovered", async () => {
+    const { device } = flow!;
+    const { page, popup } = flow!.verifier!;
+    const wallet = flow!.verifier!.popupWatched.crashed ? undefined : popup;
+    if (!wallet) return expect.unreachable('the verifier’s wallet window crashed while proving');
+    const sample = await page.locator('#presentation-request').inputValue();
+    const sent = device.ledger.exchanges.length;
+    const seen: { answer: unknown; stages: string[] }[] = [];
+    const shown: string[] = [];
+    let [low, high] = [0, 2 ** AGE_BITS];
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      // The page's script: the request, and every progress event of it, as the page sees them.
+      const asked = page.evaluate(
+        async (request) => {
+          const stages: string[] = [];
+          const chain = window.chain! as unknown as {
+            on(event: 'progress', listener: (p: { method: string; stage: string }) => void): void;
+            removeListener(event: 'progress', listener: (p: { method: string; stage: string }) => void): void;
+            requestPresentation(args: unknown): Promise<unknown>;
+          };
+          const listener = (p: { method: string; stage: string }) => void (p.method === 'requestPresentation' && stages.push(p.stage));
+          chain.on('progress', listener);
+          const answer = await chain.requestPresentation({ presentation: { presentationRequest: request } }).then(
+            () => ({ resolved: true }),
+            (e: { code: number; message: string; data: unknown }) => ({ code: e.code, message: e.message, data: e.data }),
+          );
+          await new Promise((wake) => setTimeout(wake, 200)); // the call's last progress message, posted with its answer
+          chain.removeListener('progress', listener);
+          return { answer, stages };
+        },
+        agePresentationRequest(sample, middle),
+      );
+      const review = await presentationReview(wallet);
+      shown.push(review.text);
+      await answerPresentation(wallet, 'refuse');
+      const observed = await asked;
+      seen.push(observed);
+      // The attack on the old order: a request that got to `compiling`, or ended other than 20003, held.
+      const held = observed.stages.includes('compiling') || (observed.answer as { code?: number }).code !== 20003;
+      if (held) high = middle;
+      else low = middle;
+    }
+    expect(seen).toHaveLength(AGE_BITS);
+    expect(low).not.toBe(30); // the sample credential's age
+    expect(new Set(seen.map((s) => JSON.stringify(s))).size).toBe(1);
+    expect(seen[0]).toEqual({
+      answer: { code: 1002, message: 'User rejected the request.', data: { reason: 'the presentation request was declined' } },
+      stages: ['awaiting-approval', 'failed'],
+    });
+    // The holder read each probe before refusing it: the assertion with its bound, the one fitting credential.
+    expect(shown[0]).toContain(`credential.age < limit (${2 ** (AGE_BITS - 1)})`);
+    expect(shown.every((text) => text.includes('from B62q'))).toBe(true);
+    expect(device.ledger.exchanges.length).toBe(sent); // nothing reached the device
+    expect(device.pendingReviews()).toBe(0);
+  }, 600_000);
 
   it('a third site that never connected gets 1001 and no prompt: nothing reaches the device and the wallet shows no request', async () => {
     const { stranger, issuer, verifier } = await env();
@@ -414,11 +519,12 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     flow!.timings.coldRememberedMs = reconnect.shownAt - clickedAt;
     expect(reconnect.review.kind).toBe('address');
     reconnect.answer(true);
-    let owner = await device.nextReview(400_000, pageError(page, 'result-present'));
-    while (owner.review.kind === 'message' || owner.review.kind === 'text') {
-      owner.answer(true); // the store key, once per connection
-      owner = await device.nextReview(400_000, pageError(page, 'result-present'));
-    }
+    const storeKey = await device.nextReview(60_000, pageError(page, 'result-present'));
+    expect(storeKey.review.kind).toBe('store-key'); // the store key, once per connection, for the holder's review
+    storeKey.answer(true);
+    await presentationReview(again);
+    await answerPresentation(again, 'approve');
+    const owner = await device.nextReview(400_000, pageError(page, 'result-present'));
     expect(owner.review.kind).toBe('presentation');
     const compile = watched.reports[0]!;
     expect(compile).toMatchObject({ phase: 'compile', circuit, discarded: 1, discardedIds: [TAMPERED] });

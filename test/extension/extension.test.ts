@@ -72,17 +72,24 @@ describe('input refused before anything is sent', () => {
 });
 
 describe('GET_CAPABILITIES: how the host detects the extension', () => {
-  it('reports version 1.2, the five instructions, the nullifier origin and 64 fields', async () => {
+  it('reports version 1.3, the six instructions, the nullifier origin and 64 fields', async () => {
     expect(await new MinaLedgerApp(device()).getCapabilities()).toEqual({
-      version: '1.2',
+      version: '1.3',
       signFields: true,
       createNullifier: true,
       signZkapp: true,
       signPresentation: true,
       signText: true,
+      storeKey: true,
       nullifierOrigin: true,
       maxFields: 64,
     });
+  });
+
+  it('a version 1.2 device: no STORE_KEY (the store key comes from INS 05)', async () => {
+    const old = device({ extensions: '1.2' });
+    expect(await new MinaLedgerApp(old).getCapabilities()).toMatchObject({ version: '1.2', signText: true, storeKey: false });
+    expect(toHex(await old.exchange(Uint8Array.of(0xe0, 0xa6, 0, 0, 0)))).toBe('6d00');
   });
 
   it('a version 1.1 device: no SIGN_TEXT (messages go to INS 05)', async () => {
@@ -100,15 +107,16 @@ describe('GET_CAPABILITIES: how the host detects the extension', () => {
       signZkapp: false,
       signPresentation: false,
       signText: false,
+      storeKey: false,
       nullifierOrigin: false,
       maxFields: 64,
     });
-    for (const ins of [0xa3, 0xa4, 0xa5]) expect(toHex(await old.exchange(Uint8Array.of(0xe0, ins, 0, 0, 0)))).toBe('6d00');
+    for (const ins of [0xa3, 0xa4, 0xa5, 0xa6]) expect(toHex(await old.exchange(Uint8Array.of(0xe0, ins, 0, 0, 0)))).toBe('6d00');
   });
 
   it('the real app (extensions: false) answers 0x6D00 to every extension instruction, and the client reports null', async () => {
     const real = device({ extensions: false });
-    for (const ins of [0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5])
+    for (const ins of [0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6])
       expect(toHex(await real.exchange(Uint8Array.of(0xe0, ins, 0, 0, 0)))).toBe('6d00');
     expect(await new MinaLedgerApp(real).getCapabilities()).toBeNull();
   });

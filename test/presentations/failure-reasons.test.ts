@@ -1,15 +1,16 @@
 /**
- * A presentation that fails tells the page one fixed reason, never the prover's, o1js's or mina-attestations' text:
- * a failing proof's "Constraint unsatisfied … Data: Equal …" prints the private wire values (a salary, say).
- * The request's assertion is evaluated on the chosen credentials outside the circuit first, so such a request is
- * refused before anything is compiled, signed or proved; a proof that fails anyway gets the same reason. The detail
- * goes to the host's log (`onHostLog`) only.
+ * A presentation that fails tells the page one fixed answer, a refusal's, never the prover's, o1js's or
+ * mina-attestations' text: a failing proof's "Constraint unsatisfied … Data: Equal …" prints the private wire values
+ * (a salary, say). Once the holder approved, the request's assertion is evaluated on the chosen credentials outside
+ * the circuit, so such a request is refused before its `compiling` stage, the device or a proof; a proof that fails
+ * anyway gets the same answer. The detail goes to the host's log (`onHostLog`) only.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FileCredentialStore } from '../../src/credentials-node.js';
 import { hostDetailOf } from '../../src/errors/provider-error.js';
 import { requestPresentation } from '../../src/presentations/request-presentation.js';
 import * as runner from '../../src/presentations/runner.js';
+import { DECLINED } from '../../src/presentations/context.js';
 import { NOT_SATISFIED } from '../../src/presentations/satisfies.js';
 import type { Prepared } from '../../src/presentations/session.js';
 import { credentialIssuer, type Issuer } from '../support/credentials.js';
@@ -20,7 +21,6 @@ import { addressOf } from '../support/vectors.js';
 
 /** The runs this file starts: a real worker unless `scripted` says how the run answers (no compile, no proof). */
 const runs = vi.hoisted(() => ({
-  started: 0,
   scripted: undefined as undefined | { prepared: Prepared; finalizeError: Error },
 }));
 vi.mock('../../src/presentations/runner.js', async (importOriginal) => {
@@ -28,10 +28,10 @@ vi.mock('../../src/presentations/runner.js', async (importOriginal) => {
   return {
     ...actual,
     async startPresentationRun(signal?: AbortSignal) {
-      runs.started++;
       const scripted = runs.scripted;
       if (scripted === undefined) return actual.startPresentationRun(signal);
       return {
+        precompile: async () => ({}),
         prepare: async () => structuredClone(scripted.prepared),
         finalize: async () => Promise.reject(scripted.finalizeError),
         close: () => {},
@@ -79,43 +79,47 @@ const PRIVATE = /123456|\d{9,}|Data:|rangeCheck|Constraint/;
 
 async function connectedWithSalary() {
   const log: string[] = [];
+  const stages: string[] = [];
   const connected = connectedWith({ extensions: true }, () => ({
     credentialStore: new FileCredentialStore(tempDir()),
     onHostLog: (line: string) => log.push(line),
+    onProgress: ({ stage }) => stages.push(stage),
   }));
   const rig = await connected();
   await rig.chain.storePrivateCredential({ credential: salaryCredential() });
-  return { ...rig, log };
+  stages.length = 0;
+  return { ...rig, log, stages };
 }
 
+/** What every declined request gets: a refusal’s answer, whatever declined it. */
+const REFUSAL = { code: 1002, data: { reason: DECLINED } };
+
 describe('a presentation the credentials do not satisfy', () => {
-  it('an underflowing salary request: a fixed reason with no digit of the salary, the detail in the host log, refused before compiling or the device', async () => {
+  it('an underflowing salary request: a refusal’s answer with no digit of the salary, the detail in the host log, refused before its compiling stage or the device', async () => {
     runs.scripted = undefined;
-    const { chain, reviews, log } = await connectedWithSalary();
-    const started = runs.started;
+    const { chain, reviews, log, stages } = await connectedWithSalary();
     const error = await failure(chain.requestPresentation({ presentation: { presentationRequest: salaryRequest() } }));
-    expect(error).toMatchObject({ code: 20003, data: { field: 'presentation.presentationRequest', reason: NOT_SATISFIED } });
+    expect(error).toMatchObject(REFUSAL);
     expect(JSON.stringify(error)).not.toMatch(PRIVATE);
     expect(log.join('\n')).toMatch(/withheld from the page: .*assertion.*fails: .*rangeCheck/);
-    expect(runs.started).toBe(started); // no worker, no compile
+    expect(stages).toEqual(['awaiting-approval', 'failed']); // the compile (of the request alone) was never the page's stage
     expect(reviews.filter((r) => r.kind === 'presentation')).toEqual([]);
   }, 120_000);
 
-  it('an assertion that is simply false (salary ≥ 1,000,000): the same reason, before compiling or the device', async () => {
+  it('an assertion that is simply false (salary ≥ 1,000,000): the same answer, before its compiling stage or the device', async () => {
     runs.scripted = undefined;
-    const { chain, reviews, log } = await connectedWithSalary();
-    const started = runs.started;
+    const { chain, reviews, log, stages } = await connectedWithSalary();
     const request = salaryRequest((O, salary) => O.lessThanEq(O.constant(issuer.A.o1js.UInt64.from(1_000_000)), salary as never));
     const error = await failure(chain.requestPresentation({ presentation: { presentationRequest: request } }));
-    expect(error).toMatchObject({ code: 20003, data: { reason: NOT_SATISFIED } });
+    expect(error).toMatchObject(REFUSAL);
     expect(log.join('\n')).toMatch(/assertion is false/);
-    expect(runs.started).toBe(started);
+    expect(stages).toEqual(['awaiting-approval', 'failed']);
     expect(reviews.filter((r) => r.kind === 'presentation')).toEqual([]);
   }, 120_000);
 });
 
 describe('a proof that fails anyway', () => {
-  it('o1js’s "Constraint unsatisfied … Data: Equal …" text stays on the host: the page gets the fixed reason', async () => {
+  it('o1js’s "Constraint unsatisfied … Data: Equal …" text stays on the host: the page gets a refusal’s answer, the holder is told', async () => {
     // A run that prepares a no-context-shaped message (context 0, one credential) and whose proof fails as o1js's does.
     const leak =
       'Constraint unsatisfied (unreduced): Equal\nData: Equal 11037532056210459585 28948022309329048855892746252171976963363056481941560715954676640893957753793';
@@ -123,9 +127,13 @@ describe('a proof that fails anyway', () => {
       prepared: { messageFields: ['0', '1', '2'], clientNonce: '0' },
       finalizeError: new runner.PresentationRunError('finalize', leak),
     };
-    const { ctx, reviews } = await presentationContext(tempDir(), [issuer.issue(addressOf(0))]);
+    const told: string[] = [];
+    const { ctx, reviews } = await presentationContext(tempDir(), [issuer.issue(addressOf(0))], {
+      onPresentationNotSatisfied: ({ reason }) => void told.push(reason),
+    });
     const error = await requestPresentation(ctx, issuer.presentationRequest().json).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 20003, data: { field: 'presentation.presentationRequest', reason: NOT_SATISFIED } });
+    expect(error).toMatchObject(REFUSAL);
+    expect(told).toEqual([NOT_SATISFIED]);
     expect(JSON.stringify(error)).not.toMatch(PRIVATE);
     expect(hostDetailOf(error)).toContain('Data: Equal 11037532056210459585');
     expect(reviews.map((r) => r.kind)).toEqual(['presentation']); // it got as far as the proof

@@ -93,6 +93,7 @@ describe('a presentation with no worker', () => {
     const { presentation } = await domain.requestPresentation(ctx, json);
     expect(reported).toEqual([
       { stage: 'loading-prover' },
+      { stage: 'awaiting-approval' },
       { stage: 'compiling' },
       { stage: 'confirm-on-device', prompt: 'Check the verifier and what is shared on your Ledger, and approve' },
       { stage: 'proving' },

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => closeIdlePresentationWorker());
 
 describe('a presentation’s progress through the provider', () => {
-  it('compiling, then the owner’s prompt told once as confirm-on-device and once as confirm; a refusal ends it with failed', async () => {
+  it('the holder’s review, then compiling, then the owner’s prompt told once as confirm-on-device and once as confirm; a refusal ends it with failed', async () => {
     const events: ProgressEvent[] = [];
     const actions: DeviceAction[] = [];
     const connected = connectedWith({ extensions: true }, () => ({ credentialStore: new FileCredentialStore(tempDir()) }));
@@ -36,6 +36,7 @@ describe('a presentation’s progress through the provider', () => {
     expect(error).toMatchObject({ code: 1002 });
     const prompt = 'Check the verifier and what is shared on your Ledger, and approve';
     expect(events.map(({ stage, prompt }) => ({ stage, prompt }))).toEqual([
+      { stage: 'awaiting-approval', prompt: undefined },
       { stage: 'compiling', prompt: undefined },
       { stage: 'confirm-on-device', prompt },
       { stage: 'failed', prompt: undefined },

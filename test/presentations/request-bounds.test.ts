@@ -162,14 +162,18 @@ describe('the size of the request, before mina-attestations reads it', () => {
       PresentationRequest.toJSON(PresentationRequest.https(spec as any, { t: UInt64.from(1) }, { action: 'login' })),
     );
     // Account 5 stores nothing: the request passes every bound and the schema, and fails only for want of credentials.
+    const told: string[] = [];
     const { ledger, chain } = await connectedProvider(
       { extensions: true, blindSigning: true },
-      { credentialStore: new FileCredentialStore(tempDir()), accountIndex: 5 },
+      {
+        credentialStore: new FileCredentialStore(tempDir()),
+        accountIndex: 5,
+        onPresentationNotSatisfied: ({ reason }) => void told.push(reason),
+      },
     );
     const r = await outcome(ledger, () => chain.requestPresentation({ presentation: { presentationRequest: request } }));
-    expect(r.error).toMatchObject({
-      code: 20003,
-      data: { reason: expect.stringMatching(/^no stored credential of this account matches the input/) },
-    });
+    // The holder approved (the rig's review), and was told why it cannot be presented; the page gets the refusal.
+    expect(r.error).toMatchObject({ code: 1002, data: { reason: 'the presentation request was declined' } });
+    expect(told).toEqual(['no stored credential fits the input "a"']);
   }, 60_000);
 });

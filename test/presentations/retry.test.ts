@@ -11,9 +11,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FileCredentialStore } from '../../src/credentials-node.js';
 import { hostDetailOf } from '../../src/errors/provider-error.js';
+import { DECLINED } from '../../src/presentations/context.js';
 import { requestPresentation } from '../../src/presentations/request-presentation.js';
 import * as runner from '../../src/presentations/runner.js';
-import type { PrepareMessage } from '../../src/presentations/session.js';
+import type { PrecompileMessage, PrepareMessage } from '../../src/presentations/session.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
 import { presentationContext } from '../support/presentation-context.js';
@@ -44,7 +45,9 @@ vi.mock('../../src/presentations/runner.js', async (importOriginal) => {
       const run = await actual.startPresentationRun(signal);
       if (run === undefined) return undefined;
       const index = plan.started++;
+      // The compile is the precompile (started before the holder's review) or, on a fresh run, the prepare's own.
       return {
+        precompile: (input: PrecompileMessage) => failed(run, index, plan.failPrepare) ?? run.precompile(input),
         prepare: (input: PrepareMessage) => (plan.prepared.push(input), failed(run, index, plan.failPrepare) ?? run.prepare(input)),
         finalize: (signature: string) => failed(run, index, plan.failFinalize) ?? run.finalize(signature),
         close: () => run.close(),
@@ -83,13 +86,13 @@ describe('a presentation whose worker dies', () => {
       const { req, json } = issuer.presentationRequest();
       const { presentation } = await chain.requestPresentation({ presentation: { presentationRequest: json } });
       expect(plan.started).toBe(3);
-      // Run 0 failed before anything was signed: run 1 prepared from scratch; run 2 proved what the owner signed in run 1.
+      // Run 0 failed compiling (its precompile), before anything was signed: run 1 prepared from scratch; run 2 proved
+      // what the owner signed in run 1.
       expect(plan.prepared.map((p) => p.again)).toEqual([
-        undefined,
         undefined,
         { clientNonce: expect.stringMatching(/^\d+$/), context: expect.stringMatching(/^\d+$/) },
       ]);
-      expect(JSON.parse(presentation).clientNonce.value).toBe(plan.prepared[2]!.again!.clientNonce);
+      expect(JSON.parse(presentation).clientNonce.value).toBe(plan.prepared[1]!.again!.clientNonce);
       expect(reviews.filter((r) => r.kind === 'presentation')).toHaveLength(1); // one approval on the device
       expect(await verifiedOutput(issuer.A, req, presentation, ORIGIN)).toBe(issuerHash(issuer.A, issuer.key));
       // Each retry says why, with the worker's own error.
@@ -139,6 +142,7 @@ describe('a presentation whose worker dies', () => {
       expect(error).toMatchObject({ code: 22001, data: { reason: expect.stringMatching(/^the presentation worker failed twice /) } });
       expect(hostDetailOf(error)).toMatch(/unaligned accesses/);
       expect(reported).toEqual([
+        { stage: 'awaiting-approval' },
         { stage: 'compiling' },
         { stage: 'compiling', retry: true },
         { stage: 'confirm-on-device', prompt: 'Check the verifier and what is shared on your Ledger, and approve' },
@@ -152,13 +156,13 @@ describe('a presentation whose worker dies', () => {
     }
   }, 300_000);
 
-  it('an error the worker reports for the presentation itself is not retried (20003, its text in the host log only)', async () => {
+  it('an error the worker reports for the presentation itself is not retried (a refusal’s answer, its text in the host log only)', async () => {
     failing({ finalize: [0] }, () => new runner.PresentationRunError('finalize', 'constraint not satisfied'));
     const log: string[] = [];
     const { chain } = await connected({}, { onHostLog: (line) => log.push(line) });
     await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) });
     const error = await failure(chain.requestPresentation({ presentation: { presentationRequest: issuer.presentationRequest().json } }));
-    expect(error).toMatchObject({ code: 20003, data: { reason: 'the chosen credentials do not satisfy the request' } });
+    expect(error).toMatchObject({ code: 1002, data: { reason: DECLINED } });
     expect(log.some((l) => l.includes('constraint not satisfied'))).toBe(true);
     expect(plan.started).toBe(1);
   }, 300_000);

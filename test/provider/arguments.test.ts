@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FileCredentialStore } from '../../src/credentials-node.js';
+import { DECLINED } from '../../src/presentations/context.js';
 import type { createLedgerProvider } from '../../src/index.js';
 import { SNAPSHOT_VALUES, snapshotArguments } from '../../src/provider/snapshot.js';
 import { credentialIssuer, type Issuer } from '../support/credentials.js';
@@ -48,8 +49,8 @@ describe('arguments read once', () => {
       (presentationRequest: object) => chain.request({ method: 'chain_requestPresentation', params: [{ presentationRequest }] }),
     ]) {
       const { value, reads } = changing({ ...json }, 'spec', [json.spec, { ...json.spec, outputClaim: { type: 'owner' } }]);
-      // The empty store fits nothing: the request got that far on its one reading.
-      expect(await failure(call(value))).toMatchObject({ code: 20003, data: { reason: expect.stringMatching(/no stored credential/) } });
+      // The empty store fits nothing: the request got that far (the holder's approval, then the choice) on its one reading.
+      expect(await failure(call(value))).toMatchObject({ code: 1002, data: { reason: DECLINED } });
       expect(reads()).toBe(1);
     }
   });

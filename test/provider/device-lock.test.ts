@@ -13,10 +13,13 @@ import type * as runner from '../../src/presentations/runner.js';
 import type { Prepared } from '../../src/presentations/session.js';
 import { credentialIssuer, type Issuer } from '../support/credentials.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
-import { ORIGIN, quietLedger, tempDirs, within } from '../support/rig.js';
+import { ORIGIN, quietLedger, tempDirs, within, HOLDER_APPROVES } from '../support/rig.js';
 import { addressOf } from '../support/vectors.js';
 
-/** The compile in progress: `started` resolves when a presentation's prepare begins, `finish()` lets it end. */
+/**
+ * The compile in progress: `started` resolves when a presentation's compile begins (its precompile, started before
+ * the holder's review; the prepare after approval waits for it), `finish()` lets it end.
+ */
 const compile = vi.hoisted(() => {
   const gate = { started: () => {}, finish: () => {} } as { started: () => void; finish: () => void; begun?: Promise<void> };
   return gate;
@@ -29,12 +32,13 @@ vi.mock('../../src/presentations/runner.js', async (importOriginal) => {
       // A no-context-shaped message (context 0, one credential's hash and issuer): what the device signs.
       const prepared: Prepared = { messageFields: ['0', '1', '2'], clientNonce: '0' };
       return {
-        prepare: () =>
-          new Promise<Prepared>((resolve, reject) => {
-            compile.finish = () => resolve(prepared);
+        precompile: () =>
+          new Promise<{ tagName?: string }>((resolve, reject) => {
+            compile.finish = () => resolve({});
             signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
             compile.started();
           }),
+        prepare: async () => prepared,
         finalize: async () => '{"proved":"by the test"}',
         close: () => {},
       };
@@ -56,6 +60,7 @@ async function sharedLedger(verifierOptions: { maxPendingCalls?: number } = {}) 
     network: 'devnet',
     origin: ORIGIN,
     credentialStore: new FileCredentialStore(tempDir()),
+    ...HOLDER_APPROVES,
     ...verifierOptions,
   });
   const bank = createLedgerProvider({ transport: ledger, network: 'devnet', origin: 'https://bank.example' });
@@ -97,9 +102,9 @@ describe('the device lock during a presentation', () => {
     order.push('presentation done');
     expect(outcome).toEqual({ value: { presentation: '{"proved":"by the test"}' } });
     expect(order).toEqual(['bank signed', 'presentation done']);
-    // On the device: the bank's message (INS 05), then the presentation's owner signature (SIGN_PRESENTATION).
-    const asked = ledger.exchanges.map((e) => e.request.slice(0, 4)).filter((ins) => ins === 'e005' || ins === 'e0a4');
-    expect(asked.slice(-2)).toEqual(['e005', 'e0a4']);
+    // On the device: the bank's message (SIGN_TEXT), then the presentation's owner signature (SIGN_PRESENTATION).
+    const asked = ledger.exchanges.map((e) => e.request.slice(0, 4)).filter((ins) => ins === 'e0a5' || ins === 'e0a4');
+    expect(asked.slice(-2)).toEqual(['e0a5', 'e0a4']);
   });
 
   it('a compiling presentation still counts as pending: a second call beyond maxPendingCalls → 1002, rejectPending() ends it (1002)', async () => {
@@ -117,10 +122,15 @@ describe('the device lock during a presentation', () => {
     const { ledger, verifier, bank } = await sharedLedger();
     const { outcome: presentation } = await compiling(verifier);
     let answer: (approved: boolean) => void = () => {};
-    ledger.approve = () => new Promise<boolean>((resolve) => (answer = resolve));
+    let shown: (kind: string) => void = () => {};
+    const onScreen = new Promise<string>((resolve) => (shown = resolve));
+    ledger.approve = (review) =>
+      new Promise<boolean>((resolve) => {
+        answer = resolve;
+        shown(review.kind);
+      });
     const onDevice = bank.signMessage({ message: 'Sign in to bank.example' });
-    while (ledger.exchanges.length === 0 || !ledger.exchanges.at(-1)!.request.startsWith('e005'))
-      await new Promise((r) => setTimeout(r, 5));
+    expect(await within(onScreen, "the bank's prompt on the device")).toBe('text'); // SIGN_TEXT, waiting for the user
     compile.finish(); // the presentation now waits for the device, which shows the bank's prompt
     await new Promise((r) => setTimeout(r, 20));
     await verifier.disconnect();

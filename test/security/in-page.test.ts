@@ -47,6 +47,7 @@ describe('in-page mode: a script that wraps WebCrypto after the library loaded',
       network: 'devnet',
       origin: ORIGIN,
       credentialStore: new IndexedDbCredentialStore('in-page', { indexedDB: new IDBFactory() }),
+      confirmPresentation: () => true, // the holder approves: the store is read, and nothing fits
     });
     await chain.requestAccounts();
     await chain.storePrivateCredential({ credential: issuer.issue(addressOf(0), 'Alice Example') });
@@ -56,7 +57,10 @@ describe('in-page mode: a script that wraps WebCrypto after the library loaded',
       assert: [A.Operation.equals(A.Operation.property(credential, 'something'), A.Operation.constant(o1js.Field(1)))],
     }));
     const request = JSON.parse(A.PresentationRequest.toJSON(A.PresentationRequest.noContext(spec, {})));
-    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request } }))).toMatchObject({ code: 20003 });
+    expect(await failure(chain.requestPresentation({ presentation: { presentationRequest: request } }))).toMatchObject({
+      code: 1002,
+      data: { reason: 'the presentation request was declined' },
+    });
     // The store did decrypt (the host's list), with the WebCrypto it took at load.
     const [entry] = await credentialManager(chain).list();
     expect(JSON.parse(entry!.credential).credential.data.nationality.value).toBe('Alice Example');

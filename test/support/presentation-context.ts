@@ -1,6 +1,7 @@
 /**
  * What the presentation domain is called with, without a provider: a quiet software Ledger with the protocol
- * extension (every review approved and recorded), account 0 of the vectors, a file credential store in a temporary
+ * extension (every review approved and recorded), the holder approving every request, account 0 of the vectors, a
+ * file credential store in a temporary
  * directory under a fixed test secret, and the stages the presentation reports recorded in order: what it tells
  * `progress`, and each `onConfirm` prompt as the stage `confirm-on-device` (as the provider's session reports it).
  */
@@ -41,6 +42,7 @@ export async function presentationContext(dir: string, credentials: string[], mo
     },
     origin: ORIGIN,
     clearSigning: true,
+    confirmPresentation: () => true, // the holder approves every request (a test of the review passes its own)
     onConfirm: (prompt) => reported.push({ stage: 'confirm-on-device', prompt }),
     progress: (stage, extra) => reported.push({ stage, ...extra }),
     ...more,

@@ -26,7 +26,14 @@ export function quietLedger(options: SoftwareLedgerOptions = {}, mnemonic = vect
 }
 
 /**
- * A provider on a quiet software Ledger: devnet, origin `ORIGIN`, every review approved and recorded in `reviews`
+ * The holder's review of presentation requests in the rigs: every request approved with the default choice (as a
+ * holder who reads and approves each). A test of the review itself passes its own `confirmPresentation`.
+ */
+export const HOLDER_APPROVES: Pick<LedgerProviderOptions, 'confirmPresentation'> = { confirmPresentation: () => true };
+
+/**
+ * A provider on a quiet software Ledger: devnet, origin `ORIGIN`, presentation requests approved (`HOLDER_APPROVES`),
+ * every review approved and recorded in `reviews`
  * (unless `device.approve` says otherwise), every device action recorded in `actions`; `requests('e005')` counts the
  * APDUs sent to that device so far whose hex starts so (CLA and INS: e005 = SIGN_MSG, e006 = SIGN_FIELD_ELEMENT).
  * `provider.transport` puts another transport in front of the provider (the rig's `ledger` is then unused).
@@ -41,6 +48,7 @@ export function providerRig(device: SoftwareLedgerOptions = {}, provider: Partia
     network: 'devnet',
     origin: ORIGIN,
     onDeviceAction: (a) => actions.push(a),
+    ...HOLDER_APPROVES,
     ...provider,
   });
   const requests = (prefix: string) => ledger.exchanges.filter((e) => e.request.startsWith(prefix)).length;
@@ -79,10 +87,17 @@ export function connectedWith(device: SoftwareLedgerOptions, provider: ProviderD
 
 /**
  * A devnet provider at `ORIGIN` on `transport` (a software Ledger or a raw `@ledgerhq` transport) with a file
- * credential store in `dir`; not connected yet.
+ * credential store in `dir`, presentation requests approved (`HOLDER_APPROVES`); not connected yet.
  */
 export function storeProvider(transport: ApduTransport, dir: string, provider: Partial<LedgerProviderOptions> = {}) {
-  return createLedgerProvider({ transport, network: 'devnet', origin: ORIGIN, credentialStore: new FileCredentialStore(dir), ...provider });
+  return createLedgerProvider({
+    transport,
+    network: 'devnet',
+    origin: ORIGIN,
+    credentialStore: new FileCredentialStore(dir),
+    ...HOLDER_APPROVES,
+    ...provider,
+  });
 }
 
 /**

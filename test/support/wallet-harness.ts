@@ -313,3 +313,22 @@ export const inView = (page: Page, selector: string, whole = false) =>
   }, whole);
 
 export const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+/**
+ * The wallet's review of a presentation request (examples/wallet/src/presentation-panel.ts), once its stored
+ * credentials are listed (`count` of them fit): its text, as the holder reads it.
+ */
+export async function presentationReview(popup: Page, timeoutMs = 120_000): Promise<{ text: string; count: number }> {
+  const panel = popup.locator('#presentation-review[data-state="reviewing"]');
+  await panel.locator('.presentation-candidates[data-count]').waitFor({ timeout: timeoutMs });
+  return {
+    text: (await panel.textContent()) ?? '',
+    count: Number(await panel.locator('.presentation-candidates').getAttribute('data-count')),
+  };
+}
+
+/** The holder answers the wallet's review of a presentation request: Approve (the newest fitting credential) or Refuse. */
+export async function answerPresentation(popup: Page, answer: 'approve' | 'refuse'): Promise<void> {
+  await popup.click(`#presentation-review[data-state="reviewing"] button[data-answer="${answer}"]`);
+  await popup.waitForSelector('#presentation-review[data-state="idle"]', { state: 'attached' });
+}

@@ -24,6 +24,7 @@ import {
   type WalletHostOptions,
 } from 'chain-ledger/wallet';
 import { DeviceView } from './device-view.js';
+import { PresentationPanel } from './presentation-panel.js';
 import { RequestView } from './request-view.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
@@ -34,12 +35,17 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
 
 const sites = storageSites(localStorage);
 const request = new RequestView();
+/** A presentation request is reviewed here before anything is read from the store (./presentation-panel.ts). */
+const presentations = new PresentationPanel($('presentation-review'));
+presentations.onShow = () => request.bringIntoView();
 /** The options every provider of this window gets; network and node are read from the form when a device is chosen. */
 const providerOptions: WalletHostOptions['provider'] = {
   network: 'devnet',
   onDeviceAction: (action) => request.deviceAction(action),
   onProgress: (event) => request.progress(event),
   confirmZkapp,
+  confirmPresentation: (review) => presentations.review(review),
+  onPresentationNotSatisfied: (notice) => presentations.notSatisfied(notice),
   confirmSwitchChain: ({ from, to, origin }) => request.ask(`${origin} asks to switch the network from ${from} to ${to}.`, 'Switch'),
 };
 const host = new WalletHost({ provider: providerOptions, sites, onActivity });

@@ -15,6 +15,7 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
 /** What each stage is, as the user reads it. */
 const STAGES: Record<ProgressEvent['stage'], string> = {
   'loading-prover': 'Loading the prover (o1js, mina-attestations)',
+  'awaiting-approval': 'Waiting for your answer to the request below',
   compiling: 'Compiling the presentation circuit',
   'waiting-for-prover-window': 'Waiting for you to open the prover window',
   'unlock-device': 'Unlock your Ledger',

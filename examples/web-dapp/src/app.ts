@@ -106,6 +106,7 @@ function jsonIn(text: string): unknown {
 /** What the wallet is doing for a call, as its `progress` events say, in the dapp's words. */
 const DOING: Record<ProgressEvent['stage'], string> = {
   'loading-prover': 'Loading the prover in your wallet',
+  'awaiting-approval': 'Review the request in your wallet window',
   compiling: 'Compiling the circuit in your wallet',
   'waiting-for-prover-window': 'Your wallet cannot prove in its window: click "Open the prover window" there',
   'unlock-device': 'Unlock your Ledger',
