@@ -26,7 +26,7 @@ import { requestPresentation } from '../presentations/request-presentation.js';
 import { sendTransaction } from '../zkapp/send-transaction.js';
 import { ErrorCode, ProviderError, invalidParams, needsExtension } from '../errors/provider-error.js';
 import { WALLET_VERSION } from './discovery.js';
-import type { CallSession, CredentialSession, HostCall } from './session.js';
+import type { CallContext, StoreCallContext, HostContext } from './call-context.js';
 import {
   addChainParams,
   createNullifierParams,
@@ -76,8 +76,8 @@ interface HostRow<M extends string, S extends z.ZodType | undefined, R, K extend
    * waits on the integrator's question (`confirmSwitchChain`, `confirmAddChain`).
    */
   pending?: true;
-  /** The body: the provider's network and connection, and the call's signal (`HostCall`), with the parsed params. */
-  run: (host: HostCall, params: Parsed<S>) => Promise<R>;
+  /** The body: the provider's network and connection, and the call's signal (`HostContext`), with the parsed params. */
+  run: (host: HostContext, params: Parsed<S>) => Promise<R>;
 }
 
 /** A method of the connected account (1001 before `requestAccounts`), on the device. */
@@ -99,8 +99,8 @@ interface DeviceRow<M extends string, S extends z.ZodType | undefined, R, Store 
    * prompt. Else the device is held for the whole call.
    */
   hold?: 'steps';
-  /** The body: the call (the device held, the account, the network, the hooks: ./session.ts) and the parsed params. */
-  run: (call: Store extends true ? CredentialSession : CallSession, params: Parsed<S>) => Promise<R>;
+  /** The body: the call (the device held, the account, the network, the hooks: ./call-context.ts) and the parsed params. */
+  run: (call: Store extends true ? StoreCallContext : CallContext, params: Parsed<S>) => Promise<R>;
 }
 
 /** A row as the table holds it: `params` present in its type (undefined for none), and its `connection`. */
@@ -142,7 +142,7 @@ const extension =
 const fieldsFirst: PositionalRule<'message'> = { key: 'message', isObjectForm: (element) => !Array.isArray(element) };
 
 /** The network now, as Auro's network methods answer it. */
-const networkNow = async ({ network }: HostCall) => ({ networkID: network.chainId });
+const networkNow = async ({ network }: HostContext) => ({ networkID: network.chainId });
 
 /** The wallet methods: wallet name → its row. */
 export const WALLET_METHODS = {

@@ -7,7 +7,7 @@
  * so a request from the wrong origin, with bad arguments, or for an instruction the app lacks never reaches the
  * device. What runs is the method's row (./methods.ts): a method answered on the host skips the connection and the
  * device; a method whose row says `hold: 'steps'` (a presentation) holds the device for its device steps only, not
- * for its compile and proof. Each call has one report (./progress.ts) and one session (./session.ts); every error
+ * for its compile and proof. Each call has one report (./progress.ts) and one context (./call-context.ts); every error
  * leaves as a `ProviderError` (details to `onHostLog`), and a wrapped provider's 20006 goes to the original wallet
  * where the method table allows (./delegation.ts).
  */
@@ -23,7 +23,7 @@ import type { CheckedOptions, LedgerProviderOptions, Network } from './options.j
 import { CallReport } from './progress.js';
 import { parseParams } from './schemas.js';
 import { snapshotArguments } from './snapshot.js';
-import { CallSessions, type HostCall, type WithDevice } from './session.js';
+import { CallContexts, type HostContext, type WithDevice } from './call-context.js';
 import type { ConnectedAccount, DeviceConnection } from './connection.js';
 import type { CurrentNetwork } from './current-network.js';
 
@@ -34,7 +34,7 @@ const NEVER_ABORTED = new AbortController().signal;
 export interface PipelineParts {
   /** The provider: its origin, and the key of its delegation (./delegation.ts). */
   provider: { readonly origin: string };
-  /** The provider's options: the integrator's hooks (`onProgress`, `onDeviceAction`, `onHostLog`), the sessions'. */
+  /** The provider's options: the integrator's hooks (`onProgress`, `onDeviceAction`, `onHostLog`), the call contexts'. */
   options: LedgerProviderOptions;
   checked: CheckedOptions;
   device: DeviceConnection;
@@ -45,13 +45,13 @@ export interface PipelineParts {
 export class CallPipeline {
   readonly #parts: PipelineParts;
   readonly #pending: PendingCalls;
-  readonly #sessions: CallSessions;
+  readonly #contexts: CallContexts;
 
   constructor(parts: PipelineParts) {
     const { options, checked, provider } = parts;
     this.#parts = parts;
     this.#pending = new PendingCalls(checked.maxPendingCalls, checked.maxRequestsPerMinute);
-    this.#sessions = new CallSessions(options, checked, provider.origin);
+    this.#contexts = new CallContexts(options, checked, provider.origin);
   }
 
   /** 23001 unless the call comes from the bound origin. */
@@ -71,9 +71,9 @@ export class CallPipeline {
     return this.#pending.rejectAll();
   }
 
-  /** The calls' in-process chain of `network: 'local'` (./session.ts). */
+  /** The calls' in-process chain of `network: 'local'` (./call-context.ts). */
   localChain(network: Network): Promise<LocalChain> {
-    return this.#sessions.localChain(network);
+    return this.#contexts.localChain(network);
   }
 
   /**
@@ -118,7 +118,7 @@ export class CallPipeline {
     this.checkOrigin(context);
     const params = this.#params(row, args);
     const { network, device } = this.#parts;
-    const host = (signal: AbortSignal): HostCall => ({
+    const host = (signal: AbortSignal): HostContext => ({
       network,
       connection: device,
       signal,
@@ -132,7 +132,7 @@ export class CallPipeline {
   /**
    * The caller, the connection, the row's schema and requirement, then the device, held for the whole call (or,
    * where the row says `hold: 'steps'`, for each of its device steps, `withDevice`), and the row's body with the
-   * call's session (with the credential store where the row says so).
+   * call's context (with the credential store where the row says so).
    */
   async #onDevice(row: Row, args: unknown, context: RequestContext, report: CallReport): Promise<unknown> {
     const account = this.caller(context);
@@ -141,18 +141,18 @@ export class CallPipeline {
     const missing = row.requires?.(account.capabilities, params);
     if (missing) throw missing;
     const { device, network } = this.#parts;
-    if (row.store === true) this.#sessions.checkStoreKeyCarried(device.client().transport);
+    if (row.store === true) this.#contexts.checkStoreKeyCarried(device.client().transport);
     // The call ends when its connection does (a disconnect while it waits on a hook or for the device).
     const ended = device.ended(account);
     const options: CallOptions = { ...context, signal: context.signal ? AbortSignal.any([context.signal, ended]) : ended };
     // The pending slot, from now until the call settles; its signal ends the call as `options.signal` does, and on
     // `rejectPending()`.
     return this.#pendingCall(options, async (signal) => {
-      /** The call's session, on the device it holds (for the whole call, or through `withDevice` for each step). */
+      /** The call's context, on the device it holds (for the whole call, or through `withDevice` for each step). */
       const open = async (app: MinaLedgerApp, withDevice: WithDevice) => {
         device.assertStill(account);
         const call = { app, withDevice, account, network: network.kind, endpoint: network.endpoint, signal, report };
-        return this.#sessions.open(call, row.store === true);
+        return this.#contexts.open(call, row.store === true);
       };
       // A method with host work of minutes (a presentation's compile and proof) holds the device for its steps only.
       if (row.hold === 'steps') return row.run(await open(device.client(), this.#deviceSteps(report, account, options, signal)), params);

@@ -3,7 +3,7 @@
  * are made from the method table (./methods.ts), one per row: each is one call of the pipeline (./pipeline.ts:
  * origin, connection, arguments, capability, the device, the row's body, verification); their documentation is the
  * interface they are declared by (./wallet-methods.ts), checked against the table. The connection to the device is
- * ./connection.ts, the network now ./current-network.ts, the per-call session ./session.ts.
+ * ./connection.ts, the network now ./current-network.ts, the per-call context ./call-context.ts.
  */
 import type { NetworkId } from '../apdu/codec.js';
 import type { Capabilities } from '../device/capabilities.js';
