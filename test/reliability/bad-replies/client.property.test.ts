@@ -245,9 +245,9 @@ function clientCases(): ClientCase[] {
         if (stop instanceof Stop && 'error' in stop.expected && stop.expected.error === 'LedgerUnsupportedInstructionError') return null;
         throw stop;
       }
-      // docs/apdu-extensions.md: protocol major 1, bits 0x01–0x10 only, 1–64 fields; anything else is refused. The
+      // docs/apdu-extensions.md: protocol major 1, bits 0x01–0x20 only, 1–64 fields; anything else is refused. The
       // nullifier takes an origin from version 1.1 on.
-      if (d.length !== 4 || d[3] === 0 || d[3]! > 64 || d[0] !== 1 || (d[2]! & ~0x1f) !== 0) throw replyError();
+      if (d.length !== 4 || d[3] === 0 || d[3]! > 64 || d[0] !== 1 || (d[2]! & ~0x3f) !== 0) throw replyError();
       return {
         version: `${d[0]}.${d[1]}`,
         signFields: (d[2]! & 1) !== 0,
@@ -255,6 +255,7 @@ function clientCases(): ClientCase[] {
         signZkapp: (d[2]! & 4) !== 0,
         signPresentation: (d[2]! & 8) !== 0,
         signText: (d[2]! & 0x10) !== 0,
+        storeKey: (d[2]! & 0x20) !== 0,
         nullifierOrigin: d[1]! >= 1 && (d[2]! & 2) !== 0,
         maxFields: d[3],
       };
@@ -262,12 +263,13 @@ function clientCases(): ClientCase[] {
     correct: (v) =>
       JSON.stringify(v) ===
       JSON.stringify({
-        version: '1.2',
+        version: '1.3',
         signFields: true,
         createNullifier: true,
         signZkapp: true,
         signPresentation: true,
         signText: true,
+        storeKey: true,
         nullifierOrigin: true,
         maxFields: 64,
       }),
