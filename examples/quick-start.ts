@@ -25,14 +25,19 @@ import { join } from 'node:path';
 import ClientBerkeley from 'mina-signer-berkeley';
 import { FileCredentialStore } from 'chain-ledger/credentials/node';
 import {
+  type BeyondSpendCap,
   createLedgerProvider,
   credentialManager,
   zkappSummaryLines,
   type PresentationReview,
+  type LedgerProvider,
   type ProgressEvent,
   type ZkappSummary,
 } from 'chain-ledger';
 import type { ApduTransport } from 'chain-ledger/transport';
+
+/** The provider's in-process chain (`network: 'local'`). */
+type LocalChain = Awaited<ReturnType<LedgerProvider['localChain']>>;
 
 const NETWORK_ID = 0; // testnet/devnet
 const client = new Client({ network: 'testnet' });
@@ -82,6 +87,17 @@ async function presentationReview(review: PresentationReview): Promise<boolean> 
   }
   console.log('   └─ (approved by the walk-through; a wallet asks its user here)');
   return true;
+}
+
+/**
+ * Under the spend cap, a change no amount counts (the account's own permissions, verification key, delegate or
+ * timing; another token leaving it) is asked by name. The walk-through refuses it; a wallet asks its user to confirm
+ * that very change (the CLI: type its name).
+ */
+function beyondSpendCap(change: BeyondSpendCap & { origin: string }): boolean {
+  console.log(`   ⚠ beyond the spend cap: ${change.description}`);
+  console.log(`   └─ refused by the walk-through (a wallet asks its user to confirm "${change.change}" by name)`);
+  return false;
 }
 
 /** What ran, and what the device could not do because it lacks the extension: the summary at the end. */
@@ -266,6 +282,7 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
     onProgress: (event) => progress?.progress(event),
     confirmZkapp: hostReview,
     confirmPresentation: presentationReview,
+    confirmBeyondSpendCap: beyondSpendCap,
     spendCap: SPEND_CAP_MINA,
   });
   const [address] = await step('chain.requestAccounts()', () => chain.requestAccounts());
@@ -308,6 +325,7 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
     verifier.verifyZkappCommand({ data, publicKey: address!, signature: data.zkappCommand.feePayer.authorization }),
     'mina-signer 3.1.0 (Berkeley) verifyZkappCommand',
   );
+  await handOverRefused(chain, local, address!);
   if (software && chain.capabilities?.extension?.signZkapp) await onTheReleasedApp(second.toJSON(), address!);
 
   if (chain.capabilities?.extension?.createNullifier) {
@@ -331,6 +349,30 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
 
   await credentials(chain, address!);
   await rm(credentialDir, { recursive: true, force: true });
+}
+
+/**
+ * What a page may ask that moves no MINA now: your account's `send` set to None (anyone could empty it later) beside
+ * a zkApp's state write. The host's review shows both; the spend cap counts the change as the whole balance, and asks.
+ */
+async function handOverRefused(chain: ReturnType<typeof createLedgerProvider>, local: LocalChain, address: string): Promise<void> {
+  const { Mina, AccountUpdate, Field, Permissions, PrivateKey, PublicKey } = await import('o1js');
+  const sender = PublicKey.fromBase58(address);
+  local.activate();
+  const tx = await Mina.transaction({ sender, fee: 100_000_000 }, async () => {
+    AccountUpdate.createSigned(sender).account.permissions.set({ ...Permissions.default(), send: Permissions.none() });
+    const zkapp = AccountUpdate.create(PrivateKey.random().toPublicKey());
+    AccountUpdate.setValue(zkapp.body.update.appState[0]!, Field(42));
+  });
+  const title = "A page asks to set your account's send permission to None, beside a zkApp's state write";
+  const error = await step(title, () =>
+    chain.sendTransaction({ transaction: tx.toJSON() }).then(
+      () => undefined,
+      (e: unknown) => e,
+    ),
+  );
+  if ((error as { code?: unknown } | undefined)?.code !== 1002) throw error ?? new Error('the change beyond the spend cap was signed');
+  console.log('   refused before the Ledger was asked (ProviderError 1002): nothing was signed');
 }
 
 /** Beside the clear review: the same command on the released Mina app, which can only sign it blind. */

@@ -64,12 +64,16 @@ export {
 } from './provider/discovery.js';
 export type { JsonMessageEntry, SignedMessage } from './messages/sign-message.js';
 export type { SignedFields } from './messages/sign-fields.js';
-/** What `confirmZkapp` sees of a zkApp command, and the same as text a host can show (docs/provider.md). */
+/** What `confirmZkapp` sees of a zkApp command (docs/provider.md). */
+export type { AuthorityChange, SensitiveChange, ZkappAuthorization, ZkappSummary, ZkappUpdateSummary } from './zkapp/summary.js';
+/** The one renderer of that summary: sections of rows for a UI, lines for a terminal (docs/provider.md). */
 export {
   zkappSummaryLines,
-  type SensitiveChange,
-  type ZkappAuthorization,
-  type ZkappSummary,
-  type ZkappUpdateSummary,
-} from './zkapp/summary.js';
+  zkappSummaryView,
+  type ZkappSummaryFlag,
+  type ZkappSummaryRow,
+  type ZkappSummarySection,
+} from './zkapp/summary-view.js';
+/** What `confirmBeyondSpendCap` is asked about: a change the spend cap cannot count in MINA. */
+export type { BeyondSpendCap } from './zkapp/spend-cap.js';
 export { wrapProvider, FallbackProvider, type ChainProvider, type WrapProviderOptions } from './provider/wrap.js';

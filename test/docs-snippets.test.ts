@@ -109,9 +109,9 @@ function readmeCommandLines(): string[][] {
 }
 
 /** Runs the built CLI in the repository (as `npx chain-ledger` does in a clone); `XDG_DATA_HOME` for its store. */
-function runCli(args: string[], dataHome: string): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
+function runCli(args: string[], dataHome: string, answer?: string): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
   return new Promise((done) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [BIN, ...args],
       { cwd: REPO, timeout: 400_000, env: { ...process.env, XDG_DATA_HOME: dataHome } },
@@ -125,6 +125,8 @@ function runCli(args: string[], dataHome: string): Promise<{ code: number; stdou
         done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr, json });
       },
     );
+    // What the person at the terminal types when the command asks (present: the request's [y/N]).
+    if (answer !== undefined) child.stdin?.end(answer);
   });
 }
 
@@ -176,7 +178,8 @@ describe("the README's command lines", () => {
           continue;
         }
         let settled = false;
-        const running = runCli(args, dataHome).finally(() => (settled = true));
+        // `present` shows the request and asks [y/N] before anything is computed on the credentials: the reader says y.
+        const running = runCli(args, dataHome, args[0] === 'present' ? 'y\n' : undefined).finally(() => (settled = true));
         if (args.includes(`speculos:${ports.speculos}`)) await server!.approveUntil(() => settled);
         const r = await running;
         expect(r.code, `npx chain-ledger ${line.join(' ')}\n${r.stderr}`).toBe(0);

@@ -4,10 +4,12 @@
  * before the device is asked) and by the software Ledger (to refuse and to draw).
  *
  * A message is a person's text: it keeps its newlines (sign-in texts are "Key: value" lines), tabs and CRLF pasted
- * from elsewhere. So where the rule refuses control characters, a message escapes them instead: a line feed is a line
- * break on the screen, and every other control character is shown by the rule's own escape (`\u0009`), as is every
- * character beyond ASCII (`\u00e9`) and a backslash (`\\`). Only NUL is refused: no text a person reads holds it, and a
- * C string (the device's buffers, a server's logs and columns) ends there, so one party could read less than was signed.
+ * from elsewhere. So where the rule refuses control characters, a message escapes them instead: a line feed is shown
+ * by the rule's escape (`\u000a`) and then breaks the line (a break alone looks like a line wrapped for width, so
+ * "https://bank.example" and "Login" would read as one text), and every other control character is shown by the
+ * escape alone (`\u0009`), as is every character beyond ASCII (`\u00e9`) and a backslash (`\\`). Only NUL is
+ * refused: no text a person reads holds it, and a C string (the device's buffers, a server's logs and columns) ends
+ * there, so one party could read less than was signed.
  */
 import { utf8 } from './bytes.js';
 import { escapeForDisplay } from './display-text.js';
@@ -43,9 +45,10 @@ export function textMessageProblem(text: string, what = 'this message'): string 
 }
 
 /**
- * A message as the device shows it: each line by the text rule's escape (`escapeForDisplay`), the lines joined by line
- * breaks. What is drawn is printable ASCII and line feeds only, and two different texts never look alike.
+ * A message as the device shows it: each line by the text rule's escape (`escapeForDisplay`), each line feed as its
+ * escape `\u000a` followed by a line break. What is drawn is printable ASCII and line breaks only, every line feed is
+ * seen where it is, and two different texts never look alike.
  */
 export function displayMessageText(text: string): string {
-  return text.split('\n').map(escapeForDisplay).join('\n');
+  return text.split('\n').map(escapeForDisplay).join('\\u000a\n');
 }

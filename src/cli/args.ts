@@ -57,7 +57,12 @@ export const FLAGS = {
   'spend-cap': {
     type: 'string',
     default: '10',
-    help: '--spend-cap MINA                        the most MINA a zkApp command may take from the account, fee included (default 10)',
+    help: [
+      '--spend-cap MINA                        the most MINA a zkApp command may take from the account, fee included (default 10);',
+      "                                          a change of the account's permissions, verification key, delegate or timing, or",
+      '                                          another token leaving it, counts as the whole balance: refused unless you type its',
+      '                                          name when asked (never with --yes)',
+    ].join('\n  '),
   },
   origin: {
     type: 'string',

@@ -80,9 +80,12 @@ export const COMMANDS: Record<string, Command> = {
     help: `FILE holds the command as o1js writes it (tx.toJSON()). On devnet and mainnet it is broadcast through --graphql;
 --only-sign prints { "signedData" } instead; --network local applies it to an in-process chain (the account funded).
 Prints { "hash" } when broadcast. A Ledger without the chain-ledger extension signs zkApp commands blind (it shows a
-hash): the command's summary (fee payer, fee, each balance change and what changes, full or partial commitment) is
-printed first and you are asked [y/N] (--yes answers for scripts). A command taking more than --spend-cap MINA from
-the account (default 10, fee included) is refused before the Ledger is asked.`,
+hash): the command's summary (fee payer, fee, nonce, each update and what it changes, full or partial commitment)
+is printed first and you are asked [y/N] (--yes answers for scripts). A command taking more than --spend-cap MINA from
+the account (default 10, fee included) is refused before the Ledger is asked. What no amount of MINA counts counts
+as the whole balance: a change of the account's own permissions (with send None, anyone can empty it later),
+verification key, delegate or timing, or another token leaving it, is refused unless you type that change's name when
+asked; --yes never confirms it.`,
     flags: ['graphql', 'graphql-header', 'only-sign', 'yes', 'spend-cap'],
     async prepare(line) {
       const [file] = positionals(line, 'send-zkapp', ['FILE']);

@@ -28,7 +28,13 @@ import {
 import { COMMANDS, type Command } from './commands.js';
 import { openDevice } from './device.js';
 import { ProgressLines, failureLine } from './report.js';
-import { answerFromStdin, confirmOnTerminal, presentationNotSatisfiedOnTerminal, presentationOnTerminal } from './review.js';
+import {
+  answerFromStdin,
+  confirmBeyondCapOnTerminal,
+  confirmOnTerminal,
+  presentationNotSatisfiedOnTerminal,
+  presentationOnTerminal,
+} from './review.js';
 
 const err = (text: string) => process.stderr.write(`${text}\n`);
 const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -183,6 +189,7 @@ async function providerOptionsFor(
   if (prepared.zkapp) {
     providerOptions.spendCap = prepared.zkapp.spendCap;
     providerOptions.confirmZkapp = confirmOnTerminal({ yes: prepared.zkapp.yes, say: err, answer });
+    providerOptions.confirmBeyondSpendCap = confirmBeyondCapOnTerminal({ yes: prepared.zkapp.yes, say: err, answer });
   }
   // A presentation request is shown, and answered, before anything is read from the store (`present`; --yes for scripts).
   providerOptions.confirmPresentation = presentationOnTerminal({ yes: prepared.yes, say: err, answer });

@@ -3,18 +3,21 @@
  *
  * - a zkApp command before a Ledger signs it blind: the released Mina app shows only a hash (INS 06), so the terminal
  *   shows what the host reads in the command (the library's `ZkappSummary`, written with `zkappSummaryLines`: fee
- *   payer, fee, each update and what it changes, full or partial commitment) and asks before the device's prompt. A
- *   device with SIGN_ZKAPP (extension 1.1) shows the command itself;
+ *   payer, fee, nonce, each update and what it changes, full or partial commitment) and asks before the device's
+ *   prompt. A device with SIGN_ZKAPP (extension 1.1) shows the command itself. Under the spend cap, a change it cannot
+ *   count (the account's permissions, verification key, delegate or timing; another token leaving it) is confirmed
+ *   by typing its name, which `--yes` never does;
  * - a presentation request (the provider's `confirmPresentation`): what it asks, in words, then the stored credentials
  *   that could serve it (the store unlocked for that: the device asks for the store key), then `[y/N]`. Nothing is
  *   evaluated on the credentials before the answer.
  *
  * `--yes` answers for scripts (what is asked is still printed).
  */
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import type { LedgerProviderOptions } from '../provider/options.js';
+import type { BeyondSpendCap } from '../zkapp/spend-cap.js';
 import type { ZkappSummary } from '../zkapp/summary.js';
-import { zkappSummaryLines } from '../zkapp/summary.js';
+import { zkappSummaryLines } from '../zkapp/summary-view.js';
 
 export interface TerminalReview {
   /** `--yes`: sign without asking (the summary is still printed). */
@@ -75,19 +78,51 @@ export function presentationNotSatisfiedOnTerminal(
   return ({ reason }) => say(`The request cannot be presented: ${reason} (nothing was signed or proved).`);
 }
 
-/** One line from stdin after `question` on stderr; '' when the input ends first (no answer is a no). */
+/**
+ * The provider's `confirmBeyondSpendCap` for the terminal: the change in words, then its name to type (`permissions`,
+ * `token`, …); anything else, no answer or `--yes` refuses (→ 1002, nothing reaches the device).
+ */
+export function confirmBeyondCapOnTerminal({ yes, say, answer }: TerminalReview): (change: BeyondSpendCap) => Promise<boolean> {
+  return async (change) => {
+    say(`Beyond the spend cap (no amount of MINA counts it): ${change.description}`);
+    if (yes) {
+      say(`  (--yes never confirms this: run without --yes and type "${change.change}" to sign it)`);
+      return false;
+    }
+    return (await answer(`Type "${change.change}" to sign it anyway (anything else refuses): `)).trim() === change.change;
+  };
+}
+
+/** The lines of stdin, read by one reader for every question (two answers piped at once are two answers). */
+interface StdinLines {
+  lines: string[];
+  waiting: ((line: string) => void)[];
+  ended: boolean;
+  input: Interface;
+}
+let stdinLines: StdinLines | undefined;
+
+function openStdinLines(): StdinLines {
+  const reader: StdinLines = { lines: [], waiting: [], ended: false, input: createInterface({ input: process.stdin }) };
+  reader.input.on('line', (line) => {
+    const waiting = reader.waiting.shift();
+    if (waiting) waiting(line);
+    else reader.lines.push(line);
+  });
+  reader.input.on('close', () => {
+    reader.ended = true;
+    for (const waiting of reader.waiting.splice(0)) waiting('');
+  });
+  return reader;
+}
+
+/** The next line from stdin after `question` on stderr; '' when the input ends first (no answer is a no). */
 export function answerFromStdin(question: string): Promise<string> {
   process.stderr.write(question);
-  return new Promise((resolve) => {
-    const lines = createInterface({ input: process.stdin });
-    let answered = false;
-    lines.once('line', (line) => {
-      answered = true;
-      lines.close();
-      resolve(line);
-    });
-    lines.once('close', () => {
-      if (!answered) resolve('');
-    });
-  });
+  stdinLines ??= openStdinLines();
+  const reader = stdinLines;
+  const line = reader.lines.shift();
+  if (line !== undefined) return Promise.resolve(line);
+  if (reader.ended) return Promise.resolve('');
+  return new Promise((resolve) => reader.waiting.push(resolve));
 }

@@ -113,7 +113,8 @@ export async function sendLegacyCommand(
   // A refusal by the node is a MinaNodeError, which toProviderError turns into 21001 with the node's message.
   ctx.progress?.('broadcasting');
   const hash = await broadcastLegacy(kind, ctx.graphqlUrl, data, signature, { signal: ctx.signal, headers: ctx.graphqlHeaders });
-  ctx.nonces.used(ctx.address, nonce);
+  // Only a nonce the host chose is remembered: a page's (a far one, 2^32 − 1) would become every later call's.
+  if (params.nonce === undefined) ctx.nonces.used(ctx.address, nonce);
   return { hash };
 }
 

@@ -23,6 +23,7 @@ import { accountMessageVerifier } from '../upstream/mina-signers.js';
 import type { ReportProgress } from '../util/progress.js';
 import { createLocalChain, type LocalChain } from '../zkapp/local-chain.js';
 import { NonceTracker } from '../zkapp/nonces.js';
+import type { BeyondSpendCap } from '../zkapp/spend-cap.js';
 import type { ZkappSummary } from '../zkapp/summary.js';
 import type { ConnectedAccount, DeviceConnection } from './connection.js';
 import type { CurrentNetwork } from './current-network.js';
@@ -53,6 +54,8 @@ export interface CallParts {
   withDevice: WithDevice;
   account: ConnectedAccount;
   network: Network;
+  /** The network's id and name (`zeko:testnet`, "Zeko Testnet"), as summaries name it. */
+  chain: { id: string; name: string };
   endpoint: Endpoint | undefined;
   signal: AbortSignal;
   report: CallReport;
@@ -76,6 +79,8 @@ export interface CallContext {
   /** The provider's bound origin. */
   origin: string;
   network: Network;
+  /** The network's id and name, as summaries name it. */
+  chain: { id: string; name: string };
   /** 1 on mainnet, else 0. */
   networkId: NetworkId;
   /** What the connected app can do, read at connect. */
@@ -98,6 +103,8 @@ export interface CallContext {
   spendCap?: bigint;
   /** The integrator's look at a zkApp command, with the origin added. */
   confirmZkapp?: (summary: ZkappSummary) => boolean | Promise<boolean>;
+  /** The holder's confirmation, by name, of a change beyond the spend cap, with the origin added. */
+  confirmBeyondSpendCap?: (change: BeyondSpendCap) => boolean | Promise<boolean>;
   /** The integrator's opt-in to blind signing that nothing on the host reviews (zkApp commands, one-field signFields). */
   allowUnreviewedBlindSigning: boolean;
   /** On `network: 'local'`: the in-process chain. */
@@ -141,9 +148,9 @@ export class CallContexts {
     return withStore ? this.#openWithStore(call) : this.#open(call);
   }
 
-  #open({ app, withDevice, account, network, endpoint, signal, report }: CallParts): CallContext {
-    const { era, confirmZkapp, selectCredentials, o1jsCacheBytes, presentationLimits, confirmPresentation, onPresentationNotSatisfied } =
-      this.#options;
+  #open({ app, withDevice, account, network, chain, endpoint, signal, report }: CallParts): CallContext {
+    const { era, confirmZkapp, confirmBeyondSpendCap, selectCredentials, o1jsCacheBytes, presentationLimits } = this.#options;
+    const { confirmPresentation, onPresentationNotSatisfied } = this.#options;
     const origin = this.#origin;
     return {
       app,
@@ -152,6 +159,7 @@ export class CallContexts {
       accountIndex: this.#checked.accountIndex,
       origin,
       network,
+      chain,
       networkId: network === 'mainnet' ? 1 : 0,
       capabilities: account.capabilities,
       signal,
@@ -165,6 +173,7 @@ export class CallContexts {
       feeCap: this.#checked.feeCap,
       spendCap: this.#checked.spendCap,
       confirmZkapp: confirmZkapp && ((summary) => confirmZkapp({ ...summary, origin })),
+      confirmBeyondSpendCap: confirmBeyondSpendCap && ((change) => confirmBeyondSpendCap({ ...change, origin })),
       allowUnreviewedBlindSigning: this.#options.allowUnreviewedBlindSigning === true,
       localChain: network === 'local' ? () => this.localChain(network) : undefined,
       confirmPresentation: confirmPresentation ?? undefined,

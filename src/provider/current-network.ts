@@ -47,6 +47,11 @@ export class CurrentNetwork {
     return this.#chain.networkID;
   }
 
+  /** The network's name, as summaries and prompts show it ("Zeko Testnet"). */
+  get name(): string {
+    return this.#chain.name;
+  }
+
   /** The GraphQL endpoint calls on this network use, or undefined (broadcasts then need `onlySign`). */
   get endpoint(): Endpoint | undefined {
     return this.#networks.endpointOf(this.#chain);

@@ -171,26 +171,23 @@ export class Networks {
   }
 
   /**
-   * Records what the integrator's `confirmAddChain` accepted for endpoint `href` (its answer, checked here): a known
-   * network now uses `href`; a new one (a network id of its own and a signature domain) is added with it. Returns the
-   * network to switch to.
-   * @throws `ProviderError` 20004 for an answer that names no network, a domain the Ledger cannot sign for, or
-   *   another domain than a known network's.
+   * Records what the integrator's `confirmAddChain` accepted for endpoint `href` (its answer, checked here): a new
+   * network (a network id of its own and a signature domain), added with that endpoint. Returns the network to switch
+   * to. A network this provider knows keeps its endpoint and its signature domain: an answer naming one is refused
+   * (`href` is not its endpoint, or `CurrentNetwork.add` would have switched to it), since a page's URL there would
+   * serve the nonces and broadcast results of every later call on it, and nobody would have been told.
+   * @throws `ProviderError` 20004 for an answer that names no network, a known network, or a domain the Ledger
+   *   cannot sign for.
    */
   add(answer: unknown, name: string, href: string): ChainNetwork {
     const { networkID, signingNetwork } = (typeof answer === 'object' && answer !== null ? answer : {}) as Partial<AddedChain>;
     if (typeof networkID !== 'string' || !NETWORK_ID.test(networkID)) {
       throw unsupportedChain('confirmAddChain must answer false or { networkID, signingNetwork } with a network id such as "zeko:testnet"');
     }
-    const known = this.byId(networkID);
-    if (known) {
-      const reason = unsignable(known);
-      if (reason) throw unsupportedChain(reason);
-      if (signingNetwork !== undefined && JSON.stringify(signingNetwork) !== JSON.stringify(known.signingNetwork)) {
-        throw unsupportedChain(`${networkID} signs with the "${known.signingNetwork}" domain, not another`);
-      }
-      this.#endpoints.set(networkID, { url: href });
-      return known;
+    if (this.byId(networkID)) {
+      throw unsupportedChain(
+        `${networkID} is a network this wallet knows, with an endpoint of its own: adding a chain never replaces a known network's endpoint (${href} is not it); switch to it with switchChain`,
+      );
     }
     if (signingNetwork !== 'mainnet' && signingNetwork !== 'testnet') {
       throw unsupportedChain(`the Ledger signs for the "mainnet" and "testnet" domains only: ${networkID} needs one of them`);

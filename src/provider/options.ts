@@ -14,6 +14,7 @@ import type { ProgressStage } from '../util/progress.js';
 import { invalidParams } from './to-provider-error.js';
 import { DEFAULT_MAX_PENDING_CALLS } from './pending.js';
 import type { AddedChain, NetworkKind } from './networks.js';
+import type { BeyondSpendCap } from '../zkapp/spend-cap.js';
 import { parseMina } from './schemas.js';
 
 /** The network a provider is created for: `'mainnet'`, `'devnet'` or `'local'` (what its `network` getter says). */
@@ -80,7 +81,11 @@ export interface LedgerProviderOptions {
   feeCap?: number | string;
   /**
    * Largest amount of MINA a zkApp command may take from the account, fee included, in MINA (default: no cap). Above
-   * it the call is refused (20003) before the device is asked.
+   * it the call is refused (20003) before the device is asked. What no amount of MINA counts counts as the whole
+   * balance, and so is over any cap: a change of the account's own permissions, verification key, delegate or timing
+   * (with `send: None`, anyone can take the balance later without the holder's signature), and another token leaving
+   * the account. Such a command is refused (20003) unless `confirmBeyondSpendCap` asks the holder about each change by
+   * name and the holder confirms it. The cap is per command: each command still needs its own approval on the device.
    */
   spendCap?: number | string;
   /**
@@ -89,6 +94,14 @@ export interface LedgerProviderOptions {
    * refuse (→ 1002). The one place a wallet can show this when the device signs blind (the released app shows a hash).
    */
   confirmZkapp?: (summary: ZkappSummary & { origin: string }) => boolean | Promise<boolean>;
+  /**
+   * Under a `spendCap`, asked after `confirmZkapp` about each change the cap cannot count (the account's own
+   * permissions, verification key, delegate or timing; another token leaving it), one at a time, by name (`change`) and
+   * in words (`description`): return true only when the holder confirmed that very change (typed or chose its name, not
+   * a general "yes"), false (or throw) to refuse (→ 1002, nothing asked of the device). Without this hook such a
+   * command is refused under a cap (20003). Not asked without a cap.
+   */
+  confirmBeyondSpendCap?: (change: BeyondSpendCap & { origin: string }) => boolean | Promise<boolean>;
   /**
    * Let the device sign blind (INS 06: it shows a hash, not what is signed) with nothing on the host to review it
    * first. Default false: on a device without the extension's SIGN_ZKAPP, a zkApp command is refused (20006) unless
@@ -170,11 +183,13 @@ export interface LedgerProviderOptions {
   confirmSwitchChain?: (request: { from: string; to: string; origin: string; graphqlUrl?: string }) => boolean | Promise<boolean>;
   /**
    * Asked when a page's `addChain({ url, name })` names a GraphQL endpoint the provider does not know (a known one is a
-   * switch, asked through `confirmSwitchChain`). Answer `false` (or throw) to refuse (→ 1002), or the network the
-   * endpoint serves: `{ networkID }` of a known network (the endpoint replaces its public one for this provider), or a
-   * new network `{ networkID: 'ns:name', signingNetwork: 'mainnet' | 'testnet' }`. The provider then switches to it
-   * (`chainChanged`). Without this hook, or for a signature domain the Ledger cannot sign for, the answer is 20004.
-   * The integrator's `graphqlHeaders` are never sent to an added endpoint.
+   * switch, asked through `confirmSwitchChain`). Answer `false` (or throw) to refuse (→ 1002), or the new network the
+   * endpoint serves: `{ networkID: 'ns:name', signingNetwork: 'mainnet' | 'testnet' }`. The provider then switches to
+   * it (`chainChanged`). An answer naming a network the provider already knows (`mina:mainnet`, `zeko:testnet`, one
+   * added before) is refused (20004): its endpoint is never replaced by a page's URL (the nonces and the broadcast
+   * result of every later call would come from it); a page that wants that network switches to it (`switchChain`).
+   * Without this hook, or for a signature domain the Ledger cannot sign for, the answer is 20004. The integrator's
+   * `graphqlHeaders` are never sent to an added endpoint.
    */
   confirmAddChain?: (request: { url: string; name: string; origin: string }) => AddedChain | false | Promise<AddedChain | false>;
   /**
@@ -248,6 +263,7 @@ export const providerOptionsSchema = z.looseObject({
   ),
   allowUnreviewedPresentations: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
   selectCredentials: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
+  confirmBeyondSpendCap: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   era: optional((value) => value === 'berkeley' || value === 'mesa', 'must be "berkeley" or "mesa"'),
   confirmSwitchChain: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   confirmAddChain: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),

@@ -151,7 +151,8 @@ export class CallPipeline {
       /** The call's context, on the device it holds (for the whole call, or through `withDevice` for each step). */
       const open = async (app: MinaLedgerApp, withDevice: WithDevice) => {
         device.assertStill(account);
-        const call = { app, withDevice, account, network: network.kind, endpoint: network.endpoint, signal, report };
+        const chain = { id: network.chainId, name: network.name };
+        const call = { app, withDevice, account, network: network.kind, chain, endpoint: network.endpoint, signal, report };
         return this.#contexts.open(call, row.store === true);
       };
       // A method with host work of minutes (a presentation's compile and proof) holds the device for its steps only.

@@ -10,6 +10,7 @@ import { utf8 } from '../apdu/bytes.js';
 import { displayTextProblem } from '../apdu/display-text.js';
 import { invalidParams } from '../errors/provider-error.js';
 import { MAX_SIGN_FIELDS } from '../messages/sign-fields.js';
+import { MAX_VERIFIED_MESSAGE_CHARS } from '../messages/sign-message.js';
 import { checkEndpointUrl } from './networks.js';
 
 /**
@@ -345,7 +346,13 @@ const messageSignatureOrJson = accepting<{ field: string; scalar: string } | str
 );
 export const verifyMessageParams = z.object({
   publicKey: plainAddress,
-  data: z.string(),
+  // Bounded before mina-signer hashes it (in time quadratic in its length): ../messages/sign-message.ts.
+  data: z
+    .string()
+    .max(
+      MAX_VERIFIED_MESSAGE_CHARS,
+      `at most ${MAX_VERIFIED_MESSAGE_CHARS} characters: the host's hash of a message takes time quadratic in its length`,
+    ),
   signature: messageSignatureOrJson,
 });
 /** Auro's `signJsonMessage` argument: `{ message: [{ label, value }, …] }`, signed as its JSON text. */

@@ -2,7 +2,7 @@
  * The zkApp command a dapp hands over (o1js `tx.toJSON()` shape): era detection, validation, and the values a
  * Ledger account must sign.
  */
-import { decodeAddress } from '../apdu/address.js';
+import { decodeAddress, decodeAddressBytes } from '../apdu/address.js';
 import { utf8 } from '../apdu/bytes.js';
 import { displayTextProblem } from '../apdu/display-text.js';
 import { memoText } from '../apdu/sign-zkapp.js';
@@ -97,7 +97,8 @@ export function checkShape(value: Record<string, unknown>): ZkappCommandJson {
   const command = value as unknown as ZkappCommandJson;
   const body = command.feePayer?.body;
   if (typeof body !== 'object' || body === null) throw invalidParams('transaction.feePayer.body', 'missing');
-  const feePayerKey = decodeAddress(body.publicKey);
+  // The empty key is no curve point, but it is the documented placeholder for "the wallet pays" (replaced before use).
+  const feePayerKey = body.publicKey === EMPTY_PUBLIC_KEY ? decodeAddressBytes(body.publicKey) : decodeAddress(body.publicKey);
   if (typeof feePayerKey === 'string') throw invalidParams('transaction.feePayer.body.publicKey', `not a Mina address (${feePayerKey})`);
   if (!Array.isArray(command.accountUpdates)) throw invalidParams('transaction.accountUpdates', 'must be an array');
   if (command.accountUpdates.length > MAX_ACCOUNT_UPDATES) {
@@ -256,7 +257,12 @@ function checkLayout(value: unknown, layout: Layout, path: string): void {
     case 'AuthRequired':
       if (typeof value !== 'string' || !AUTH_REQUIRED.has(value)) throw fail('must be None, Proof, Signature, Either or Impossible');
       return;
-    case 'PublicKey':
+    case 'PublicKey': {
+      // Every key of the command (account, delegate, preconditions) is a curve point: none that no key can sign for.
+      const decoded = typeof value === 'string' && value.length <= MAX_BASE58_CHARS ? decodeAddress(value) : 'not a base58 string';
+      if (typeof decoded === 'string') throw fail(`not a Mina address (${decoded})`);
+      return;
+    }
     case 'TokenId':
       // Base58 the library decodes (and refuses) itself, in time quadratic in the length: bounded first.
       if (typeof value !== 'string' || value.length > MAX_BASE58_CHARS)

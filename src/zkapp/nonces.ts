@@ -11,7 +11,10 @@ export class NonceTracker {
     return last === undefined ? inferred : Math.max(inferred, last + 1);
   }
 
-  /** Record a nonce once its transaction was accepted for broadcast. */
+  /**
+   * Record a nonce the host chose once its transaction was accepted for broadcast. Never a page's own nonce: one far
+   * ahead (2^32 − 1) would become the floor of every later call's, which then could not apply (or not be encoded).
+   */
   used(address: string, nonce: number): void {
     const last = this.#lastUsed.get(address);
     if (last === undefined || nonce > last) this.#lastUsed.set(address, nonce);

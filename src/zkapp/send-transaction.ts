@@ -38,6 +38,8 @@ import type { LocalChain } from './local-chain.js';
 import type { NonceTracker } from './nonces.js';
 import { clearSigningMismatch, zkappStream } from './clear-signing.js';
 import { summarizeZkapp, type ZkappSummary } from './summary.js';
+import { beyondSpendCap, spendCapRefusal, type BeyondSpendCap } from './spend-cap.js';
+import { formatMina } from './summary-view.js';
 import type { ZkappCommitmentKind } from '../apdu/sign-zkapp.js';
 import type { Capabilities } from '../device/capabilities.js';
 import type { ReportProgress } from '../util/progress.js';
@@ -59,6 +61,8 @@ export interface SendTransactionContext {
   address: string;
   accountIndex: number;
   network: 'mainnet' | 'devnet' | 'local';
+  /** The network's id and name, as the summary names it (default: the Mina network of `network`). */
+  chain?: ZkappSummary['chain'];
   /** The era the network runs, when known; a command of the other era is refused. */
   era?: Era;
   /** Largest fee the wallet accepts, nanomina. */
@@ -71,10 +75,16 @@ export interface SendTransactionContext {
   signal?: AbortSignal;
   /** What the connected app can do (INS 06 at least): the extension's SIGN_ZKAPP signs in clear. */
   capabilities: Capabilities;
-  /** Largest amount of MINA the command may take from the account (fee included), nanomina. */
+  /**
+   * Largest amount of MINA the command may take from the account (fee included), nanomina. A change the cap cannot
+   * count in MINA (the account's own permissions, verification key, delegate or timing; another token leaving it)
+   * counts as the whole balance: refused, unless `confirmBeyondSpendCap` confirms it (./spend-cap.ts).
+   */
   spendCap?: bigint;
   /** The integrator's look at the summary before the device is asked: false (or a throw) rejects with 1002. */
   confirmZkapp?: (summary: ZkappSummary) => boolean | Promise<boolean>;
+  /** Under a spend cap, asked of each change beyond it, by name, after `confirmZkapp`: false (or a throw) → 1002. */
+  confirmBeyondSpendCap?: (change: BeyondSpendCap) => boolean | Promise<boolean>;
   /**
    * Sign blind (INS 06) with no `confirmZkapp` review. Without it, and without SIGN_ZKAPP, a command is refused (20006)
    * before the device is asked: the user would see a hash and nothing else.
@@ -101,7 +111,7 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   const era = commandEra(ctx, command);
   const internals = await minaSignerInternals(era);
   const network: SignerNetwork = ctx.network === 'mainnet' ? 'mainnet' : 'devnet';
-  const parsed = await settleFeePayer(ctx, params, command, internals);
+  const { parsed, nextNonce } = await settleFeePayer(ctx, params, command, internals);
 
   // Whether the result can be broadcast depends only on the arguments and the provider: refuse before signing.
   if (!params.onlySign && !(ctx.network === 'local' && ctx.localChain) && !ctx.graphqlUrl) {
@@ -112,7 +122,7 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   const slots = signingSlots(command, ctx.address, commitments);
   if (slots.length === 0) throw invalidParams('transaction', 'the Ledger account is not a signer for this zkApp command');
 
-  await reviewOnHost(ctx, command, internals, clearSigning);
+  await reviewOnHost(ctx, command, internals, { clearSigning, nextNonce });
   ctx.signal?.throwIfAborted();
 
   // Each distinct value is signed once; every slot needing that value reuses the signature.
@@ -131,7 +141,7 @@ export async function sendTransaction(ctx: SendTransactionContext, params: SendT
   // in bench/) to re-check signatures already verified above against the very commitments they were inserted for.
 
   if (params.onlySign) return { signedData: JSON.stringify(signedData(command, internals.Memo)) };
-  return broadcast(ctx, command);
+  return broadcast(ctx, command, params.nonce === undefined);
 }
 
 /** The command's protocol era, from its shape: refused when the network is known to run the other one. */
@@ -150,14 +160,16 @@ function commandEra(ctx: SendTransactionContext, command: ZkappCommandJson): Era
 /**
  * The command parsed by the era's library, its fee payer settled: the wallet pays when the fee payer is the empty key
  * or the connected account (fee, nonce and memo filled in); another account's fee payer is kept, and then only
- * `onlySign` makes sense (the Ledger signs its account updates, nobody signs the fee payer).
+ * `onlySign` makes sense (the Ledger signs its account updates, nobody signs the fee payer). `nextNonce`: the
+ * account's next nonce as the host read it, for the summary to compare with the nonce signed (a page may choose its
+ * own, to hold the command for later).
  */
 async function settleFeePayer(
   ctx: SendTransactionContext,
   params: SendTransactionParams,
   command: ZkappCommandJson,
   internals: MinaSignerInternals,
-): Promise<ParsedZkappCommand> {
+): Promise<{ parsed: ParsedZkappCommand; nextNonce?: number }> {
   const feePayer = command.feePayer.body;
   const walletPays = feePayer.publicKey === EMPTY_PUBLIC_KEY || feePayer.publicKey === ctx.address;
   // The placeholder is no curve point, so the library would refuse it: the wallet's key goes in first.
@@ -168,40 +180,54 @@ async function settleFeePayer(
     if (!params.onlySign) {
       throw invalidParams('onlySign', 'another account pays the fee: the Ledger can only sign its account updates (use onlySign: true)');
     }
-    return parsed;
+    return { parsed };
   }
   const fee = chooseFee(params, command, ctx.feeCap);
-  const nonce = params.nonce ?? (await inferNonce(ctx)) ?? Number(feePayer.nonce);
+  // The page's nonce is kept, but compared: a node that cannot answer then leaves it unchecked, not the call failed.
+  const nextNonce =
+    params.nonce === undefined
+      ? await inferNonce(ctx)
+      : await inferNonce(ctx).catch((error: unknown) => {
+          if (ctx.signal?.aborted) throw error;
+          return undefined;
+        });
+  const nonce = params.nonce ?? nextNonce ?? Number(feePayer.nonce);
   feePayer.fee = fee.toString();
   feePayer.nonce = String(nonce);
   // Keep the dapp's memo unless a non-empty feePayer.memo replaces it (mina-signer's helper would drop it).
   if (params.feePayer?.memo !== undefined) command.memo = internals.Memo.toBase58(internals.Memo.fromString(params.feePayer.memo));
-  return withFeePayer(parsed, command, internals);
+  return { parsed: withFeePayer(parsed, command, internals), nextNonce };
 }
 
 /**
- * What the command does to the account, before any device request: the spend cap, then the integrator's hook. Blind
- * signing is never silent by default: a hash on the device needs a review on the host, or the integrator's opt-in.
+ * What the command does to the account, before any device request: the spend cap, then the integrator's hook, then
+ * (under a cap) each change beyond it, by name. Blind signing is never silent by default: a hash on the device needs a
+ * review on the host, or the integrator's opt-in.
  */
 async function reviewOnHost(
   ctx: SendTransactionContext,
   command: ZkappCommandJson,
   internals: MinaSignerInternals,
-  clearSigning: boolean,
+  { clearSigning, nextNonce }: { clearSigning: boolean; nextNonce?: number },
 ): Promise<void> {
   const memo = memoText(Uint8Array.from(internals.Memo.toBytes(internals.Memo.fromBase58(command.memo)))) ?? '';
-  const summary = summarizeZkapp(command, ctx.address, ctx.network, clearSigning, memo);
-  if (ctx.spendCap !== undefined && BigInt(summary.spend) > ctx.spendCap) {
-    throw invalidParams(
-      'transaction',
-      `the command takes ${summary.spend} nanomina from the account (fee included), above the spend cap of ${ctx.spendCap}`,
-    );
-  }
-  const { confirmZkapp } = ctx;
+  const chain = ctx.chain ?? { id: `mina:${ctx.network}`, name: `Mina ${ctx.network}` };
+  const summary = summarizeZkapp(command, { address: ctx.address, network: ctx.network, chain, clearSigning, memo, nextNonce });
+  const { spendCap, confirmZkapp, confirmBeyondSpendCap } = ctx;
+  const refusal = spendCap === undefined ? undefined : spendCapRefusal(summary, spendCap, confirmBeyondSpendCap !== undefined);
+  if (refusal) throw refusal;
   if (!clearSigning && !confirmZkapp && ctx.allowUnreviewedBlindSigning !== true) {
     throw new ProviderError(ErrorCode.MethodNotSupported, { reason: UNREVIEWED_BLIND_SIGNING });
   }
   if (confirmZkapp) await requireApproval(() => confirmZkapp(summary), 'refused by the wallet before the Ledger was asked', ctx.signal);
+  if (spendCap === undefined || !confirmBeyondSpendCap) return;
+  for (const change of beyondSpendCap(summary)) {
+    await requireApproval(
+      () => confirmBeyondSpendCap(change),
+      `not confirmed beyond the spend cap (${change.description}): nothing was asked of the Ledger`,
+      ctx.signal,
+    );
+  }
 }
 
 /** What the device steps need of the command being signed. */
@@ -289,7 +315,7 @@ export function chooseFee(params: SendTransactionParams, command: ZkappCommandJs
       : typeof given === 'bigint'
         ? [given, 'feePayer.fee']
         : [DEFAULT_BASE_FEE + DEFAULT_FEE_PER_ACCOUNT_UPDATE * BigInt(command.accountUpdates.length), 'transaction.feePayer.body.fee'];
-  if (fee > cap) throw invalidParams(field, `fee ${fee} nanomina is above the cap of ${cap}`);
+  if (fee > cap) throw invalidParams(field, `the fee ${formatMina(fee)} is above the fee cap of ${formatMina(cap)}`);
   return fee;
 }
 
@@ -320,19 +346,22 @@ function signedData(command: ZkappCommandJson, memo: { fromBase58(b: string): st
   };
 }
 
-async function broadcast(ctx: SendTransactionContext, command: ZkappCommandJson): Promise<SendTransactionResult> {
-  const nonce = Number(command.feePayer.body.nonce);
+/** Sends the command; its nonce is recorded only when the host chose it (`hostNonce`), never a page's (./nonces.ts). */
+async function broadcast(ctx: SendTransactionContext, command: ZkappCommandJson, hostNonce: boolean): Promise<SendTransactionResult> {
+  const sent = () => {
+    if (hostNonce) ctx.nonces.used(ctx.address, Number(command.feePayer.body.nonce));
+  };
   ctx.progress?.('broadcasting');
   // Refusals (LocalChainRejection, MinaNodeError) reach the page as 21001 through toProviderError.
   if (ctx.network === 'local' && ctx.localChain) {
     const result = await (await ctx.localChain()).send(command);
-    ctx.nonces.used(ctx.address, nonce);
+    sent();
     return result;
   }
   if (!ctx.graphqlUrl) {
     throw invalidParams('onlySign', 'this provider has no graphqlUrl to broadcast with: configure one, or pass onlySign: true');
   }
   const { hash, id } = await sendZkapp(ctx.graphqlUrl, command, { signal: ctx.signal, headers: ctx.graphqlHeaders });
-  ctx.nonces.used(ctx.address, nonce);
+  sent();
   return { hash, paymentId: id };
 }

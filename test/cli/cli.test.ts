@@ -12,7 +12,7 @@ import { failureLine } from '../../src/cli/report.js';
 import { startSpeculosServer } from '../../src/emulator.js';
 import { credentialIssuer, issuerHash, verifiedOutput } from '../support/credentials.js';
 import { addressOf } from '../support/vectors.js';
-import { verifySigned } from '../support/zkapp.js';
+import { handOverWithStateWrite, verifySigned } from '../support/zkapp.js';
 import { quietLedger } from '../support/rig.js';
 import { freePort, startSpeculosCli } from '../support/speculos-cli.js';
 
@@ -320,7 +320,7 @@ describe('chain-ledger CLI with --device speculos:PORT (startSpeculosServer over
       for (const line of [
         `Fee payer: ${addressOf(0)} (you)`,
         'Fee: 0.1 MINA',
-        /balance -1(\.0+)? MINA/,
+        /Balance: -1(\.0+)? MINA/,
         /\(full commitment\)/,
         /MINA leaving your account: /,
       ]) {
@@ -358,6 +358,39 @@ describe('chain-ledger CLI with --device speculos:PORT (startSpeculosServer over
       expect(capped.code).toBe(1);
       expect(capped.json.error).toMatchObject({ code: 20003 });
       expect(device.exchanges.slice(before).some((e) => e.request.startsWith('e006'))).toBe(false); // connected, nothing signed
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("send-zkapp on a Ledger that signs blind shows another account's state write and the account's send: None; under the spend cap that change signs only once its name is typed, never with --yes", async () => {
+    const device = quietLedger({ blindSigning: true });
+    const server = await startSpeculosServer(device, { buttons: false });
+    const file = join(work, 'hand-over.json');
+    writeFileSync(file, JSON.stringify(handOverWithStateWrite(quietLedger().addressOf(7))));
+    const blindRequests = () => device.exchanges.filter((e) => e.request.startsWith('e006')).length;
+    try {
+      const args = ['send-zkapp', file, '--only-sign', '--device', `speculos:${server.port}`];
+      const scripted = await cliWithInput(undefined, ...args, '--yes');
+      for (const shown of [
+        'Update 4 of 4',
+        '│   Sets state 0: 42',
+        /│ {3}⚠ Permissions: .*send None, receive None/,
+        /--yes never confirms this/,
+      ]) {
+        expect(scripted.stderr).toMatch(shown);
+      }
+      expect(scripted.code).toBe(1);
+      expect(scripted.json.error).toMatchObject({ code: 1002 });
+      // A general yes is no confirmation of the change; its name is.
+      const yesOnly = await cliWithInput('y\nyes\n', ...args);
+      expect(yesOnly.stderr).toMatch(/Type "permissions" to sign it anyway/);
+      expect(yesOnly.json.error).toMatchObject({ code: 1002 });
+      expect(blindRequests()).toBe(0);
+      const named = await cliWithInput('y\npermissions\n', ...args);
+      expect(named.code).toBe(0);
+      expect(verifySigned('berkeley', 'devnet', named.json.signedData, addressOf(0))).toBe(true);
+      expect(blindRequests()).toBeGreaterThan(0);
     } finally {
       await server.close();
     }

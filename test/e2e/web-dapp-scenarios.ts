@@ -10,6 +10,8 @@ import { expect } from 'vitest';
 import { shownValue } from '../../src/emulator/review.js';
 import { circuitEntries, circuitOf, seedKeyCache } from '../support/key-cache.js';
 import { FULL_RUNS } from '../support/runs.js';
+import { addressOf } from '../support/vectors.js';
+import { handOverWithStateWrite } from '../support/zkapp.js';
 import {
   canvasBits,
   firstAddressScreen,
@@ -40,6 +42,10 @@ import {
   walletStoragePage,
   watch,
 } from '../support/wallet-harness.js';
+
+/** The wallet's question panel as the holder reads it: one line per paragraph, title, label and value. */
+const panelText = (popup: Page) =>
+  popup.locator('#summary-text').evaluate((panel) => [...panel.querySelectorAll('p, h3, dt, dd')].map((e) => e.textContent).join('\n'));
 
 /** The demo mode test: the wallet window isolated with its opener kept, its software Ledger drawn as the device
  * draws it, a sign-in text, a zkApp command in clear and a nullifier, each verified in Node. */
@@ -148,11 +154,17 @@ export async function phoneLayoutOnTheReleasedApp(): Promise<void> {
   await page.click('#sample-berkeley');
   await page.click('#send');
   await popup.waitForSelector('#summary:not([hidden])');
-  const summary = (await popup.locator('#summary-text').textContent()) ?? '';
-  expect(summary).toMatch(new RegExp(`^${issuer.replace(/[.]/g, '\\.')} asks you to sign a zkApp command on \\w+\\.$`, 'm'));
-  expect(summary).toMatch(/^Fee payer: B62\w+ \(you\), fee [\d.]+ MINA$/m);
-  expect(summary).toMatch(/^You spend at most: [\d.]+ MINA$/m);
-  expect(summary).toMatch(/^You sign the \w+ commitment/m);
+  // The library's whole review (zkappSummaryView) as the holder reads it: one line per label and per value.
+  const summary = await panelText(popup);
+  expect(summary).toMatch(
+    new RegExp(`^${issuer.replace(/[.]/g, '\\.')} asks you to sign a zkApp command on Devnet \\(mina:devnet\\)\\.$`, 'm'),
+  );
+  expect(summary).toMatch(new RegExp(`^Fee payer\n${ACCOUNT_0} \\(you\\)$`, 'm')); // whole, in unbreakable groups of five
+  expect(summary).toMatch(/^Fee\n0\.1 MINA$/m);
+  expect(summary).toMatch(/^(⚠ )?Nonce\n\d+ \(/m);
+  expect(summary).toMatch(/^Update 3 of 3\nAccount\nB62\w{52}\nToken\nMINA\nBalance\n\+1 MINA$/m);
+  expect(summary).toMatch(/^You sign\nthe fee payer and updates 1, 2 \(full commitment\)/m);
+  expect(summary).toMatch(/^MINA leaving your account\n2\.1 MINA \(fee included\)$/m);
   expect(await popup.locator('#demo-device').getAttribute('data-review')).toBe('false'); // nothing on the device yet
   expect(await inView(popup, '#summary')).toBe(true);
   await expectNoOverflow(popup, 'the wallet showing the blind summary');
@@ -168,7 +180,7 @@ export async function phoneLayoutOnTheReleasedApp(): Promise<void> {
   });
   await popup.waitForSelector('#request[data-method="chain_switchChain"]');
   await popup.evaluate(() => new Promise((resolve) => setTimeout(resolve))); // the host has asked its question now
-  expect(await popup.locator('#summary-text').textContent()).toBe(summary);
+  expect(await panelText(popup)).toBe(summary);
   await popup.click('#summary-approve');
   await popup.waitForSelector('#summary:not([hidden])');
   await expect
@@ -180,6 +192,28 @@ export async function phoneLayoutOnTheReleasedApp(): Promise<void> {
   const sentBlind = await result(page, 'result-send');
   expectOk(sentBlind);
   expect(verifySignedData('berkeley', sentBlind.json.signedData, ACCOUNT_0)).toBe(true);
+  // What the wallet's review must never drop: a zkApp's state write under the holder's signature, and the holder's
+  // own send set to None. The page asks; the wallet shows both with their values; refused there, nothing is signed.
+  const handOver = handOverWithStateWrite(addressOf(1));
+  await page.evaluate((transaction) => {
+    const w = window as unknown as { chain: { sendTransaction(args: unknown): Promise<unknown> }; handedOver?: Promise<unknown> };
+    w.handedOver = w.chain.sendTransaction({ transaction, onlySign: true }).then(
+      () => 'signed',
+      (error: { code: number }) => error.code,
+    );
+  }, handOver);
+  await expect.poll(() => panelText(popup)).toMatch(/^Update 4 of 4$/m);
+  const review = await panelText(popup);
+  expect(review).toMatch(new RegExp(`^Update 4 of 4\nAccount\n${addressOf(1)}\nToken\nMINA\nSets state 0\n42\nSets state 1\n7\n`, 'm'));
+  expect(review).toMatch(new RegExp(`^Update 2 of 4\nAccount\n${ACCOUNT_0} \\(you\\)\n`, 'm'));
+  expect(review).toMatch(
+    /^⚠ Permissions\n[^\n]*send None[^\n]*: anyone may then send, setPermissions on your account without your signature$/m,
+  );
+  expect(await popup.locator('.review-row[data-flag="danger"]').count()).toBe(2); // the permissions, and "Changes your account"
+  await expectNoOverflow(popup, 'the wallet showing a command that hands the account over');
+  await popup.click('#summary-reject');
+  expect(await page.evaluate(() => (window as unknown as { handedOver: Promise<unknown> }).handedOver)).toBe(1002);
+  expect(await popup.locator('#demo-device').getAttribute('data-review')).toBe('false'); // never shown on the device
   // The same pages at 390 × 844.
   await page.setViewportSize({ width: 390, height: 844 });
   await popup.setViewportSize({ width: 390, height: 720 });

@@ -114,7 +114,7 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
   );
 
   it(
-    'on a 360 px phone nothing sticks out sideways, in the dapp or the wallet; on the released app a sign-in text is refused at once with 20006 and the reason, and a zkApp command is summarized in the wallet before the device signs it blind',
+    'on a 360 px phone nothing sticks out sideways, in the dapp or the wallet; on the released app a sign-in text is refused at once with 20006 and the reason, and a zkApp command is reviewed whole in the wallet before the device signs it blind (a state write and a send: None with their values)',
     phoneLayoutOnTheReleasedApp,
     120_000,
   );

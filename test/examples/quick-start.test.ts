@@ -85,11 +85,21 @@ describe('npm start -- --device speculos:PORT on the released app (no extension)
     // Before the released app signs a zkApp command blind, the host shows what it does, under a spend cap.
     const review = stdout.slice(stdout.indexOf('▶ chain.sendTransaction(): a zkApp command'));
     expect(review).toMatch(/on the host, before the Ledger is asked \(http:\/\/localhost, spend cap 5 MINA\)/);
-    expect(review).toContain('│ Fee: 0.1 MINA');
-    expect(review).toMatch(/│ Update 3 of 3: B62\w+, token MINA\n {3}│ {3}balance \+2\.5 MINA/);
-    expect(review).toMatch(/│ You sign the fee payer and updates 1, 2 \(full commitment\): your signature covers the whole command/);
-    expect(review).toContain('│ MINA leaving your account: 3.6 MINA (fee included)');
-    expect(review).toContain('│ The Ledger will show only a hash of this command (blind signing)');
+    expect(review).toContain('│   Fee: 0.1 MINA');
+    expect(review).toMatch(/│ Update 3 of 3\n {3}│ {3}Account: B62\w+\n {3}│ {3}Token: MINA\n {3}│ {3}Balance: \+2\.5 MINA/);
+    expect(review).toMatch(/│ {3}You sign: the fee payer and updates 1, 2 \(full commitment\): your signature covers the whole command/);
+    expect(review).toContain('│   MINA leaving your account: 3.6 MINA (fee included)');
+    expect(review).toContain('│   ⚠ On the Ledger: only a hash of this command (blind signing): this review is all you see');
+    expect(review).toMatch(/│ {3}Nonce: 0 \(your account's next\)/);
+    // A page's request for the account itself: the review shows the state write and the send permission's value,
+    // and the spend cap asks about the change by name (the walk-through refuses): nothing reaches the device.
+    const handOver = stdout.slice(stdout.indexOf("▶ A page asks to set your account's send permission to None"));
+    expect(handOver).toMatch(/│ Update 2 of 2\n {3}│ {3}Account: B62\w+\n {3}│ {3}Token: MINA\n {3}│ {3}Sets state 0: 42\n/);
+    expect(handOver).toMatch(/│ {3}⚠ Permissions: [^\n]*send None[^\n]*: anyone may then send on your account without your signature\n/);
+    expect(handOver).toMatch(/⚠ beyond the spend cap: Update 1 changes your account's permissions: [^\n]*send None/);
+    const refusedAt = handOver.indexOf('refused before the Ledger was asked (ProviderError 1002): nothing was signed');
+    expect(refusedAt).toBeGreaterThan(0);
+    expect(handOver.slice(0, refusedAt)).not.toMatch(/Blind-sign the zkApp/); // no device prompt came first
     expect(review.indexOf('on the host, before the Ledger is asked')).toBeLessThan(review.indexOf('Blind-sign the zkApp full commitment'));
     // The device's prompt is a progress line (the provider's onProgress), stamped with the seconds since the step began.
     expect(review).toMatch(/\n {3}⏳ Blind-sign the zkApp full commitment .*\(\d+\.\d s\)\n/);

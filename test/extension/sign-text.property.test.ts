@@ -60,7 +60,7 @@ describe('any text within the bound signs and verifies; texts beyond are refused
         const result = await chain.signMessage({ message });
         expect(result.data).toBe(message);
         expect(testnet.verifyMessage({ data: message, publicKey: addressOf(0), signature: result.signature })).toBe(true);
-        // What the device showed is the escaped text (line feeds are line breaks, which Speculos reports as no text).
+        // What the device showed is the escaped text (its line breaks are no text Speculos reports; their escapes are).
         expect(shownValue(reviews[0]!, 'Message')).toBe(displayMessageText(message).replaceAll('\n', ''));
         signed++;
       }),
@@ -76,6 +76,19 @@ describe('any text within the bound signs and verifies; texts beyond are refused
         const [x, y] = [wellFormed(a), wellFormed(b)];
         if (x !== y) expect(displayMessageText(x)).not.toBe(displayMessageText(y));
         expect(displayMessageText(x)).toMatch(/^[\x20-\x7e\n]*$/);
+      }),
+      { numRuns: runs(5000, 1000) },
+    );
+  });
+
+  it('a line feed is seen without its line break: the text read across a break (as Speculos reports it) determines the text', () => {
+    const read = (text: string) => displayMessageText(text).replaceAll('\n', '');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.nat(), (a, at) => {
+        const x = wellFormed(a);
+        const i = at % (x.length + 1);
+        // The same text with one more line feed somewhere never reads the same.
+        expect(read(`${x.slice(0, i)}\n${x.slice(i)}`)).not.toBe(read(x));
       }),
       { numRuns: runs(5000, 1000) },
     );

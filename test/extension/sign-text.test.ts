@@ -93,7 +93,7 @@ describe('the device (the software Ledger)', () => {
     expect(shownValue(reviews[0]!, 'Message')).toBe('\\ufeffhello');
   });
 
-  it("shows who asks, the network and the text in pages: line feeds break lines, the rest is escaped by the extension's text rule", async () => {
+  it("shows who asks, the network and the text in pages: line feeds shown escaped and breaking lines, the rest escaped by the extension's text rule", async () => {
     const reviews: Review[] = [];
     const message = 'Café\ta\\u00e9\r\nline 2 😀\u0007';
     await new MinaLedgerApp(device({}, reviews)).signText(text(message, { networkId: 1 }));
@@ -103,15 +103,25 @@ describe('the device (the software Ledger)', () => {
     expect(shownValue(review!, 'Requested by')).toBe(ORIGIN);
     expect(review!.screens.find((s) => s.title === 'Network')?.text).toBe('mainnet');
     // What the user reads: a literal "\u00e9" in the text is "\\u00e9", the letter é is "\u00e9": never alike.
-    expect(displayMessageText(message)).toBe('Caf\\u00e9\\u0009a\\\\u00e9\\u000d\nline 2 \\u{1f600}\\u0007');
-    // The screens draw it (the line feed is a line break, not an event Speculos reports).
-    expect(shownValue(review!, 'Message')).toBe('Caf\\u00e9\\u0009a\\\\u00e9\\u000dline 2 \\u{1f600}\\u0007');
+    expect(displayMessageText(message)).toBe('Caf\\u00e9\\u0009a\\\\u00e9\\u000d\\u000a\nline 2 \\u{1f600}\\u0007');
+    // The screens draw it (the line break itself is not an event Speculos reports; its escape is).
+    expect(shownValue(review!, 'Message')).toBe('Caf\\u00e9\\u0009a\\\\u00e9\\u000d\\u000aline 2 \\u{1f600}\\u0007');
     const pages = review!.screens.filter((s) => s.title.startsWith('Message'));
     const drawn = pages.flatMap((p) => p.drawing.texts.slice(1));
     expect(drawn.join('')).toBe(displayMessageText(message));
     // The line feed ends its line: "line 2" starts a line of its own.
-    expect(drawn.findIndex((line) => line.endsWith('\\u000d\n'))).toBe(drawn.findIndex((line) => line.startsWith('line 2')) - 1);
+    expect(drawn.findIndex((line) => line.endsWith('\\u000a\n'))).toBe(drawn.findIndex((line) => line.startsWith('line 2')) - 1);
     expect(review!.screens.slice(-2).map((s) => s.title)).toEqual(['Approve', 'Reject']);
+  });
+
+  it('a line feed is seen where it is: two lines never read as one text, even where the break falls on a wrap', async () => {
+    const reviews: Review[] = [];
+    const message = 'Origin: https://bank.example\nLogin nonce 42';
+    await new MinaLedgerApp(device({}, reviews)).signText(text(message));
+    // "Origin:" wraps for width and "https://bank.example" ends at the line feed: only the escape tells them apart.
+    expect(shownValue(reviews[0]!, 'Message')).toBe('Origin: https://bank.example\\u000aLogin nonce 42');
+    const drawn = reviews[0]!.screens.filter((s) => s.title.startsWith('Message')).flatMap((p) => p.drawing.texts.slice(1));
+    expect(drawn).toContain('Login nonce 42');
   });
 
   it('a user who rejects gets 0x6985 and no signature', async () => {

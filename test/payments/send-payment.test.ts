@@ -11,7 +11,7 @@ import { SEND_DELEGATION_MUTATION, SEND_PAYMENT_MUTATION } from '../../src/payme
 import { checkOperation, fakeMinaNodes } from '../support/mina-node.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { providerRigWith } from '../support/rig.js';
-import { addressOf } from '../support/vectors.js';
+import { NOT_A_CURVE_POINT, addressOf } from '../support/vectors.js';
 
 const ACCOUNT0 = addressOf(0);
 const testnet = new Client({ network: 'testnet' });
@@ -135,5 +135,33 @@ describe('sendPayment / sendStakeDelegation: INS 03, shown in clear on the devic
       data: { reason: expect.stringMatching(/^sendStakeDelegation is not supported on network "local": o1js's LocalBlockchain/) },
     });
     expect(local.ledger.exchanges.length).toBe(sent);
+  });
+
+  it("a page's own nonce (2^32 − 1) is signed as asked, and never becomes the floor of the host's next nonces", async () => {
+    const received: any[] = [];
+    const node = await startNode(received);
+    const { chain } = setup({}, { graphqlUrl: node.url });
+    await chain.requestAccounts();
+    await chain.sendPayment({ to: addressOf(1), amount: 1, nonce: 4_294_967_295 });
+    await chain.sendPayment({ to: addressOf(1), amount: 1 });
+    await chain.sendStakeDelegation({ to: addressOf(2) });
+    // The node infers 4 and lags: the host's own nonces are 4 then 5, whatever the page chose before.
+    expect(received.map((v) => v.input.nonce)).toEqual(['4294967295', '4', '5']);
+  });
+
+  it('a receiver or delegate whose key is no curve point (checksum, version and parity right) → 20003 naming "to", before the device or the node', async () => {
+    const node = await startNodeFor({ accountNonce: () => ({ data: { account: { nonce: '0', inferredNonce: '0' } } }) });
+    const { chain, ledger, reviews } = setup({}, { graphqlUrl: node.url });
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    for (const sent of [chain.sendPayment({ to: NOT_A_CURVE_POINT, amount: 1 }), chain.sendStakeDelegation({ to: NOT_A_CURVE_POINT })]) {
+      expect(await failure(sent)).toMatchObject({
+        code: 20003,
+        data: { field: 'to', reason: expect.stringMatching(/not a point of the Pallas curve/) },
+      });
+    }
+    expect(ledger.exchanges.length).toBe(before);
+    expect(reviews).toHaveLength(1); // the address, at connect: no payment was shown
+    expect(node.requests).toHaveLength(0);
   });
 });

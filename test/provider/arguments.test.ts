@@ -125,3 +125,14 @@ describe('object arguments a page can build but JSON cannot hold', () => {
     30_000,
   );
 });
+
+describe('a null where the context goes', () => {
+  it.each(['requestAccounts', 'getAccounts', 'requestNetwork', 'getNetworkId', 'getWalletInfo'] as const)(
+    '%s(null), as a page may call it, is a call without a context: its result, never a TypeError',
+    async (method) => {
+      const { chain } = await connectedProvider();
+      const call = chain[method] as (context: unknown) => Promise<unknown>;
+      expect(await call.call(chain, null)).toEqual(await call.call(chain, undefined));
+    },
+  );
+});

@@ -193,25 +193,66 @@ describe('addChain, with Auro argument shapes', () => {
     expect(chain.chainId).toBe('mina:devnet');
   });
 
-  it("the integrator's confirmAddChain accepts an endpoint for Zeko testnet: the provider switches and uses that endpoint, without the integrator's headers", async () => {
+  it("the integrator's confirmAddChain accepts an endpoint for a new network: the provider switches and uses that endpoint, without the integrator's headers", async () => {
     const received: any[] = [];
     const node = await startNode(nodeHandlers(received));
     const asked: unknown[] = [];
-    const confirmAddChain = (request: unknown): AddedChain => (asked.push(request), { networkID: 'zeko:testnet' });
+    const confirmAddChain = (request: unknown): AddedChain => (
+      asked.push(request), { networkID: 'mynode:testnet', signingNetwork: 'testnet' }
+    );
     const options: Partial<LedgerProviderOptions> = { confirmAddChain, graphqlHeaders: { authorization: 'Bearer integrator-secret' } };
     const { chain } = await connectedProvider({}, options);
     const changes: unknown[] = [];
     chain.on('chainChanged', (c) => changes.push(c));
     // vimina's shape (a plain URL); Auro's test dapp would send it percent-encoded: the same.
-    expect(await chain.request({ method: 'mina_addChain', params: { url: encodeURIComponent(node.url), name: 'My Zeko node' } })).toEqual({
-      networkID: 'zeko:testnet',
+    expect(await chain.request({ method: 'mina_addChain', params: { url: encodeURIComponent(node.url), name: 'My node' } })).toEqual({
+      networkID: 'mynode:testnet',
     });
-    expect(asked).toEqual([{ url: node.url, name: 'My Zeko node', origin: ORIGIN }]);
-    expect(changes).toEqual([{ networkID: 'zeko:testnet' }]);
+    expect(asked).toEqual([{ url: node.url, name: 'My node', origin: ORIGIN }]);
+    expect(changes).toEqual([{ networkID: 'mynode:testnet' }]);
     expect(await chain.sendPayment({ to: addressOf(1), amount: 1 })).toMatchObject({ hash: expect.any(String) });
     expect(received).toHaveLength(1);
     expect(node.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
   });
+
+  it.each(['mina:mainnet', 'zeko:testnet', 'mina:devnet'])(
+    "a page's URL answered as the known network %s: refused (20004), that network's endpoint and signing domain untouched, nothing switched",
+    async (networkID) => {
+      const switches: { to: string; graphqlUrl?: string }[] = [];
+      const { chain } = await connectedProvider(
+        {},
+        {
+          graphqlUrl: 'https://integrator.example/graphql',
+          confirmAddChain: () => ({ networkID }),
+          confirmSwitchChain: (request) => (switches.push(request), true),
+        },
+      );
+      const changes: unknown[] = [];
+      chain.on('chainChanged', (c) => changes.push(c));
+      expect(await failure(chain.addChain({ url: 'https://evil.example/graphql', name: 'Mainnet' }))).toMatchObject({
+        code: 20004,
+        data: {
+          reason: expect.stringMatching(
+            new RegExp(`^${networkID} is a network this wallet knows.*never replaces a known network's endpoint`),
+          ),
+        },
+      });
+      expect(chain.chainId).toBe('mina:devnet');
+      expect(changes).toEqual([]);
+      // Switching there later uses the network's own endpoint (the integrator's on devnet), never the page's.
+      if (networkID !== 'mina:devnet') await chain.switchChain({ networkID });
+      const expected = {
+        'mina:mainnet': 'https://api.minascan.io/node/mainnet/v1/graphql',
+        'zeko:testnet': 'https://testnet.zeko.io/graphql',
+      };
+      expect(switches).toEqual(
+        networkID === 'mina:devnet'
+          ? []
+          : [expect.objectContaining({ to: networkID, graphqlUrl: expected[networkID as keyof typeof expected] })],
+      );
+      expect(chain.networkId).toBe(networkID === 'mina:mainnet' ? 1 : 0);
+    },
+  );
 
   it('a new network of the testnet domain: added under its own id, then switchChain knows it', async () => {
     const { chain } = await connectedProvider(
@@ -230,6 +271,7 @@ describe('addChain, with Auro argument shapes', () => {
     ['a new network with a custom domain', { networkID: 'other:net', signingNetwork: { custom: 'other' } }, 20004],
     ['a new network without a domain', { networkID: 'other:net' }, 20004],
     ["another domain than the known network's", { networkID: 'mina:mainnet', signingNetwork: 'testnet' }, 20004],
+    ['a known network, with its own domain', { networkID: 'mina:mainnet', signingNetwork: 'mainnet' }, 20004],
     ['no network id', {}, 20004],
     ['true (no network named)', true, 20004],
     ['a refusal (false)', false, 1002],

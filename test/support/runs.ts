@@ -18,3 +18,32 @@ export function runs(full: number, quick: number): number {
 export function propertyRuns(count: number): number {
   return Number(process.env.PROPERTY_RUNS ?? count);
 }
+
+/**
+ * The fuzz mode of the bad-input properties (test/reliability/bad-input/): CHAIN_LEDGER_FUZZ=10000 runs that many
+ * calls of every public method (the wallet methods and `request`), a method's properties sharing them in the
+ * proportion of their default counts. Off (undefined) in `npm test` and in CI: it takes hours on 2 cores. Each
+ * property file prints its calls per method when it ends ("bad-input: …").
+ */
+export const FUZZ_CALLS: number | undefined = (() => {
+  const value = process.env.CHAIN_LEDGER_FUZZ;
+  if (value === undefined || value === '') return undefined;
+  const calls = Number(value);
+  if (!Number.isInteger(calls) || calls < 1)
+    throw new Error(`CHAIN_LEDGER_FUZZ must be a positive integer of calls per method, not ${value}`);
+  return calls;
+})();
+
+/**
+ * A property file's runs: its defaults, or under CHAIN_LEDGER_FUZZ the fuzz count per method, split among the
+ * properties of one method (`methodOf` a property's key; default: the key is the method) as their defaults are.
+ */
+export function fuzzRuns<K extends string>(defaults: Record<K, number>, methodOf: (key: K) => string = (key) => key): Record<K, number> {
+  if (FUZZ_CALLS === undefined) return defaults;
+  const keys = Object.keys(defaults) as K[];
+  const total = (method: string) => keys.filter((k) => methodOf(k) === method).reduce((n, k) => n + defaults[k], 0);
+  return Object.fromEntries(keys.map((k) => [k, Math.ceil((FUZZ_CALLS * defaults[k]) / total(methodOf(k)))])) as Record<K, number>;
+}
+
+/** A property's time bound: `ms`, or in the fuzz mode a day (what bounds it there is each call's own bound). */
+export const fuzzTimeout = (ms: number) => (FUZZ_CALLS === undefined ? ms : 24 * 3_600_000);

@@ -56,3 +56,9 @@ export function txOf(e: VectorExchange, networkId: 0 | 1 = e.params.networkId): 
     networkId,
   };
 }
+
+/**
+ * A well-formed address that is no key: right checksum, version, x < p (x = 0) and parity byte, but x³ + 5 has no
+ * square root, so no point of the curve has it. It is also o1js's empty key, the fee payer placeholder.
+ */
+export const NOT_A_CURVE_POINT = 'B62qiTKpEPjGTSHZrtM8uXiKgn8So916pLmNJKDhKeyBQL9TDb3nvBG';

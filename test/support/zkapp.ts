@@ -38,6 +38,43 @@ export function manyUpdates(command: ZkappCommandJson, n: number, partial = 0): 
   return command;
 }
 
+/** o1js 2.15 `Permissions.default()` as a command's JSON has it. */
+export const DEFAULT_PERMISSIONS = {
+  editState: 'Proof',
+  access: 'None',
+  send: 'Signature',
+  receive: 'None',
+  setDelegate: 'Signature',
+  setPermissions: 'Signature',
+  setVerificationKey: { auth: 'Signature', txnVersion: '3' },
+  setZkappUri: 'Signature',
+  editActionState: 'Proof',
+  setTokenSymbol: 'Signature',
+  incrementNonce: 'Signature',
+  setVotingFor: 'Signature',
+  setTiming: 'Signature',
+};
+
+/**
+ * What a blind review must not hide (security review T3-C and T4-A): the fixture, whose second update (the holder's,
+ * signed with the full commitment) also sets the holder's send, receive and setPermissions to None, plus a fourth
+ * update, of the zkApp `zkapp` with no authorization of its own, that writes app state 0 := 42 and 1 := 7.
+ */
+export function handOverWithStateWrite(zkapp: string): ZkappCommandJson {
+  const command = berkeleyCommand();
+  const write = structuredClone(command.accountUpdates[2]!);
+  Object.assign(write.body, {
+    publicKey: zkapp,
+    balanceChange: { magnitude: '0', sgn: 'Positive' },
+    authorizationKind: { ...write.body.authorizationKind, isSigned: false, isProved: false },
+  });
+  write.body.update.appState = ['42', '7', null, null, null, null, null, null];
+  command.accountUpdates.push(write);
+  const permissions = { ...structuredClone(DEFAULT_PERMISSIONS), send: 'None', receive: 'None', setPermissions: 'None' };
+  (command.accountUpdates[1]!.body.update as Record<string, unknown>).permissions = permissions;
+  return command;
+}
+
 const clients = {
   berkeley: { devnet: new ClientBerkeley({ network: 'devnet' }), mainnet: new ClientBerkeley({ network: 'mainnet' }) },
   mesa: { devnet: new ClientMesa({ network: 'devnet' }), mainnet: new ClientMesa({ network: 'mainnet' }) },

@@ -124,6 +124,26 @@ describe('a Mina node over GraphQL', () => {
     expect(verifySigned('berkeley', 'devnet', JSON.stringify({ zkappCommand: sent[0], feePayer: {} }), ACCOUNT0)).toBe(true);
   });
 
+  it("a page's own nonce (2^32 − 1) is broadcast as asked, and never becomes the floor of the host's next nonces", async () => {
+    const sent: any[] = [];
+    const node = await startNode({
+      accountNonce: () => ({ data: { account: { nonce: '5', inferredNonce: '5' } } }),
+      sendZkapp: (request) => {
+        sent.push(request.variables.zkappCommandInput);
+        return {
+          data: { sendZkapp: { zkapp: { hash: `5JtxHash${sent.length}aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa`, id: `id${sent.length}` } } },
+        };
+      },
+    });
+    const provider = createLedgerProvider({ transport: device(), network: 'devnet', origin: ORIGIN, graphqlUrl: node.url, ...BLIND });
+    await provider.requestAccounts();
+    await provider.sendTransaction({ transaction: berkeleyCommand(), nonce: 4_294_967_295 });
+    await provider.sendTransaction({ transaction: berkeleyCommand() });
+    await provider.sendTransaction({ transaction: berkeleyCommand() });
+    // The host's own nonces go on from the node's, 5 then 6 (the node lags): the page's far nonce is not theirs.
+    expect(sent.map((c) => c.feePayer.body.nonce)).toEqual(['4294967295', '5', '6']);
+  });
+
   it("the node's GraphQL error and an unreachable node become 21001 with the node's message", async () => {
     const node = await startNode({
       accountNonce: () => ({ data: { account: null } }),

@@ -5,13 +5,14 @@
  * unless something reviews it (docs/provider.md, "Blind signing"; docs/security.md).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLedgerProvider, zkappSummaryLines, type ZkappSummary } from '../../src/index.js';
+import { createLedgerProvider, zkappSummaryLines, zkappSummaryView, type ZkappSummary } from '../../src/index.js';
 import { minaSignerInternals } from '../../src/upstream/mina-signer-internals.js';
 import type { ZkappCommandJson } from '../../src/zkapp/command.js';
+import { fakeMinaNodes } from '../support/mina-node.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { ORIGIN, connectedWith, providerRig, quietLedger } from '../support/rig.js';
 import { addressOf } from '../support/vectors.js';
-import { berkeleyCommand, manyUpdates, verifySigned } from '../support/zkapp.js';
+import { berkeleyCommand, handOverWithStateWrite, manyUpdates, verifySigned } from '../support/zkapp.js';
 
 const ACCOUNT0 = addressOf(0);
 /** The released app with Blind signing on: INS 06, a hash on screen. */
@@ -151,11 +152,12 @@ describe('the host summary lists every update that changes anything, and what th
     });
     expect(summary.updates[4]).toMatchObject({ events: 3, actions: 1 });
     const lines = zkappSummaryLines(summary);
-    expect(lines).toContain('  sets app state 0 to 42');
-    expect(lines).toContain('  emits events (3 fields)');
-    expect(lines).toContain('  dispatches actions (1 field)');
-    expect(lines).toContain('Also: 1 more update that changes nothing');
-    expect(lines).toContain('Memo: caf\\u00e9');
+    expect(lines).toContain('Update 4 of 6');
+    expect(lines).toContain('  Sets state 0: 42');
+    expect(lines).toContain('  Emits events: 3 fields');
+    expect(lines).toContain('  Dispatches actions: 1 field');
+    expect(lines).toContain('  Also: 1 more update that changes nothing');
+    expect(lines).toContain('  Memo: caf\\u00e9');
     expect(lines.join('\n')).toMatch(
       /full commitment\): your signature covers the whole command, fee payer, memo and all 6 account updates/,
     );
@@ -169,7 +171,121 @@ describe('the host summary lists every update that changes anything, and what th
       body.update.zkappUri = 'https://tru\u0173ted.example';
     });
     await chain.sendTransaction({ transaction: command, onlySign: true });
-    expect(zkappSummaryLines(seen[0]!)).toContain('  sets the zkApp URI to https://tru\\u0173ted.example');
+    expect(zkappSummaryLines(seen[0]!)).toContain('  zkApp URI: https://tru\\u0173ted.example');
+  });
+});
+
+describe("the one renderer: what a signature authorises, in the device's words and numbering", () => {
+  it("the view lists the zkApp's state write and each setting's value, numbered from 1, the holder's account and key marked (you), what gives authority away flagged", async () => {
+    const seen: (ZkappSummary & { origin: string })[] = [];
+    const { chain } = await released({}, { confirmZkapp: (s) => (seen.push(s as ZkappSummary & { origin: string }), true) });
+    const command = handOverWithStateWrite(quietLedger().addressOf(7));
+    (command.accountUpdates[1]!.body.update as Record<string, unknown>).delegate = ACCOUNT0;
+    await chain.sendTransaction({ transaction: command, onlySign: true });
+    const view = zkappSummaryView(seen[0]!);
+    expect(view.map((section) => section.title)).toEqual([
+      'zkApp command',
+      'Update 1 of 4',
+      'Update 2 of 4',
+      'Update 3 of 4',
+      'Update 4 of 4',
+      'Your signature',
+      'In all',
+    ]);
+    const rows = (title: string) => view.find((section) => section.title === title)!.rows;
+    expect(rows('zkApp command')).toContainEqual({ label: 'Requested by', value: ORIGIN });
+    expect(rows('zkApp command')).toContainEqual({ label: 'Fee payer', value: `${ACCOUNT0} (you)`, address: true });
+    const mine = rows('Update 2 of 4');
+    expect(mine).toContainEqual({ label: 'Account', value: `${ACCOUNT0} (you)`, address: true });
+    expect(mine).toContainEqual({
+      label: 'Permissions',
+      value: expect.stringMatching(
+        /send None, receive None,.*setPermissions None.*: anyone may then send, setPermissions on your account without your signature$/,
+      ),
+      flag: 'danger',
+    });
+    expect(mine).toContainEqual({
+      label: 'Delegate',
+      value: `${ACCOUNT0} (you): your account's stake goes to this block producer`,
+      address: true,
+      flag: 'danger',
+    });
+    expect(rows('Update 4 of 4')).toEqual([
+      { label: 'Account', value: quietLedger().addressOf(7), address: true },
+      { label: 'Token', value: 'MINA' },
+      { label: 'Sets state 0', value: '42' },
+      { label: 'Sets state 1', value: '7' },
+      { label: 'Authorized by', value: 'none' },
+    ]);
+    expect(rows('Your signature')).toEqual([
+      {
+        label: 'You sign',
+        value:
+          'the fee payer and updates 1, 2 (full commitment): your signature covers the whole command, fee payer, memo and all 4 account updates',
+      },
+    ]);
+    expect(rows('In all')).toContainEqual({
+      label: 'Changes your account',
+      value: 'permissions (update 2), delegate (update 2): no amount counts what this gives away',
+      flag: 'danger',
+    });
+    // The lines are the same content, flagged rows marked.
+    const lines = zkappSummaryLines(seen[0]!);
+    expect(lines).toContain('  Sets state 0: 42');
+    expect(lines.filter((line) => line.startsWith('  ⚠ '))).toHaveLength(5); // permissions, delegate, nonce, authority, blind
+    expect(lines.join('\n')).toMatch(/⚠ Permissions: .*send None/);
+  });
+
+  it('one update is "update 2", several "updates 1, 2"; an update that changes nothing is "1 more update"', async () => {
+    const seen: ZkappSummary[] = [];
+    const { chain } = await released({}, { confirmZkapp: (s) => (seen.push(s), true) });
+    const command = berkeleyCommand();
+    command.feePayer.body.publicKey = addressOf(1); // another account pays: the holder signs its updates only
+    command.accountUpdates[0]!.body.authorizationKind.isSigned = false;
+    await chain.sendTransaction({ transaction: command, onlySign: true });
+    expect(zkappSummaryLines(seen[0]!)).toContain(
+      '  You sign: update 2 (full commitment): your signature covers the whole command, fee payer, memo and all 3 account updates',
+    );
+  });
+});
+
+describe('the nonce, the validity and the network are in the summary', () => {
+  const startNode = fakeMinaNodes();
+
+  it("a page's nonce other than the account's next one is named and flagged, with the slot the command is valid until", async () => {
+    const node = await startNode({ accountNonce: () => ({ data: { account: { nonce: '5', inferredNonce: '5' } } }) });
+    const seen: ZkappSummary[] = [];
+    const { chain } = await released({}, { graphqlUrl: node.url, confirmZkapp: (s) => (seen.push(s), true) });
+    const held = berkeleyCommand();
+    held.feePayer.body.validUntil = '4294967295';
+    await chain.sendTransaction({ transaction: held, onlySign: true, nonce: 1000 });
+    await chain.sendTransaction({ transaction: berkeleyCommand(), onlySign: true });
+    expect(seen.map(({ nonce, nextNonce, validUntil }) => ({ nonce, nextNonce, validUntil }))).toEqual([
+      { nonce: '1000', nextNonce: '5', validUntil: '4294967295' },
+      { nonce: '5', nextNonce: '5', validUntil: null },
+    ]);
+    const [page, own] = seen.map((s) => zkappSummaryLines(s));
+    expect(page).toContain(
+      "  ⚠ Nonce: 1000, not your account's next nonce (5): it cannot apply now, and whoever holds it can send it once your account reaches that nonce",
+    );
+    expect(page).toContain('  Valid until: slot 4294967295');
+    expect(own).toContain("  Nonce: 5 (your account's next)");
+    expect(own).toContain('  Valid until: any slot (no limit)');
+  });
+
+  it('on zeko:testnet the summary names Zeko Testnet, not devnet, and says the signature is valid on every testnet network', async () => {
+    const seen: ZkappSummary[] = [];
+    const { chain } = await released({}, { allowUnconfirmedSwitchChain: true, confirmZkapp: (s) => (seen.push(s), true) });
+    await chain.switchChain({ networkID: 'zeko:testnet' });
+    // Another account pays the fee, so no nonce is asked of Zeko's public node (no test leaves this machine).
+    const command = berkeleyCommand();
+    command.feePayer.body.publicKey = addressOf(1);
+    await chain.sendTransaction({ transaction: command, onlySign: true });
+    expect(seen[0]).toMatchObject({ network: 'devnet', chain: { id: 'zeko:testnet', name: 'Zeko Testnet' } });
+    const lines = zkappSummaryLines(seen[0]!);
+    expect(lines).toContain('  Network: Zeko Testnet (zeko:testnet)');
+    expect(lines.join('\n')).toMatch(/Signed for: testnet .*valid on every testnet network, Mina devnet and Zeko testnet included/);
+    expect(lines.join('\n')).not.toMatch(/devnet\)/);
   });
 });
 

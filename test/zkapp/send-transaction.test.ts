@@ -3,10 +3,11 @@
  * device requests per command, and the errors users meet. Chain acceptance is in local-chain.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { base58check, concatBytes, uintToBytesLE } from '../../src/apdu/bytes.js';
 import { minaSignerInternals } from '../../src/upstream/mina-signer-internals.js';
 import { EMPTY_PUBLIC_KEY } from '../../src/zkapp/command.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
-import { addressOf, vectors } from '../support/vectors.js';
+import { NOT_A_CURVE_POINT, addressOf, vectors } from '../support/vectors.js';
 import { berkeleyCommand, manyUpdates, mesaCommand, resizeState, verifySigned } from '../support/zkapp.js';
 import { connectedWith, outcome } from '../support/rig.js';
 
@@ -113,7 +114,7 @@ describe('fee payer', () => {
     zeroFee.feePayer.body.fee = '0';
     expect(await failure(chain.sendTransaction({ transaction: zeroFee, onlySign: true, feePayer: { fee: 1 } }))).toMatchObject({
       code: 20003,
-      data: { field: 'feePayer.fee', reason: expect.stringMatching(/above the cap/) },
+      data: { field: 'feePayer.fee', reason: 'the fee 1 MINA is above the fee cap of 0.5 MINA' },
     });
     const expensive = berkeleyCommand();
     expensive.feePayer.body.fee = '600000000';
@@ -262,6 +263,43 @@ describe('a malformed command, or one that cannot be broadcast, reaches no devic
     const r = await outcome(ledger, () => chain.sendTransaction({ transaction: berkeleyCommand(), ...extra }));
     expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003, data: { field: 'onlySign' } });
     expect(r.sent).toEqual([]);
+  });
+
+  it.each<[string, (c: any) => void, string]>([
+    ['an account update', (c) => (c.accountUpdates[2].body.publicKey = NOT_A_CURVE_POINT), 'transaction.accountUpdates[2].body.publicKey'],
+    [
+      'a delegate',
+      (c) => (c.accountUpdates[1].body.update.delegate = NOT_A_CURVE_POINT),
+      'transaction.accountUpdates[1].body.update.delegate',
+    ],
+    [
+      'a delegate precondition',
+      (c) => (c.accountUpdates[1].body.preconditions.account.delegate = NOT_A_CURVE_POINT),
+      'transaction.accountUpdates[1].body.preconditions.account.delegate',
+    ],
+  ])('%s whose key is no curve point → 20003 naming it, nothing signed', async (_name, edit, field) => {
+    const { ledger, chain } = await clearDevice();
+    const command = berkeleyCommand();
+    edit(command);
+    const r = await outcome(ledger, () => chain.sendTransaction({ transaction: command, onlySign: true }));
+    expect(r.error).toMatchObject({ code: 20003, data: { field, reason: expect.stringMatching(/not a point of the Pallas curve/) } });
+    expect(r.sent).toEqual([]);
+  });
+
+  it('a fee payer whose key is no curve point → 20003 naming it; the empty key there is the placeholder "the wallet pays"', async () => {
+    const { ledger, chain } = await clearDevice();
+    const command = berkeleyCommand();
+    // x = 2, even: 2³ + 5 has no square root, so no key has this address (and it is not the placeholder).
+    command.feePayer.body.publicKey = base58check.encode(concatBytes(Uint8Array.of(0xcb, 1, 1), uintToBytesLE(2n, 32), Uint8Array.of(0)));
+    const r = await outcome(ledger, () => chain.sendTransaction({ transaction: command, onlySign: true }));
+    expect(r.error).toMatchObject({
+      code: 20003,
+      data: { field: 'transaction.feePayer.body.publicKey', reason: expect.stringMatching(/not a point of the Pallas curve/) },
+    });
+    expect(r.sent).toEqual([]);
+    command.feePayer.body.publicKey = NOT_A_CURVE_POINT;
+    const signed = signedDataOf(await chain.sendTransaction({ transaction: command, onlySign: true }));
+    expect(verifySigned('berkeley', 'devnet', signed, ACCOUNT0)).toBe(true);
   });
 
   it('an own "__proto__" key at the top level of the command (JSON text) → 20003, nothing signed', async () => {

@@ -26,6 +26,7 @@ import {
 import { DeviceView } from './device-view.js';
 import { PresentationPanel } from './presentation-panel.js';
 import { RequestView } from './request-view.js';
+import { renderZkappReview, zkappReviewPanel } from './zkapp-review.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
   const element = document.getElementById(id);
@@ -82,21 +83,13 @@ function onActivity(activity: WalletActivity): void {
   }
 }
 
-/** A blind-signing device shows only a hash: the summary computed here is all the user can read before approving. */
+/**
+ * A blind-signing device shows only a hash: the summary computed here is all the user can read before approving,
+ * the library's whole summary (./zkapp-review.ts), never a shorter text of the wallet's own.
+ */
 function confirmZkapp(summary: ZkappSummary & { origin: string }): boolean | Promise<boolean> {
   if (summary.clearSigning) return true; // the device shows the command itself
-  const nano = (n: string) => `${Number(BigInt(n)) / 1e9} MINA`;
-  const lines = [
-    `${summary.origin} asks you to sign a zkApp command on ${summary.network}.`,
-    `Fee payer: ${summary.feePayer}${summary.walletPays ? ' (you)' : ''}, fee ${nano(summary.fee)}`,
-    `You spend at most: ${nano(summary.spend)}`,
-    ...summary.balanceChanges.map((c) => `Balance change: ${c.token === 'MINA' ? nano(c.amount) : `${c.amount} of token ${c.token}`}`),
-    ...summary.sensitive.map((s) => `Account update ${s.update} changes ${s.change} of ${s.account}`),
-    ...summary.signatures.map(
-      (s) => `You sign the ${s.commitment} commitment (updates ${s.updates.join(', ') || 'none'}${s.feePayer ? ', as fee payer' : ''})`,
-    ),
-  ];
-  return request.ask(lines.join('\n'), 'Continue to the device');
+  return request.ask(renderZkappReview(zkappReviewPanel(summary)), 'Continue to the device');
 }
 
 // ---- the device ----

@@ -131,15 +131,18 @@ export class RequestView {
    * until the first is answered, so a click meant for one never answers another. The question is brought into view
    * and its first button focused.
    */
-  ask(text: string, yes: string): Promise<boolean> {
-    const answer = this.#questions.then(() => this.#show(text, yes));
+  ask(question: string | Node, yes: string): Promise<boolean> {
+    const answer = this.#questions.then(() => this.#show(question, yes));
     this.#questions = answer.catch(() => false);
     return answer;
   }
 
-  #show(text: string, yes: string): Promise<boolean> {
+  /** A text question is shown as its text; a laid-out one (a zkApp command's review) as it is. */
+  #show(question: string | Node, yes: string): Promise<boolean> {
     const panel = $('summary');
-    $('summary-text').textContent = text;
+    $('summary-text').replaceChildren(
+      typeof question === 'string' ? Object.assign(document.createElement('p'), { textContent: question }) : question,
+    );
     const approve = $<HTMLButtonElement>('summary-approve');
     const reject = $<HTMLButtonElement>('summary-reject');
     approve.textContent = yes;

@@ -9,31 +9,40 @@ import { presentationCases, storeInvalidCases } from '../../support/bad-input/cr
 import { ADDRESS, type Case, addressArb, badInputRig, fail, made, makeCase, run } from '../../support/bad-input/rig.js';
 import { defineOwn, describeValue } from '../../support/json-values.js';
 import { keyArb, mutate, mutationArb, replacementArb } from '../../support/value-mutations.js';
+import { fuzzRuns, fuzzTimeout } from '../../support/runs.js';
 
 badInputRig();
 
 // The tests come first; the arguments they draw follow them, at the end of the file.
 
 describe('bad input never escapes as anything but a documented ProviderError, and never reaches the device', () => {
-  it(`storePrivateCredential: ${RUNS.storePrivateCredential} garbage, invalid and mutated credentials`, async () => {
-    await fc.assert(
-      fc.asyncProperty(storePrivateCredentialArgs, (c) =>
-        run('storePrivateCredential', c, () => made.chain.storePrivateCredential(c.args as never)),
-      ),
-      { numRuns: RUNS.storePrivateCredential },
-    );
-  }, 300_000);
+  it(
+    `storePrivateCredential: ${RUNS.storePrivateCredential} garbage, invalid and mutated credentials`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(storePrivateCredentialArgs, (c) =>
+          run('storePrivateCredential', c, () => made.chain.storePrivateCredential(c.args as never)),
+        ),
+        { numRuns: RUNS.storePrivateCredential },
+      );
+    },
+    fuzzTimeout(300_000),
+  );
 
-  it(`requestPresentation: ${RUNS.requestPresentation} invalid requests → 20003, nothing sent, nothing proved`, async () => {
-    await fc.assert(
-      fc.asyncProperty(presentationCases, (c) => run('requestPresentation', c, () => made.chain.requestPresentation(c.args as never))),
-      { numRuns: RUNS.requestPresentation },
-    );
-  }, 300_000);
+  it(
+    `requestPresentation: ${RUNS.requestPresentation} invalid requests → 20003, nothing sent, nothing proved`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(presentationCases, (c) => run('requestPresentation', c, () => made.chain.requestPresentation(c.args as never))),
+        { numRuns: RUNS.requestPresentation },
+      );
+    },
+    fuzzTimeout(300_000),
+  );
 });
 
 /** Runs per property. */
-const RUNS = { storePrivateCredential: 300, requestPresentation: 500 };
+const RUNS = fuzzRuns({ storePrivateCredential: 300, requestPresentation: 500 });
 
 // storePrivateCredential: valid credentials mutated, beside the invalid ones
 

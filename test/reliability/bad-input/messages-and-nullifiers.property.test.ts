@@ -12,26 +12,35 @@ import {
   signMessageCase,
 } from '../../support/bad-input/messages-and-nullifiers.js';
 import { badInputRig, made, run } from '../../support/bad-input/rig.js';
+import { fuzzRuns, fuzzTimeout } from '../../support/runs.js';
 
 badInputRig();
 
 describe('bad input never escapes as anything but a documented ProviderError, and never reaches the device', () => {
-  it(`signMessage: ${RUNS.signMessage} generated and mutated arguments`, async () => {
-    await fc.assert(
-      fc.asyncProperty(signMessageArgs.map(signMessageCase), (c) => run('signMessage', c, () => made.chain.signMessage(c.args as never))),
-      { numRuns: RUNS.signMessage },
-    );
-  }, 300_000);
+  it(
+    `signMessage: ${RUNS.signMessage} generated and mutated arguments`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(signMessageArgs.map(signMessageCase), (c) => run('signMessage', c, () => made.chain.signMessage(c.args as never))),
+        { numRuns: RUNS.signMessage },
+      );
+    },
+    fuzzTimeout(300_000),
+  );
 
-  it(`createNullifier: ${RUNS.createNullifier} generated and mutated arguments`, async () => {
-    await fc.assert(
-      fc.asyncProperty(createNullifierArgs.map(createNullifierCase), (c) =>
-        run('createNullifier', c, () => made.chain.createNullifier(c.args as never)),
-      ),
-      { numRuns: RUNS.createNullifier },
-    );
-  }, 300_000);
+  it(
+    `createNullifier: ${RUNS.createNullifier} generated and mutated arguments`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(createNullifierArgs.map(createNullifierCase), (c) =>
+          run('createNullifier', c, () => made.chain.createNullifier(c.args as never)),
+        ),
+        { numRuns: RUNS.createNullifier },
+      );
+    },
+    fuzzTimeout(300_000),
+  );
 });
 
 /** Runs per property. Valid arguments cost real signing (≈ 40 ms a message, ≈ 60 ms a nullifier). */
-const RUNS = { signMessage: 500, createNullifier: 250 };
+const RUNS = fuzzRuns({ signMessage: 500, createNullifier: 250 });

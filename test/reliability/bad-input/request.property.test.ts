@@ -28,33 +28,38 @@ import {
 } from '../../support/bad-input/rig.js';
 import { sendTransactionGarbageArgs } from '../../support/bad-input/send-transaction.js';
 import { exoticValue, garbageArb, hugeString, oddNumber, pollutionArb } from '../../support/odd-values.js';
+import { fuzzRuns, fuzzTimeout } from '../../support/runs.js';
 
 badInputRig();
 
 // The tests come first; the oracle and the arguments they draw follow them, at the end of the file.
 
 describe('bad input never escapes as anything but a documented ProviderError, and never reaches the device', () => {
-  it(`request({ method, params }): ${RUNS.request} arbitrary methods and params, object and array forms`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(
-          { weight: 6, arbitrary: knownMethodArb },
-          { weight: 2, arbitrary: unknownMethodArb },
-          { weight: 1, arbitrary: badRequestArb },
+  it(
+    `request({ method, params }): ${RUNS.request} arbitrary methods and params, object and array forms`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            { weight: 6, arbitrary: knownMethodArb },
+            { weight: 2, arbitrary: unknownMethodArb },
+            { weight: 1, arbitrary: badRequestArb },
+          ),
+          async (c) => {
+            try {
+              await run('request', c, () => made.chain.request(c.request as never), c.expectedError);
+            } finally {
+              if (made.chain.network !== 'devnet') await made.chain.switchChain({ networkID: 'mina:devnet' });
+            }
+          },
         ),
-        async (c) => {
-          try {
-            await run('request', c, () => made.chain.request(c.request as never), c.expectedError);
-          } finally {
-            if (made.chain.network !== 'devnet') await made.chain.switchChain({ networkID: 'mina:devnet' });
-          }
-        },
-      ),
-      { numRuns: RUNS.request },
-    );
-  }, 300_000);
+        { numRuns: RUNS.request },
+      );
+    },
+    fuzzTimeout(300_000),
+  );
 
-  it('counted every device request (fewer than the 10 000 exchanges the software Ledger keeps)', () => {
+  it('counted the device requests (every exchange, by a counter of its own: the software Ledger keeps the last 10 000)', () => {
     expectExchangesCounted();
   });
 
@@ -64,7 +69,7 @@ describe('bad input never escapes as anything but a documented ProviderError, an
 });
 
 /** Runs per property. */
-const RUNS = { request: 1500 };
+const RUNS = fuzzRuns({ request: 1500 });
 
 // request({ method, params })
 
@@ -110,7 +115,7 @@ type Form = 'object' | 'array1' | 'array0' | 'array2' | 'omitted';
 
 interface RequestCase extends Case {
   request: unknown;
-  expectedError: number;
+  expectedError: number | number[];
 }
 
 function requestCase(method: string, params: unknown, form: Form, inner?: Case): RequestCase {
@@ -121,7 +126,7 @@ function requestCase(method: string, params: unknown, form: Form, inner?: Case):
   else if (form === 'array2') request.params = [params, params];
   const name = WALLET_METHODS[method];
   const note = `${JSON.stringify(method.slice(0, 40))}, params ${form}${inner ? `, ${inner.note}` : ''}`;
-  const c = (expect: Expect, expectedError: number, check?: (v: unknown) => void): RequestCase =>
+  const c = (expect: Expect, expectedError: number | number[], check?: (v: unknown) => void): RequestCase =>
     Object.assign(makeCase({ args: request, expect, note, check }), { request, expectedError });
   if (!Object.hasOwn(WALLET_METHODS, method) || name === undefined) return c('invalid', 20006);
   if (name === 'requestAccounts' || name === 'getAccounts') return c('valid', 0, (v) => expect(v).toEqual([ADDRESS]));

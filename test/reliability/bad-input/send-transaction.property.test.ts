@@ -30,6 +30,7 @@ import {
 } from '../../support/bad-input/send-transaction.js';
 import { type Key, defineOwn, describeValue, isObject, stableStringify } from '../../support/json-values.js';
 import { P } from '../../support/odd-values.js';
+import { fuzzRuns, fuzzTimeout } from '../../support/runs.js';
 import { type Mutation, type MutationOp, mutate, mutationArb, replacementArb } from '../../support/value-mutations.js';
 
 badInputRig();
@@ -37,75 +38,102 @@ badInputRig();
 // The tests come first; the oracle and the arguments they draw follow them, at the end of the file.
 
 describe('bad input never escapes as anything but a documented ProviderError, and never reaches the device', () => {
-  it(`sendTransaction: ${RUNS.sendTransactionGarbage} arguments invalid by construction → 20003, nothing sent`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        sendTransactionGarbageArgs.map((args) => makeCase({ args, expect: 'invalid', note: 'invalid by construction' })),
-        (c) => run('sendTransaction (invalid)', c, () => made.chain.sendTransaction(c.args as never)),
-      ),
-      { numRuns: RUNS.sendTransactionGarbage },
-    );
-  }, 300_000);
+  it(
+    `sendTransaction: ${RUNS.sendTransactionGarbage} arguments invalid by construction → 20003, nothing sent`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          sendTransactionGarbageArgs.map((args) => makeCase({ args, expect: 'invalid', note: 'invalid by construction' })),
+          (c) => run('sendTransaction (invalid)', c, () => made.chain.sendTransaction(c.args as never)),
+        ),
+        { numRuns: RUNS.sendTransactionGarbage },
+      );
+    },
+    fuzzTimeout(300_000),
+  );
 
-  it(`sendTransaction: ${RUNS.commandLeaves} one-leaf mutations of the committed zkApp command (onlySign), booleans aside`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        commandMutation(OTHER_OPS).map((m) => commandMutationCase(m, notBooleanLeaf)),
-        (c) => run('sendTransaction (command mutations)', c, () => made.chain.sendTransaction(c.args as never)),
-      ),
-      { numRuns: RUNS.commandLeaves },
-    );
-  }, 300_000);
+  it(
+    `sendTransaction: ${RUNS.commandLeaves} one-leaf mutations of the committed zkApp command (onlySign), booleans aside`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          commandMutation(OTHER_OPS).map((m) => commandMutationCase(m, notBooleanLeaf)),
+          (c) => run('sendTransaction (command mutations)', c, () => made.chain.sendTransaction(c.args as never)),
+        ),
+        { numRuns: RUNS.commandLeaves },
+      );
+    },
+    fuzzTimeout(300_000),
+  );
 
-  it(`sendTransaction: ${RUNS.commandBooleans} mutations of the command's boolean leaves (onlySign)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        commandMutation(['replace', 'tweak', 'wrap', 'stringify', 'delete']).map((m) => commandMutationCase(m, booleanLeaf)),
-        (c) => run('sendTransaction (boolean mutations)', c, () => made.chain.sendTransaction(c.args as never)),
-      ),
-      { numRuns: RUNS.commandBooleans },
-    );
-  }, 300_000);
+  it(
+    `sendTransaction: ${RUNS.commandBooleans} mutations of the command's boolean leaves (onlySign)`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          commandMutation(['replace', 'tweak', 'wrap', 'stringify', 'delete']).map((m) => commandMutationCase(m, booleanLeaf)),
+          (c) => run('sendTransaction (boolean mutations)', c, () => made.chain.sendTransaction(c.args as never)),
+        ),
+        { numRuns: RUNS.commandBooleans },
+      );
+    },
+    fuzzTimeout(300_000),
+  );
 
-  it(`sendTransaction: ${RUNS.commandKeys} keys added to the command, prototype-pollution names first → 20003 (onlySign)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        commandMutation(['addKey']).map((m) => commandMutationCase(m, isContainer)),
-        (c) => run('sendTransaction (added keys)', c, () => made.chain.sendTransaction(c.args as never)),
-      ),
-      { numRuns: RUNS.commandKeys },
-    );
-  }, 300_000);
+  it(
+    `sendTransaction: ${RUNS.commandKeys} keys added to the command, prototype-pollution names first → 20003 (onlySign)`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          commandMutation(['addKey']).map((m) => commandMutationCase(m, isContainer)),
+          (c) => run('sendTransaction (added keys)', c, () => made.chain.sendTransaction(c.args as never)),
+        ),
+        { numRuns: RUNS.commandKeys },
+      );
+    },
+    fuzzTimeout(300_000),
+  );
 
-  it(`sendTransaction: ${RUNS.onlySign} values of onlySign around a valid command, no graphqlUrl: only true may reach the device`, async () => {
-    await fc.assert(
-      fc.asyncProperty(onlySignMutation.map(optionMutationCase), (c) =>
-        run('sendTransaction (onlySign)', c, () => made.chain.sendTransaction(c.args as never)),
-      ),
-      { numRuns: RUNS.onlySign },
-    );
-  }, 300_000);
+  it(
+    `sendTransaction: ${RUNS.onlySign} values of onlySign around a valid command, no graphqlUrl: only true may reach the device`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(onlySignMutation.map(optionMutationCase), (c) =>
+          run('sendTransaction (onlySign)', c, () => made.chain.sendTransaction(c.args as never)),
+        ),
+        { numRuns: RUNS.onlySign },
+      );
+    },
+    fuzzTimeout(300_000),
+  );
 
-  it(`sendTransaction: ${RUNS.options} mutations of nonce / feePayer / extra keys around a valid command (onlySign)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.tuple(optionMutation, fc.boolean()).map(([m, zeroFee]) => optionMutationCase({ ...m, zeroFee })),
-        (c) => run('sendTransaction (option mutations)', c, () => made.chain.sendTransaction(c.args as never)),
-      ),
-      { numRuns: RUNS.options },
-    );
-  }, 300_000);
+  it(
+    `sendTransaction: ${RUNS.options} mutations of nonce / feePayer / extra keys around a valid command (onlySign)`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.tuple(optionMutation, fc.boolean()).map(([m, zeroFee]) => optionMutationCase({ ...m, zeroFee })),
+          (c) => run('sendTransaction (option mutations)', c, () => made.chain.sendTransaction(c.args as never)),
+        ),
+        { numRuns: RUNS.options },
+      );
+    },
+    fuzzTimeout(300_000),
+  );
 });
 
 /** Runs per property. Valid arguments cost real signing (≈ 190 ms a zkApp command). */
-const RUNS = {
-  sendTransactionGarbage: 800,
-  commandLeaves: 120,
-  commandBooleans: 60,
-  commandKeys: 100,
-  onlySign: 30,
-  options: 60,
-};
+const RUNS = fuzzRuns(
+  {
+    sendTransactionGarbage: 800,
+    commandLeaves: 120,
+    commandBooleans: 60,
+    commandKeys: 100,
+    onlySign: 30,
+    options: 60,
+  },
+  () => 'sendTransaction',
+);
 
 const DEFAULT_FEE = String(
   DEFAULT_BASE_FEE + DEFAULT_FEE_PER_ACCOUNT_UPDATE * BigInt((fixture as { accountUpdates: unknown[] }).accountUpdates.length),
