@@ -16,26 +16,28 @@
  * extension, and exits 0 when everything the device supports worked.
  */
 import Client from 'mina-signer';
-import { MinaLedgerApp, signatureToBase58, type MinaSignature } from '../src/apdu.js';
-import { SoftwareLedger, TEST_MNEMONIC, type Review } from '../src/emulator.js';
+import { MinaLedgerApp, signatureToBase58, type MinaSignature } from 'chain-ledger/apdu';
+import { SoftwareLedger, TEST_MNEMONIC, type Review } from 'chain-ledger/emulator';
 import { sampleSpec } from './web-dapp/src/sample-spec.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ClientBerkeley from 'mina-signer-berkeley';
-import { loadAttestations } from '../src/upstream/attestations.js';
-import { FileCredentialStore } from '../src/credentials-node.js';
+import { FileCredentialStore } from 'chain-ledger/credentials/node';
 import {
   type BeyondSpendCap,
   createLedgerProvider,
   credentialManager,
   zkappSummaryLines,
   type PresentationReview,
+  type LedgerProvider,
+  type ProgressEvent,
   type ZkappSummary,
-} from '../src/index.js';
-import type { ApduTransport } from '../src/transport.js';
-import type { LocalChain } from '../src/zkapp/local-chain.js';
-import { ProgressLines } from '../src/cli/report.js';
+} from 'chain-ledger';
+import type { ApduTransport } from 'chain-ledger/transport';
+
+/** The provider's in-process chain (`network: 'local'`). */
+type LocalChain = Awaited<ReturnType<LedgerProvider['localChain']>>;
 
 const NETWORK_ID = 0; // testnet/devnet
 const client = new Client({ network: 'testnet' });
@@ -102,17 +104,41 @@ function beyondSpendCap(change: BeyondSpendCap & { origin: string }): boolean {
 const summary = { ran: [] as string[], needsExtension: [] as string[] };
 
 /**
- * The progress lines of the step running now (the CLI's: src/cli/report.ts): each stage the provider reports
- * (`onProgress`: loading the prover, compiling, the device's prompt, proving…) and "still working" while a step is
- * silent for 10 s, each with the seconds since the step started.
+ * The progress lines of one step: each stage the provider reports (`onProgress`: the device's prompt, loading the
+ * prover, compiling, proving…) and "still working" while the step is silent for 10 s, each stamped with the seconds
+ * since the step started.
  */
-let progress: ProgressLines | undefined;
+class StepLines {
+  readonly #started = performance.now();
+  #lastLine = this.#started;
+  readonly #timer = setInterval(() => {
+    if (performance.now() - this.#lastLine >= 10_000) this.say('… still working');
+  }, 1000);
+
+  say(text: string): void {
+    this.#lastLine = performance.now();
+    console.log(`   ${text} (${((this.#lastLine - this.#started) / 1000).toFixed(1)} s)`);
+  }
+
+  /** For `onProgress`. */
+  readonly progress = ({ stage, prompt, retry }: ProgressEvent): void => {
+    if (stage === 'confirm-on-device') this.say(`⏳ ${prompt ?? 'confirm on your Ledger'}`);
+    else if (stage !== 'done' && stage !== 'failed')
+      this.say(`… ${stage.replaceAll('-', ' ')}${retry ? ' (again, in a fresh worker)' : ''}`);
+  };
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+}
+
+/** The lines of the step running now. */
+let progress: StepLines | undefined;
 
 async function step<T>(title: string, run: () => Promise<T>): Promise<T> {
   console.log(`\n▶ ${title}`);
   const start = performance.now();
-  progress = new ProgressLines((line) => console.log(`   ${line}`));
-  progress.watch();
+  progress = new StepLines();
   let result: T;
   try {
     result = await run();
@@ -175,7 +201,7 @@ async function openDevice(spec: string): Promise<OpenedDevice> {
       close: async () => {},
     };
   }
-  const node = await import('../src/transport/node.js');
+  const node = await import('chain-ledger/transport/node');
   if (spec === 'usb') {
     const transport = await node.openNodeHid();
     return { transport, label: 'Ledger over USB', close: () => transport.close() };
@@ -253,7 +279,6 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
     network: 'local',
     origin: 'http://localhost',
     credentialStore: new FileCredentialStore(credentialDir),
-    onDeviceAction: (action) => progress?.deviceAction(action),
     onProgress: (event) => progress?.progress(event),
     confirmZkapp: hostReview,
     confirmPresentation: presentationReview,
@@ -389,7 +414,9 @@ async function onTheReleasedApp(transaction: string, address: string): Promise<v
 /** Part 3: a credential issued to the Ledger account, stored encrypted, and presented to a verifier. */
 async function credentials(chain: ReturnType<typeof createLedgerProvider>, address: string): Promise<void> {
   console.log(`\n── private credentials ${'─'.repeat(50)}`);
-  const { o1js, attestations: A } = await step('Load o1js and mina-attestations (only now: they are heavy)', () => loadAttestations());
+  const [o1js, A] = await step('Load o1js and mina-attestations (only now: they are heavy)', () =>
+    Promise.all([import('o1js'), import('mina-attestations')]),
+  );
   const { PrivateKey, PublicKey, UInt64, Poseidon } = o1js;
   const issuer = PrivateKey.random();
   const Nationality = A.DynamicString({ maxLength: 50 });

@@ -8,11 +8,6 @@
 export {
   CredentialStoreError,
   isCredentialStoreError,
-  canonicalCredential,
-  checkAccount,
-  checkId,
-  checkSecret,
-  isEntryId,
   MAX_CREDENTIAL_BYTES,
   MAX_CREDENTIAL_DEPTH,
   STORE_SECRET_BYTES,

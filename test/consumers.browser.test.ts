@@ -145,10 +145,12 @@ describe.each([
   });
 
   it(withO1js
-    ? 'runs in Chromium: connects, signs and verifies a message, and verifies a nullifier with o1js'
-    : 'runs in Chromium: connects, signs and verifies; the nullifier needs o1js and says so (20006)', async () => {
+    ? 'runs in Chromium: connects, signs and verifies a message, verifies a nullifier with o1js, and starts a wallet host'
+    : 'runs in Chromium: connects, signs and verifies; the nullifier needs o1js and says so (20006); starts a wallet host', async () => {
     const result = await runBuiltApp(join(dir, 'dist'));
     expect(result).toMatchObject({ address: ADDRESS, verified: true });
+    // chain-ledger/wallet in a browser bundle: the host waits for a dapp's hello (it serves no site yet), the list is kept.
+    expect(result.wallet).toEqual({ sites: ['https://dapp.example'], site: null });
     if (withO1js) expect(result.nullifier).toBe(true);
     else expect(result.nullifierError).toMatchObject({ code: 20006, reason: expect.stringMatching(O1JS_MISSING) });
   }, 180_000);

@@ -114,9 +114,10 @@ describe('the built package under native Node ESM', () => {
     expect(pkg.sideEffects).toEqual([`./${pkg.bin['chain-ledger']}`]);
   });
 
-  it('lists types first in every exports subpath, the same declarations for old resolvers, and optional peers at the versions the loaders name', async () => {
+  it('lists types first in every exports subpath, its source entry under the chain-ledger-source condition, the same declarations for old resolvers, and optional peers at the versions the loaders name', async () => {
+    type Target = { types: { 'chain-ledger-source': string; default: string }; 'chain-ledger-source': string; default: string };
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-      exports: Record<string, string | Record<string, string>>;
+      exports: Record<string, string | Target>;
       typesVersions: Record<string, Record<string, string[]>>;
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
@@ -124,8 +125,12 @@ describe('the built package under native Node ESM', () => {
     };
     for (const [subpath, target] of Object.entries(pkg.exports)) {
       if (subpath === './package.json') continue;
-      expect(Object.keys(target as object)[0], subpath).toBe('types');
-      if (subpath !== '.') expect(pkg.typesVersions['*']![subpath.slice(2)]).toEqual([(target as Record<string, string>).types]);
+      const { types, 'chain-ledger-source': source, default: built } = target as Target;
+      expect(Object.keys(target as object), subpath).toEqual(['types', 'chain-ledger-source', 'default']);
+      // In this repository's tools (tsc, tsx, vitest, the examples' Vite configs) a subpath is its source entry.
+      expect(source, subpath).toBe(built.replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts'));
+      expect(types, subpath).toEqual({ 'chain-ledger-source': source, default: built.replace(/\.js$/, '.d.ts') });
+      if (subpath !== '.') expect(pkg.typesVersions['*']![subpath.slice(2)]).toEqual([types.default]);
     }
     const { OPTIONAL_PEERS } = await import('../src/upstream/optional-peers.js');
     for (const [name, version] of Object.entries(OPTIONAL_PEERS)) {

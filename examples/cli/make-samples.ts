@@ -13,13 +13,12 @@
  * hardware), so the README's lines run as written against them.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { loadAttestations } from '../../src/upstream/attestations.js';
 import { sampleSpec } from '../web-dapp/src/sample-spec.js';
 
 const ACCOUNT_0 = 'B62qnzbXmRNo9q32n4SNu2mpB8e7FYYLH8NmaX6oFCBYjjQ8SbD7uzV';
 const here = (file: string) => new URL(file, import.meta.url);
 
-const { o1js, attestations: A } = await loadAttestations();
+const [o1js, A] = await Promise.all([import('o1js'), import('mina-attestations')]);
 const { PrivateKey, PublicKey, UInt64 } = o1js;
 
 const command = JSON.parse(await readFile(here('../web-dapp/src/sample-zkapp-command.json'), 'utf8')) as {

@@ -14,9 +14,9 @@ import { DeviceManagementKitBuilder, DeviceModelId } from '@ledgerhq/device-mana
 import { speculosTransportFactory } from '@ledgerhq/device-transport-kit-speculos';
 import Client from 'mina-signer';
 import { firstValueFrom } from 'rxjs';
-import { DmkTransport, SignerMinaBuilder, toPromise } from '../../src/dmk.js';
-import { SoftwareLedger, TEST_MNEMONIC, startSpeculosServer } from '../../src/emulator.js';
-import { createLedgerProvider } from '../../src/index.js';
+import { DmkTransport, SignerMinaBuilder, toPromise } from 'chain-ledger/dmk';
+import { SoftwareLedger, TEST_MNEMONIC, startSpeculosServer } from 'chain-ledger/emulator';
+import { createLedgerProvider } from 'chain-ledger';
 
 const portArg = process.argv.indexOf('--port');
 const server =

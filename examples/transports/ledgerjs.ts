@@ -8,9 +8,9 @@
  * LedgerJS sends APDUs: the Mina app must be open on the device, or the call fails with 1001 "open the Mina app".
  */
 import Client from 'mina-signer';
-import { SoftwareLedger, TEST_MNEMONIC, startSpeculosServer } from '../../src/emulator.js';
-import { createLedgerProvider } from '../../src/index.js';
-import { openSpeculos } from '../../src/transport-node.js';
+import { SoftwareLedger, TEST_MNEMONIC, startSpeculosServer } from 'chain-ledger/emulator';
+import { createLedgerProvider } from 'chain-ledger';
+import { openSpeculos } from 'chain-ledger/transport/node';
 
 const portArg = process.argv.indexOf('--port');
 const server =

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
-import { chainLedger } from '../../src/vite.js';
+import { chainLedger } from 'chain-ledger/vite';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const src = (path: string) => here(`../../src/${path}`);
@@ -57,6 +57,7 @@ export default defineConfig({
       { find: /^chain-ledger\/transport$/, replacement: src('transport.ts') },
       { find: /^chain-ledger\/emulator$/, replacement: src('emulator.ts') },
       { find: /^chain-ledger\/dmk$/, replacement: src('dmk.ts') },
+      { find: /^chain-ledger\/wallet$/, replacement: src('wallet.ts') },
     ],
   },
   build: {

@@ -3,7 +3,7 @@
  * alike, src/device/commands.ts): an account, as its index or as Ledger's derivation-path string, and a message, as
  * text or as its UTF-8 bytes. Each is reduced here to the one form the codec encodes, or refused naming the field.
  */
-import { checkAccount } from './codec.js';
+import { checkAccountIndex } from './codec.js';
 import { MAX_ACCOUNT } from './constants.js';
 import { LedgerInputError } from './errors.js';
 
@@ -24,7 +24,7 @@ const MINA_PATH = /^(?:m\/)?44'\/12586'\/(0|[1-9]\d{0,9})'\/0\/0$/;
  *   the message).
  */
 export function accountIndex(account: unknown, field = 'account'): number {
-  if (typeof account !== 'string') return checkAccount(account, field);
+  if (typeof account !== 'string') return checkAccountIndex(account, field);
   const index = Number(MINA_PATH.exec(account)?.[1] ?? Number.NaN);
   if (!(index <= MAX_ACCOUNT)) {
     const shown = account.length > 64 ? `${JSON.stringify(account.slice(0, 64))}…` : JSON.stringify(account);

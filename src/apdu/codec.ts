@@ -57,7 +57,8 @@ export interface ApduRequest {
 
 // ---- input checks (each names the field it refuses) ----
 
-export function checkAccount(account: unknown, field = 'account'): number {
+/** An account index N of m/44'/12586'/N'/0/0: an integer from 0 to 2^31 - 1. */
+export function checkAccountIndex(account: unknown, field = 'account'): number {
   if (typeof account !== 'number' || !Number.isInteger(account) || account < 0 || account > MAX_ACCOUNT) {
     throw new LedgerInputError(field, `must be an integer from 0 to ${MAX_ACCOUNT} (2^31 - 1)`);
   }
@@ -144,7 +145,7 @@ export function decodeVersion(reply: Uint8Array): AppVersion {
 // ---- INS 02: address ----
 
 export function encodeGetAddress(account: number, display: boolean): ApduRequest {
-  checkAccount(account);
+  checkAccountIndex(account);
   return { ins: INS_GET_ADDRESS, p1: display ? 0x00 : 0x01, p2: 0, data: uintToBytesBE(account, 4) };
 }
 
@@ -220,7 +221,7 @@ export function encodeSignTransaction(tx: PaymentOrDelegation): ApduRequest {
   if (tx.txType !== 'payment' && tx.txType !== 'delegation') {
     throw new LedgerInputError('txType', 'must be "payment" or "delegation"');
   }
-  const account = checkAccount(tx.account);
+  const account = checkAccountIndex(tx.account);
   checkAddress(tx.from, 'from');
   checkAddress(tx.to, 'to');
   const amount = checkU64(tx.amount, 'amount');
@@ -266,7 +267,7 @@ export function decodeSignatureReply(reply: Uint8Array): MinaSignature {
 export const MESSAGE_MAX_BYTES = SIGNED_TEXT_MAX_BYTES - MESSAGE_PREFIX.length;
 
 export function encodeSignMessage(account: number, message: string, networkId: NetworkId): ApduRequest {
-  checkAccount(account);
+  checkAccountIndex(account);
   checkNetworkId(networkId);
   if (typeof message !== 'string' || message.length === 0) throw new LedgerInputError('message', 'must be a non-empty string');
   const bytes = utf8.encode(message);
@@ -297,7 +298,7 @@ export function decodeSignMessageReply(
 // ---- INS 06: field element ----
 
 export function encodeSignFieldElement(account: number, field: bigint, networkId: NetworkId): ApduRequest {
-  checkAccount(account);
+  checkAccountIndex(account);
   checkFieldElement(field);
   checkNetworkId(networkId);
   return {

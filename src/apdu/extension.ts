@@ -7,7 +7,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ByteReader, bytesToUintBE, concatBytes, encodeText, toHex, uintToBytesBE, uintToBytesLE } from './bytes.js';
-import { checkAccount, checkFieldElement, replyError, type ApduRequest } from './codec.js';
+import { checkAccountIndex, checkFieldElement, replyError, type ApduRequest } from './codec.js';
 import { MAX_APDU_DATA, PALLAS_P, PALLAS_Q } from './constants.js';
 import { displayTextProblem } from './display-text.js';
 import { LedgerInputError, LedgerReplyError } from './errors.js';
@@ -132,7 +132,7 @@ export function fieldsDigest(fields: bigint[]): string {
 
 /** SIGN_FIELDS payload: account u32 BE ‖ domain u8 ‖ N u8 ‖ N × 32-byte field LE, then split into chunks. */
 export function encodeSignFields(account: number, fields: bigint[], domain: SignatureDomain): ApduRequest[] {
-  checkAccount(account);
+  checkAccountIndex(account);
   if (domain !== 'testnet' && domain !== 'mainnet') throw new LedgerInputError('domain', 'must be "testnet" or "mainnet"');
   const checked = checkFields(fields, MIN_SIGN_FIELDS, MAX_FIELDS);
   const payload = concatBytes(
@@ -161,7 +161,7 @@ function text(value: unknown, field: string): Uint8Array {
  * into chunks. The origin (version 1.1) is what the host says asked for the nullifier: the device shows it.
  */
 export function encodeCreateNullifier(account: number, fields: bigint[], origin?: string): ApduRequest[] {
-  checkAccount(account);
+  checkAccountIndex(account);
   const checked = checkFields(fields, 0, MAX_FIELDS);
   const payload = concatBytes(uintToBytesBE(account, 4), Uint8Array.of(checked.length), fieldBytes(checked));
   return chunk(INS_CREATE_NULLIFIER, origin === undefined ? payload : concatBytes(payload, text(origin, 'origin')));
@@ -200,7 +200,7 @@ export const MAX_PRESENTATION_CREDENTIALS = 16;
  * no-context) ‖ N u8 ‖ N × (credential hash ‖ issuer) ‖ reveals (text).
  */
 export function encodeSignPresentation(p: PresentationToSign): ApduRequest[] {
-  checkAccount(p.account);
+  checkAccountIndex(p.account);
   const type = PRESENTATION_TYPES[p.verifier.type];
   if (type === undefined) throw new LedgerInputError('verifier.type', 'must be "https", "zk-app" or "no-context"');
   const field = (v: unknown, name: string) => uintToBytesLE(checkFieldElement(v, name), 32);

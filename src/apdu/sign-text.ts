@@ -12,7 +12,7 @@
  * Reply: r ‖ s, 32 bytes big-endian each (as INS 03/05/06 and SIGN_FIELDS).
  */
 import { concatBytes, uintToBytesBE, utf8 } from './bytes.js';
-import { checkAccount, checkNetworkId, type ApduRequest, type NetworkId } from './codec.js';
+import { checkAccountIndex, checkNetworkId, type ApduRequest, type NetworkId } from './codec.js';
 import { LedgerInputError } from './errors.js';
 import { INS_SIGN_TEXT, chunk } from './extension.js';
 import { displayTextProblem } from './display-text.js';
@@ -42,7 +42,7 @@ export interface TextToSign {
  * @throws `LedgerInputError` naming `account`, `networkId`, `origin` or `message`.
  */
 export function encodeSignText({ account, networkId, origin, message }: TextToSign): ApduRequest[] {
-  checkAccount(account);
+  checkAccountIndex(account);
   checkNetworkId(networkId);
   // The origin follows the text rule of every extension text (refused with a control character, shown escaped).
   const originProblem = typeof origin !== 'string' || origin.length === 0 ? 'is empty' : displayTextProblem(origin);

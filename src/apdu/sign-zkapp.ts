@@ -14,7 +14,7 @@
  * value this account must sign (which: 0 fullCommitment, 1 commitment), 1 ≤ K ≤ 2.
  */
 import { ByteReader, bytesToUintBE, bytesToUintLE, concatBytes, keyOf, uintToBytesBE, uintToBytesLE } from './bytes.js';
-import { checkAccount, replyError, type ApduRequest } from './codec.js';
+import { checkAccountIndex, replyError, type ApduRequest } from './codec.js';
 import { PALLAS_P, PALLAS_Q } from './constants.js';
 import { LedgerInputError, LedgerReplyError } from './errors.js';
 import { decodeDisplayText } from './display-text.js';
@@ -64,7 +64,7 @@ export function memoText(memo: Uint8Array): string | undefined {
 
 /** The stream's payload bytes (not yet chunked). */
 export function encodeZkappStream(stream: ZkappStream): Uint8Array {
-  checkAccount(stream.account);
+  checkAccountIndex(stream.account);
   const network = NETWORK_BYTES[stream.network];
   const era = ERA_BYTES[stream.era];
   if (network === undefined) throw new LedgerInputError('network', 'must be "testnet" or "mainnet"');

@@ -10,7 +10,7 @@
  * back. Every STORE_KEY request is a store-key request: its reply is the key.
  */
 import { concatBytes, encodeText, uintToBytesBE, utf8 } from './bytes.js';
-import { checkAccount, type ApduRequest } from './codec.js';
+import { checkAccountIndex, type ApduRequest } from './codec.js';
 import { INS_SIGN_MESSAGE } from './constants.js';
 import { displayTextProblem } from './display-text.js';
 import { LedgerInputError } from './errors.js';
@@ -72,7 +72,7 @@ export const MAX_STORE_KEY_ORIGIN_BYTES = 255;
  * @throws `LedgerInputError` naming `account` or `origin`.
  */
 export function encodeStoreKey({ account, origin }: StoreKeyRequest): ApduRequest[] {
-  checkAccount(account);
+  checkAccountIndex(account);
   const problem = typeof origin !== 'string' || origin.length === 0 ? 'is empty' : displayTextProblem(origin);
   if (problem !== undefined) throw new LedgerInputError('origin', `must be a text a device can show: it ${problem}`);
   const originBytes = encodeText(origin, MAX_STORE_KEY_ORIGIN_BYTES);

@@ -159,7 +159,7 @@ function dashValue(flag: FlagName, argv: string[]): string {
   if (isFlag) return `--${flag} needs a value before ${value}`;
   if (flag === 'account') {
     try {
-      checkAccount(value);
+      checkAccountFlag(value);
     } catch (error) {
       return (error as UsageError).message;
     }
@@ -174,7 +174,7 @@ export function checkNetwork(value: string): 'mainnet' | 'devnet' | 'local' {
 }
 
 /** `--account`: an account index, 0 to 2^31 - 1. */
-export function checkAccount(value: string): number {
+export function checkAccountFlag(value: string): number {
   const n = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(n) || n > 0x7fffffff)
     throw new UsageError(`--account must be an integer from 0 to 2147483647, not ${quote(value)}`);

@@ -14,7 +14,7 @@ import {
   COMMON_FLAGS,
   FLAGS,
   UsageError,
-  checkAccount,
+  checkAccountFlag,
   checkDevice,
   checkHeaders,
   checkMina,
@@ -88,7 +88,7 @@ async function prepare(line: CommandLine) {
   if (serve) return { kind: 'serve' as const, serve, input: await command.prepare(line) };
   const device = checkDevice(line.flags.device);
   const network = checkNetwork(line.flags.network);
-  const accountIndex = checkAccount(line.flags.account);
+  const accountIndex = checkAccountFlag(line.flags.account);
   const graphqlUrl = line.flags.graphql === undefined ? undefined : checkUrl('--graphql', line.flags.graphql);
   const graphqlHeaders = line.flags['graphql-header'] ? checkHeaders(line.flags['graphql-header']) : undefined;
   const origin = checkUrl('--origin', line.flags.origin);

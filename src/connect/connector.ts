@@ -8,10 +8,11 @@
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import { DEFAULT_PROVIDER_INFO, announceProvider } from '../provider/discovery.js';
 import { ProviderEvents } from '../provider/events.js';
-import type { RequestArguments, RequestContext, RequestMethod, RpcParams, RpcResult } from '../provider/rpc.js';
+import type { RequestArguments, RequestContext, RequestMethod, RpcResult } from '../provider/rpc.js';
+import type { WalletMethods } from '../provider/wallet-methods.js';
 import { ConnectorCalls, type Call } from './calls.js';
 import { milliseconds, type ConnectWalletOptions } from './options.js';
-import { WALLET_NAME } from './methods.js';
+import { WALLET_METHODS } from './methods.js';
 import {
   CONNECT_PROTOCOL,
   cancelled,
@@ -37,6 +38,10 @@ import {
 export type { ConnectorEventMap, ConnectorEventName, ConnectorListener, ConnectorWindow, WalletWindow } from './protocol.js';
 export type { ConnectWalletOptions } from './options.js';
 
+// The wallet methods: the provider's (`WalletMethods`), each made from the connector's list of them (the class's
+// static block).
+export interface WalletConnector extends WalletMethods {}
+
 /**
  * `window.chain` for a dapp whose wallet is the chain-ledger wallet page. Create it with `connectWallet`.
  *
@@ -44,6 +49,7 @@ export type { ConnectWalletOptions } from './options.js';
  * the Ledger provider (docs/provider.md), plus 1001 when the wallet window cannot be opened (a blocked popup: call
  * from a click), or was closed, sent to another page or stopped answering during the call (docs/wallet.md).
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the wallet methods are made from the list of them (the static block at the end); the interface declares them, with the provider's documentation.
 export class WalletConnector {
   /** The dapp's origin (the page's own: the wallet reads it from the browser, not from here). */
   readonly origin: string;
@@ -96,102 +102,13 @@ export class WalletConnector {
     return this.#wallet !== undefined && !this.#wallet.closed && this.#accounts.length > 0;
   }
 
-  requestAccounts(context?: RequestContext): Promise<string[]> {
-    return this.#call(WALLET_NAME.requestAccounts, undefined, context);
-  }
-
   /** The connected account, or `[]`; `[]` at once, without opening anything, while there is no wallet window. */
   getAccounts(context?: RequestContext): Promise<string[]> {
     if (this.#wallet === undefined) {
       const refused = originRefusal(context?.origin, this.origin);
       return refused ? Promise.reject(refused) : Promise.resolve([]);
     }
-    return this.#call(WALLET_NAME.getAccounts, undefined, context);
-  }
-
-  requestNetwork(context?: RequestContext): Promise<RpcResult<'chain_requestNetwork'>> {
-    return this.#call(WALLET_NAME.requestNetwork, undefined, context);
-  }
-
-  switchChain(args: RpcParams<'chain_switchChain'>, context?: RequestContext): Promise<RpcResult<'chain_switchChain'>> {
-    return this.#call(WALLET_NAME.switchChain, args, context);
-  }
-
-  getNetworkId(context?: RequestContext): Promise<RpcResult<'chain_networkId'>> {
-    return this.#call(WALLET_NAME.getNetworkId, undefined, context);
-  }
-
-  addChain(args: RpcParams<'chain_addChain'>, context?: RequestContext): Promise<RpcResult<'chain_addChain'>> {
-    return this.#call(WALLET_NAME.addChain, args, context);
-  }
-
-  getWalletInfo(context?: RequestContext): Promise<RpcResult<'wallet_info'>> {
-    return this.#call(WALLET_NAME.getWalletInfo, undefined, context);
-  }
-
-  /** Forgets this site's connection in the wallet, as `disconnect()` does, and resolves `[]` (Auro's, EIP-2255's). */
-  revokePermissions(
-    args?: RpcParams<'wallet_revokePermissions'>,
-    context?: RequestContext,
-  ): Promise<RpcResult<'wallet_revokePermissions'>> {
-    return this.#call(WALLET_NAME.revokePermissions, args, context);
-  }
-
-  signMessage(args: RpcParams<'chain_signMessage'>, context?: RequestContext): Promise<RpcResult<'chain_signMessage'>> {
-    return this.#call(WALLET_NAME.signMessage, args, context);
-  }
-
-  signJsonMessage(args: RpcParams<'chain_sign_JsonMessage'>, context?: RequestContext): Promise<RpcResult<'chain_sign_JsonMessage'>> {
-    return this.#call(WALLET_NAME.signJsonMessage, args, context);
-  }
-
-  verifyMessage(args: RpcParams<'chain_verifyMessage'>, context?: RequestContext): Promise<boolean> {
-    return this.#call(WALLET_NAME.verifyMessage, args, context);
-  }
-
-  verifyJsonMessage(args: RpcParams<'chain_verify_JsonMessage'>, context?: RequestContext): Promise<boolean> {
-    return this.#call(WALLET_NAME.verifyJsonMessage, args, context);
-  }
-
-  signFields(args: RpcParams<'chain_signFields'>, context?: RequestContext): Promise<RpcResult<'chain_signFields'>> {
-    return this.#call(WALLET_NAME.signFields, args, context);
-  }
-
-  verifyFields(args: RpcParams<'chain_verifyFields'>, context?: RequestContext): Promise<boolean> {
-    return this.#call(WALLET_NAME.verifyFields, args, context);
-  }
-
-  sendPayment(args: RpcParams<'chain_sendPayment'>, context?: RequestContext): Promise<RpcResult<'chain_sendPayment'>> {
-    return this.#call(WALLET_NAME.sendPayment, args, context);
-  }
-
-  sendStakeDelegation(
-    args: RpcParams<'chain_sendStakeDelegation'>,
-    context?: RequestContext,
-  ): Promise<RpcResult<'chain_sendStakeDelegation'>> {
-    return this.#call(WALLET_NAME.sendStakeDelegation, args, context);
-  }
-
-  sendTransaction(args: RpcParams<'chain_sendTransaction'>, context?: RequestContext): Promise<RpcResult<'chain_sendTransaction'>> {
-    return this.#call(WALLET_NAME.sendTransaction, args, context);
-  }
-
-  createNullifier(args: RpcParams<'chain_createNullifier'>, context?: RequestContext): Promise<RpcResult<'chain_createNullifier'>> {
-    return this.#call(WALLET_NAME.createNullifier, args, context);
-  }
-
-  storePrivateCredential(
-    args: RpcParams<'chain_storePrivateCredential'>,
-    context?: RequestContext,
-  ): Promise<RpcResult<'chain_storePrivateCredential'>> {
-    return this.#call(WALLET_NAME.storePrivateCredential, args, context);
-  }
-
-  requestPresentation(
-    args: RpcParams<'chain_requestPresentation'>,
-    context?: RequestContext,
-  ): Promise<RpcResult<'chain_requestPresentation'>> {
-    return this.#call(WALLET_NAME.requestPresentation, args, context);
+    return this.#call('chain_accounts', undefined, context);
   }
 
   /**
@@ -401,6 +318,22 @@ export class WalletConnector {
     } else if (event === 'disconnect' && typeof value === 'object' && value !== null && this.#accounts.length > 0) {
       // (Once per disconnection: after the page's own disconnect() the page was told already.)
       this.#events.emit('disconnect', fromWireError(value as WireError));
+    }
+  }
+
+  /**
+   * The wallet methods, one per name of the list (./methods.ts), on the prototype as methods of a class are:
+   * `(args, context?)` or `(context?)`, each sending its wallet name. `getAccounts` is the class's own (above).
+   */
+  static {
+    for (const [name, { method, params }] of Object.entries(WALLET_METHODS)) {
+      if (Object.hasOwn(WalletConnector.prototype, method)) continue;
+      const { [method]: value } = {
+        [method](this: WalletConnector, ...given: [unknown?, RequestContext?]): Promise<unknown> {
+          return params ? this.#call(name, given[0], given[1]) : this.#call(name, undefined, given[0] as RequestContext);
+        },
+      };
+      Object.defineProperty(WalletConnector.prototype, method, { value, writable: true, configurable: true });
     }
   }
 }

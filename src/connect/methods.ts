@@ -1,35 +1,31 @@
 /**
- * The wallet methods the connector forwards, and the direct method of each: the provider's method table
- * (src/provider/methods.ts, `METHODS`), repeated here because importing the table would bring its zod schemas into
- * the dapp's bundle. test/connect/connector.test.ts keeps the two equal, and checks that each direct method of the
- * connector sends its wallet name.
+ * The wallet methods the connector forwards: each wallet name, the direct method that sends it, and whether that
+ * method takes params (`(args, context?)`) or not (`(context?)`). Generated from the provider's method table
+ * (src/provider/methods.ts) by `npm run methods:generate`: importing the table would bring its zod schemas into the
+ * dapp's bundle. Do not edit; test/connect/methods.test.ts checks that it is what the table makes.
  */
 import type { ProviderMethod, WalletMethod } from '../provider/methods.js';
+import type { RpcParams } from '../provider/rpc.js';
 
 export const WALLET_METHODS = {
-  chain_requestAccounts: 'requestAccounts',
-  chain_accounts: 'getAccounts',
-  chain_requestNetwork: 'requestNetwork',
-  chain_sendPayment: 'sendPayment',
-  chain_sendStakeDelegation: 'sendStakeDelegation',
-  chain_signFields: 'signFields',
-  chain_verifyFields: 'verifyFields',
-  chain_verifyMessage: 'verifyMessage',
-  chain_sign_JsonMessage: 'signJsonMessage',
-  chain_verify_JsonMessage: 'verifyJsonMessage',
-  chain_sendTransaction: 'sendTransaction',
-  chain_requestPresentation: 'requestPresentation',
-  chain_createNullifier: 'createNullifier',
-  chain_storePrivateCredential: 'storePrivateCredential',
-  chain_signMessage: 'signMessage',
-  chain_switchChain: 'switchChain',
-  chain_networkId: 'getNetworkId',
-  chain_addChain: 'addChain',
-  wallet_info: 'getWalletInfo',
-  wallet_revokePermissions: 'revokePermissions',
-} as const satisfies { [M in WalletMethod]: ProviderMethod<M> };
-
-/** The wallet name of each direct method (`chain_sendTransaction` for `sendTransaction`), what the connector sends. */
-export const WALLET_NAME = Object.fromEntries(Object.entries(WALLET_METHODS).map(([wallet, direct]) => [direct, wallet])) as {
-  readonly [M in WalletMethod as (typeof WALLET_METHODS)[M]]: M;
-};
+  chain_requestAccounts: { method: 'requestAccounts', params: false },
+  chain_accounts: { method: 'getAccounts', params: false },
+  chain_requestNetwork: { method: 'requestNetwork', params: false },
+  chain_networkId: { method: 'getNetworkId', params: false },
+  chain_switchChain: { method: 'switchChain', params: true },
+  chain_addChain: { method: 'addChain', params: true },
+  wallet_info: { method: 'getWalletInfo', params: false },
+  wallet_revokePermissions: { method: 'revokePermissions', params: true },
+  chain_signMessage: { method: 'signMessage', params: true },
+  chain_sign_JsonMessage: { method: 'signJsonMessage', params: true },
+  chain_verifyMessage: { method: 'verifyMessage', params: true },
+  chain_verify_JsonMessage: { method: 'verifyJsonMessage', params: true },
+  chain_signFields: { method: 'signFields', params: true },
+  chain_verifyFields: { method: 'verifyFields', params: true },
+  chain_sendPayment: { method: 'sendPayment', params: true },
+  chain_sendStakeDelegation: { method: 'sendStakeDelegation', params: true },
+  chain_sendTransaction: { method: 'sendTransaction', params: true },
+  chain_createNullifier: { method: 'createNullifier', params: true },
+  chain_requestPresentation: { method: 'requestPresentation', params: true },
+  chain_storePrivateCredential: { method: 'storePrivateCredential', params: true },
+} as const satisfies { [M in WalletMethod]: { method: ProviderMethod<M>; params: [RpcParams<M>] extends [undefined] ? false : true } };

@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { FifoLock } from '../util/fifo-lock.js';
 import { StoreKeys, isSalt, parseSealedEntry, type SealedEntry } from './store-crypto.js';
 import { StoreLock, errorCode, ioError, removeLockLeftovers } from './store-lock.js';
-import { CredentialStoreError, checkAccount, checkId, checkSecret, type CredentialEntry, type CredentialStore } from './store.js';
+import { CredentialStoreError, checkAccountAddress, checkId, checkSecret, type CredentialEntry, type CredentialStore } from './store.js';
 
 export const CREDENTIAL_FILE_FORMAT = 'chain-ledger-credentials';
 /** The format written; format 1 (no salt, no list MAC, no padding) is still read, and re-keyed on its next write. */
@@ -85,11 +85,11 @@ export class FileCredentialStore implements CredentialStore {
 
   /** The file holding `account`'s credentials. */
   fileOf(account: string): string {
-    return join(this.directory, `${checkAccount(account)}.json`);
+    return join(this.directory, `${checkAccountAddress(account)}.json`);
   }
 
   async list(account: string, secret: Uint8Array): Promise<CredentialEntry[]> {
-    checkAccount(account); // even when there is no file
+    checkAccountAddress(account); // even when there is no file
     checkSecret(secret);
     const file = await this.#read(account);
     if (file === undefined) return [];
@@ -108,7 +108,7 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   async remove(account: string, secret: Uint8Array, id: string): Promise<boolean> {
-    checkAccount(account);
+    checkAccountAddress(account);
     checkSecret(secret);
     checkId(id);
     if ((await this.#read(account)) === undefined) return false;
@@ -126,7 +126,7 @@ export class FileCredentialStore implements CredentialStore {
    * key may have leaked. A leaked store-key signature still opens it (docs/credentials.md). False if there is no store.
    */
   async rekey(account: string, secret: Uint8Array): Promise<boolean> {
-    checkAccount(account);
+    checkAccountAddress(account);
     checkSecret(secret);
     return this.#update(account, async (file) => {
       if (file === undefined) return { result: false };

@@ -11,7 +11,7 @@
  */
 import { FifoLock } from '../util/fifo-lock.js';
 import { StoreKeys, isSalt, parseSealedEntry, type SealedEntry } from './store-crypto.js';
-import { CredentialStoreError, checkAccount, checkId, checkSecret, type CredentialEntry, type CredentialStore } from './store.js';
+import { CredentialStoreError, checkAccountAddress, checkId, checkSecret, type CredentialEntry, type CredentialStore } from './store.js';
 
 export const DEFAULT_CREDENTIAL_DB = 'chain-ledger-credentials';
 
@@ -72,7 +72,7 @@ export class IndexedDbCredentialStore implements CredentialStore {
   }
 
   async list(account: string, secret: Uint8Array): Promise<CredentialEntry[]> {
-    checkAccount(account);
+    checkAccountAddress(account);
     checkSecret(secret);
     const snapshot = await this.#snapshot(account);
     if (snapshot.header === undefined) return [];
@@ -89,7 +89,7 @@ export class IndexedDbCredentialStore implements CredentialStore {
   }
 
   async remove(account: string, secret: Uint8Array, id: string): Promise<boolean> {
-    checkAccount(account);
+    checkAccountAddress(account);
     checkSecret(secret);
     checkId(id);
     return this.#write(account, secret, async (_keys, entries) => {
@@ -104,7 +104,7 @@ export class IndexedDbCredentialStore implements CredentialStore {
    * still opens it (docs/credentials.md). False if the account has no store (nothing is written).
    */
   async rekey(account: string, secret: Uint8Array): Promise<boolean> {
-    checkAccount(account);
+    checkAccountAddress(account);
     checkSecret(secret);
     // The write re-seals every entry under a fresh salt (as it does a format-1 store); nothing else changes.
     return this.#write(account, secret, async (_keys, entries, exists) => (exists ? { result: true, entries } : { result: false }), {

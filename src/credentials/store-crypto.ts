@@ -26,7 +26,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { base64 } from '@scure/base';
 import { toHex, utf8 } from '../apdu/bytes.js';
-import { CredentialStoreError, canonicalCredential, checkAccount, checkSecret, isEntryId } from './store.js';
+import { CredentialStoreError, canonicalCredential, checkAccountAddress, checkSecret, isEntryId } from './store.js';
 
 const DOMAIN = 'chain-ledger credential store v1';
 export const STORE_KDF_INFO = {
@@ -109,7 +109,7 @@ export class StoreKeys {
    * header; undefined for a format-1 store).
    */
   static async derive(account: string, secret: Uint8Array, salt?: string): Promise<StoreKeys> {
-    checkAccount(account);
+    checkAccountAddress(account);
     checkSecret(secret);
     const saltBytes = salt === undefined ? undefined : decodeSalt(salt);
     const derive = (info: string, salted = true) => hkdf(sha256, secret, salted ? saltBytes : undefined, utf8.encode(info), 32);

@@ -68,7 +68,8 @@ export const STORE_SECRET_BYTES = 32;
 
 const ID_PATTERN = /^[0-9a-f]{64}$/;
 
-export function checkAccount(account: unknown): string {
+/** The store's `account` (a store keeps one record set per account address): a Mina address, else 'invalid'. */
+export function checkAccountAddress(account: unknown): string {
   const decoded = decodeAddress(account as string);
   if (typeof decoded === 'string') throw new CredentialStoreError('invalid', `account: not a Mina address (${decoded})`);
   return account as string;

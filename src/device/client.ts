@@ -14,7 +14,7 @@ import type { TextToSign } from '../apdu/sign-text.js';
 import type { ZkappSignatures, ZkappStream } from '../apdu/sign-zkapp.js';
 import type { MinaSignature } from '../apdu/signature.js';
 import type { AppVersion } from '../apdu/version.js';
-import { ExclusiveTransport, type DeviceSession } from '../transport/exclusive.js';
+import { ExclusiveTransport, type HeldDevice } from '../transport/exclusive.js';
 import type { ApduTransport, SendOptions } from '../transport/types.js';
 import { channelOver, prepareCommand, type PreparedCommand } from './command-runner.js';
 import type { AddressOptions, CommandChannel, MinaAppConfiguration } from './commands.js';
@@ -39,7 +39,7 @@ export class MinaLedgerApp {
   /** The app version, read once per client and shared with the clients `exclusive()` hands out. */
   #versionCache: { version: Promise<AppVersion> | undefined } = { version: undefined };
   /** Set on a client handed out by `exclusive()`: its exchanges use the held device instead of queueing. */
-  #session: DeviceSession | undefined;
+  #held: HeldDevice | undefined;
 
   constructor(transport: ApduTransport) {
     this.transport = ExclusiveTransport.for(transport);
@@ -60,10 +60,10 @@ export class MinaLedgerApp {
    * @throws `LedgerDisconnectedError` when the device goes away; the signal's reason when `options.signal` aborts.
    */
   async exclusive<T>(task: (app: MinaLedgerApp) => Promise<T>, options: SendOptions = {}): Promise<T> {
-    if (this.#session) return task(this);
-    return this.transport.exclusive((session) => {
+    if (this.#held) return task(this);
+    return this.transport.exclusive((held) => {
       const bound = new MinaLedgerApp(this.transport);
-      bound.#session = session;
+      bound.#held = held;
       bound.#versionCache = this.#versionCache;
       return task(bound);
     }, options);
@@ -309,10 +309,10 @@ export class MinaLedgerApp {
 
   /** The held device as a command's channel; its version is this client's (read once). */
   #channel(options: SendOptions): CommandChannel {
-    const session = this.#session;
-    if (!session) throw new Error('MinaLedgerApp: an exchange outside a command (a bug in this class)');
+    const held = this.#held;
+    if (!held) throw new Error('MinaLedgerApp: an exchange outside a command (a bug in this class)');
     return channelOver(
-      (cla, ins, p1, p2, data, statusList) => session.send(cla, ins, p1, p2, data, statusList, options),
+      (cla, ins, p1, p2, data, statusList) => held.send(cla, ins, p1, p2, data, statusList, options),
       () => this.version(options),
     );
   }

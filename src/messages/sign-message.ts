@@ -80,7 +80,7 @@ export function messageRefusal(capabilities: Capabilities, message: string, what
   return reason === undefined ? undefined : new ProviderError(ErrorCode.MethodNotSupported, { reason: reason + WITH_SIGN_TEXT });
 }
 
-/** What signing a message or fields needs from the provider (its per-call session satisfies it). */
+/** What signing a message or fields needs from the provider (its call context satisfies it). */
 export interface MessageContext {
   app: MinaLedgerApp;
   accountIndex: number;

@@ -10,7 +10,7 @@ import { completeNullifier, type NullifierJson } from './complete.js';
 /** A nullifier (o1js / mina-signer JSON, decimal strings) and the message as given. */
 export type NullifierResult = NullifierJson & { data: unknown[] };
 
-/** What one nullifier call needs from the provider (its per-call session satisfies it). */
+/** What one nullifier call needs from the provider (its call context satisfies it). */
 export interface NullifierContext {
   app: MinaLedgerApp;
   accountIndex: number;

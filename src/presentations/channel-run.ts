@@ -1,9 +1,9 @@
 /**
  * One presentation's run over a worker channel (runner.ts starts the worker, in-thread.ts stands in for one): each step
- * is a message of session.ts's protocol, bounded in time; the run decides when the worker ends, and whether it goes
+ * is a message of presentation-worker.ts's protocol, bounded in time; the run decides when the worker ends, and whether it goes
  * back warm for the next presentation (Node) or is terminated.
  */
-import type { PrecompileMessage, PrepareMessage, Prepared, SessionMessage, WorkerReply } from './session.js';
+import type { PrecompileMessage, PrepareMessage, Prepared, WorkerMessage, WorkerReply } from './presentation-worker.js';
 
 export interface PresentationRun {
   /** Compiles the request's circuit (the request alone); the `prepare` of the same request that follows reuses it. */
@@ -28,7 +28,7 @@ export class PresentationRunError extends Error {
 }
 
 /**
- * The worker itself failed: it stopped, or threw outside the session (o1js's wasm has trapped so in browsers), not the
+ * The worker itself failed: it stopped, or threw outside the presentation worker's handling (o1js's wasm has trapped so in browsers), not the
  * presentation. Nothing about the request is known to be wrong, so the caller may run the step again in a fresh worker.
  */
 export class PresentationWorkerError extends Error {
@@ -69,7 +69,7 @@ export const DEFAULT_PRESENTATION_LIMITS: PresentationLimits = { timeMs: 300_000
 
 /** What the runner needs of a worker, whichever platform's. */
 export interface WorkerChannel {
-  post(message: SessionMessage): void;
+  post(message: WorkerMessage): void;
   /** Replies, and failures of the worker itself (it stopped, or its script failed). */
   listen(onReply: (reply: WorkerReply) => void, onFailure: (error: unknown) => void): void;
   terminate(): void;
@@ -141,7 +141,7 @@ class ChannelRun {
   }
 
   /**
-   * The worker itself failed (it stopped, ran out of memory, or threw outside the session). It is ended at once, not
+   * The worker itself failed (it stopped, ran out of memory, or threw outside the presentation worker's handling). It is ended at once, not
    * asked to close (an uncaught error: in a browser it lives on, its o1js state unknown): its work is lost anyway, and
    * the caller may start a fresh one, which must not share the tab's memory with a dead o1js instance's.
    */
@@ -185,7 +185,7 @@ class ChannelRun {
   }
 
   /** Sends one step to the worker and waits for its reply, within the time limit (a close has its own grace period). */
-  ask(message: SessionMessage): Promise<WorkerReply> {
+  ask(message: WorkerMessage): Promise<WorkerReply> {
     if (this.closed) return Promise.reject(this.signal?.reason ?? this.failure ?? new Error('the presentation run is closed'));
     return new Promise<WorkerReply>((resolve, reject) => {
       const timer = 'close' in message ? undefined : setTimeout(() => this.overTime(), this.timeMs);

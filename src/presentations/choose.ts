@@ -9,7 +9,7 @@ import type { AttestationsModules } from '../upstream/attestations.js';
 import { escapeForDisplay } from '../apdu/display-text.js';
 import type { CredentialEntry } from '../credentials/store.js';
 import type { CredentialCandidate, PresentationContext } from './context.js';
-import type { PrepareMessage } from './session.js';
+import type { PrepareMessage } from './presentation-worker.js';
 import type { ValidRequest } from './validate.js';
 
 /** A stored credential that fits an input: its store entry and the credential read from it. */

@@ -1,5 +1,5 @@
 /**
- * What a presentation asks of its caller (the provider's session, or a test): the connected account and its store,
+ * What a presentation asks of its caller (the provider's call context, or a test): the connected account and its store,
  * the verifier's origin, the holder's review (`confirmPresentation`) and the device's abilities, and where each stage
  * is reported. Shared by the stages (request-presentation.ts reads as their sequence), so it lives below them; the
  * review's types are here too, since the provider's options name them.
@@ -121,7 +121,7 @@ export interface PresentationContext extends CredentialContext {
    * Told as each stage on the host starts: `loading-prover` (only when o1js and mina-attestations are not loaded
    * yet), `awaiting-approval` (the holder's review), then, once approved, `compiling`, `proving`; a step run again in
    * a fresh worker is told once more, with `retry: true`. The device step between them is `onConfirm`'s, with its
-   * prompt (the provider's session tells it as the stage `confirm-on-device` too, so it is not reported twice).
+   * prompt (the provider's call context tells it as the stage `confirm-on-device` too, so it is not reported twice).
    */
   progress?: ReportProgress;
 }

@@ -1,30 +1,30 @@
 /**
- * The session protocol (session.ts) served in this thread: the fallback where no worker can start (no `Worker`, a
+ * The presentation worker (presentation-worker.ts) served in this thread: the fallback where no worker can start (no `Worker`, a
  * bundle that left the worker file out, a worker script that fails to load, o1js's wasm backend in Node). The runner
  * drives it as it drives a worker, so a presentation runs the same stages either way; only the thread differs, and
  * this one is busy while o1js works (which is why a worker is preferred).
  *
  * Replies are copies, as a worker's are (structured clone), so neither side holds the other's objects. An aborted run
- * "terminates" this channel: the step in flight cannot be stopped, its late reply is dropped, and the session is
+ * "terminates" this channel: the step in flight cannot be stopped, its late reply is dropped, and the worker is
  * closed after it (its key cache persisted and dropped).
  */
 import type { WorkerChannel } from './runner.js';
-import { presentationSession, type SessionMessage, type WorkerReply } from './session.js';
+import { presentationWorker, type WorkerMessage, type WorkerReply } from './presentation-worker.js';
 
-/** A channel to `session` (by default a fresh presentation session, without reuse of compiled programs) in this thread. */
-export function inThreadChannel(session: (message: SessionMessage) => Promise<WorkerReply> = presentationSession()): WorkerChannel {
+/** A channel to `worker` (by default a fresh presentation worker, without reuse of compiled programs) in this thread. */
+export function inThreadChannel(worker: (message: WorkerMessage) => Promise<WorkerReply> = presentationWorker()): WorkerChannel {
   let onReply: (reply: WorkerReply) => void = () => {};
   let onFailure: (error: unknown) => void = () => {};
   let ended = false;
   // One message at a time, in order, as a worker takes them.
   let queue: Promise<unknown> = Promise.resolve();
-  const serve = (message: SessionMessage) => {
+  const serve = (message: WorkerMessage) => {
     queue = queue
       .then(async () => {
-        const reply = await session(message);
+        const reply = await worker(message);
         if (!ended) onReply(structuredClone(asThisThreads(reply)));
       })
-      .catch((error: unknown) => ended || onFailure(error)); // the session replies to its own errors: this is ours
+      .catch((error: unknown) => ended || onFailure(error)); // the worker replies to its own errors: this is ours
   };
   return {
     post: serve,
@@ -35,7 +35,7 @@ export function inThreadChannel(session: (message: SessionMessage) => Promise<Wo
     terminate() {
       if (ended) return;
       ended = true;
-      queue = queue.then(() => session({ close: true })).catch(() => {});
+      queue = queue.then(() => worker({ close: true })).catch(() => {});
     },
   };
 }

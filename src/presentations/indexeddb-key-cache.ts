@@ -10,7 +10,7 @@
  * 2. prover-key-cache.ts's `PersistentKeyCache` over IndexedDB (database `chain-ledger-o1js-keys-<o1js version>`, so an
  *    o1js upgrade starts clean), two object stores: `meta` (small, listed) and `data` (the bytes);
  * 3. the hook `requestPresentation` runs prepare/finalize through: it sets `o1js.Cache.FileSystemDefault` (which
- *    mina-attestations' `program.compile()` reads) to the session's cache for the duration of each phase and restores
+ *    mina-attestations' `program.compile()` reads) to the presentation's view of the cache for the duration of each phase and restores
  *    it afterwards; Pickles keeps the object it was given, so the prover keys read lazily while proving still reach it.
  *
  * Each phase ends with a report, logged (`console.info`) and dispatched on the page's `globalThis` as the event
@@ -40,7 +40,7 @@ export const KEY_CACHE_EVENT = 'chain-ledger:key-cache';
 
 export interface KeyCacheReport extends KeyCacheStats {
   /**
-   * `compile`: after the compile (the session's precompile, started during the holder's review, or a prepare that
+   * `compile`: after the compile (the presentation worker's precompile, started during the holder's review, or a prepare that
    * compiled); `proof`: when the presentation is over (proved, rejected or failed).
    */
   phase: 'compile' | 'proof';
@@ -259,7 +259,7 @@ export function setKeyCacheReporter(to: (report: KeyCacheReport) => void): void 
 }
 
 function report(live: KeyCacheReport): void {
-  reporter(JSON.parse(JSON.stringify(live)) as KeyCacheReport); // a snapshot: the session's counters go on
+  reporter(JSON.parse(JSON.stringify(live)) as KeyCacheReport); // a snapshot: the view's counters go on
 }
 
 /** mina-attestations' circuit name: `credential-` + 16 hex of Keccak-256 over the serialized spec (program.js). */
@@ -307,10 +307,10 @@ export async function openBrowserPresentationKeys(
   }
   const started = Date.now();
   const circuit = circuitName(o1js, requestJson);
-  let session: Awaited<ReturnType<PersistentKeyCache['open']>>;
+  let view: Awaited<ReturnType<PersistentKeyCache['open']>>;
   try {
     cache ??= new PersistentKeyCache(globalThis.indexedDB === undefined ? new MemoryKeyCacheBackend() : new IndexedDbKeyCacheBackend());
-    session = await cache.open(circuit);
+    view = await cache.open(circuit);
   } catch (error) {
     warn(`the key cache cannot be read: ${(error as Error)?.message ?? error}`);
     return NO_PRESENTATION_KEYS;
@@ -325,7 +325,7 @@ export async function openBrowserPresentationKeys(
   const flush = async () => {
     const t = Date.now();
     try {
-      await session.flush();
+      await view.flush();
     } catch (error) {
       // Quota, private mode, a closed database: the presentation stays correct, only uncached.
       console.warn(`chain-ledger: the key cache could not be written: ${(error as Error)?.message ?? error}`);
@@ -338,7 +338,7 @@ export async function openBrowserPresentationKeys(
       const t = Date.now();
       try {
         return await withCacheFallback(
-          () => withDefaultCache(o1js, session.cache, run),
+          () => withDefaultCache(o1js, view.cache, run),
           () => run(),
           (error) => {
             // Whatever went wrong with the cache (a shim that no longer fits o1js, …): compile again without it.
@@ -350,7 +350,7 @@ export async function openBrowserPresentationKeys(
         times.compileMillis = Date.now() - t;
         compiledAt = Date.now();
         await flush();
-        report({ phase: 'compile', circuit, ...session.stats, ...times });
+        report({ phase: 'compile', circuit, ...view.stats, ...times });
       }
     },
     async prove(run) {
@@ -358,7 +358,7 @@ export async function openBrowserPresentationKeys(
       if (compiledAt !== undefined) times.deviceMillis = t - compiledAt;
       try {
         // After a fallback, o1js compiled with its own cache: the proof runs the same way.
-        return await (times.fallback === undefined ? withDefaultCache(o1js, session.cache, run) : run());
+        return await (times.fallback === undefined ? withDefaultCache(o1js, view.cache, run) : run());
       } finally {
         times.proofMillis = Date.now() - t;
       }
@@ -367,8 +367,8 @@ export async function openBrowserPresentationKeys(
       if (closed) return;
       closed = true;
       await flush();
-      session.close();
-      report({ phase: 'proof', circuit, ...session.stats, ...times });
+      view.close();
+      report({ phase: 'proof', circuit, ...view.stats, ...times });
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The prepare and finalize stages of a presentation: its compile and its proof, on a worker where one can start
- * (runner.ts), else in this thread (in-thread.ts), over the same session protocol either way. The device step runs
+ * (runner.ts), else in this thread (in-thread.ts), over the same presentation worker protocol either way. The device step runs
  * between them, in the caller.
  *
  * A worker that fails while compiling or proving (it stopped, or o1js's wasm trapped in it: o1js#2870's family in
@@ -21,7 +21,7 @@ import {
   type PresentationRun,
 } from './runner.js';
 import { notSatisfied } from './satisfies.js';
-import type { Prepared, PrepareMessage } from './session.js';
+import type { Prepared, PrepareMessage } from './presentation-worker.js';
 
 type ProofContext = Pick<PresentationContext, 'signal' | 'o1jsCacheBytes' | 'progress' | 'presentationLimits'>;
 

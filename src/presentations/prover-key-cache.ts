@@ -2,7 +2,7 @@
  * A persistent cache for o1js's proving keys, behind o1js's synchronous `Cache` interface (read/write/canWrite).
  *
  * o1js reads and writes its cache synchronously during `compile()` and, for prover keys, lazily during the proof; a
- * browser's storage (IndexedDB) is asynchronous. So a session preloads what one presentation can use into memory (the
+ * browser's storage (IndexedDB) is asynchronous. So a view of it preloads what one presentation can use into memory (the
  * entries shared by every circuit, `srs-*` and `lagrange-basis-*`, plus the entries of this request's circuit),
  * serves o1js from that map, buffers what o1js writes, and flushes it to the backend afterwards.
  *
@@ -47,7 +47,7 @@ export interface KeyCacheMeta {
   size: number;
   /** Hex SHA-256 of `bytes`. */
   digest: string;
-  /** Milliseconds since the epoch when a session last loaded or wrote the entry. */
+  /** Milliseconds since the epoch when a presentation last loaded or wrote the entry. */
   lastUsed: number;
 }
 
@@ -84,7 +84,7 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return toHex(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
 }
 
-/** Counters of one session: what the assertions and the benchmark read. */
+/** Counters of one view: what the assertions and the benchmark read. */
 export interface KeyCacheStats {
   /** Entries loaded from the backend (digest checked). */
   loaded: number;
@@ -93,9 +93,9 @@ export interface KeyCacheStats {
   discarded: number;
   hits: number;
   misses: number;
-  /** Entries o1js wrote in this session. */
+  /** Entries o1js wrote in this view. */
   writes: number;
-  /** Entries (and bytes) evicted by the size cap after this session's flushes. */
+  /** Entries (and bytes) evicted by the size cap after this view's flushes. */
   evicted: number;
   evictedBytes: number;
   /** The persistentIds behind `discarded` and `writes`. */
@@ -108,7 +108,7 @@ export interface PersistentKeyCacheOptions {
   now?: () => number;
 }
 
-/** A cache over a backend; `open(circuit)` starts a session for one presentation. */
+/** A cache over a backend; `open(circuit)` opens a view of it for one presentation. */
 export class PersistentKeyCache {
   readonly maxBytes: number;
   readonly #now: () => number;
@@ -125,7 +125,7 @@ export class PersistentKeyCache {
    * Loads the shared entries and those of `circuit` (a `credential-<16 hex>` name; undefined: shared only), checking
    * each one's digest; damaged ones are deleted from the backend.
    */
-  async open(circuit: string | undefined): Promise<KeyCacheSession> {
+  async open(circuit: string | undefined): Promise<KeyCacheView> {
     const { metas, malformed } = await this.#listMeta();
     const wanted = metas.filter((m) => m.group === SHARED_GROUP || (circuit !== undefined && m.group === circuit));
     const records = await this.backend.getMany(wanted.map((m) => m.persistentId));
@@ -150,9 +150,9 @@ export class PersistentKeyCache {
     }
     damaged.push(...malformed);
     if (damaged.length > 0) await this.backend.remove(damaged);
-    const session = new KeyCacheSession(this, circuit, entries, this.#now);
-    Object.assign(session.stats, { loaded: entries.size, loadedBytes, discarded: damaged.length, discardedIds: damaged });
-    return session;
+    const view = new KeyCacheView(this, circuit, entries, this.#now);
+    Object.assign(view.stats, { loaded: entries.size, loadedBytes, discarded: damaged.length, discardedIds: damaged });
+    return view;
   }
 
   /** The backend's meta records, and the ids of those that are not well-formed (damaged: to be removed). */
@@ -204,7 +204,7 @@ export class PersistentKeyCache {
 }
 
 /** One presentation's view of the cache: `cache` is what o1js gets; `flush()` persists what it wrote. */
-export class KeyCacheSession {
+export class KeyCacheView {
   readonly stats: KeyCacheStats = {
     loaded: 0,
     loadedBytes: 0,

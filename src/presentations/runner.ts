@@ -13,13 +13,13 @@
  *   `new Worker(new URL(…, import.meta.url), { type: 'module' })` form. A fresh one per presentation: o1js 2.x can
  *   hang on a second proof in one instance (o1js#2870), and terminating the worker frees o1js's wasm memory.
  *
- * Both speak session.ts's protocol. Where no worker can be started (no `Worker`, a bundle that left the
+ * Both speak presentation-worker.ts's protocol. Where no worker can be started (no `Worker`, a bundle that left the
  * worker file out, a worker script that fails to load), `startPresentationRun` resolves to undefined and the caller
- * runs the same session in its own thread over `runOver` (channel-run.ts, in-thread.ts), with a warning in browsers: the page is busy
+ * runs the same presentation worker in its own thread over `runOver` (channel-run.ts, in-thread.ts), with a warning in browsers: the page is busy
  * meanwhile, which is why a worker is preferred.
  */
 import { DEFAULT_PRESENTATION_LIMITS, type PresentationLimits, type PresentationRun, runOver, type WorkerChannel } from './channel-run.js';
-import type { WorkerReply } from './session.js';
+import type { WorkerReply } from './presentation-worker.js';
 
 export {
   DEFAULT_PRESENTATION_LIMITS,

@@ -9,7 +9,7 @@ import type { PresentationToSign } from '../apdu/extension.js';
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import type { AttestationsModules } from '../upstream/attestations.js';
 import type { PresentationContext } from './context.js';
-import type { ContextParts, Prepared } from './session.js';
+import type { ContextParts, Prepared } from './presentation-worker.js';
 import type { ValidRequest } from './validate.js';
 
 type O1js = AttestationsModules['o1js'];

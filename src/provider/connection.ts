@@ -4,13 +4,20 @@
  * an unplug), and the `accountsChanged` and `disconnect` events when it comes and goes.
  */
 import { supports } from '../apdu/version.js';
-import { capabilitiesOf } from '../device/capabilities.js';
+import { capabilitiesOf, type Capabilities } from '../device/capabilities.js';
 import { MinaLedgerApp } from '../device/client.js';
 import { ErrorCode, ProviderError } from './to-provider-error.js';
 import type { ProviderEvents } from './events.js';
 import type { LedgerProviderOptions } from './options.js';
 import type { CallReport } from './progress.js';
-import type { ConnectedAccount } from './session.js';
+
+/** The connected account, as `requestAccounts()` left it. */
+export interface ConnectedAccount {
+  address: string;
+  capabilities: Capabilities;
+  /** The credential store's secret, derived on the device on first use, once per connection. */
+  storeSecret?: Uint8Array;
+}
 
 /** What a connection reads of the provider's options: its transport, and whether the first connect shows the address. */
 export type ConnectionOptions = Pick<LedgerProviderOptions, 'transport' | 'confirmAddress'>;

@@ -2,27 +2,35 @@
  * The one table of wallet methods. Each wallet name gives the `LedgerProvider` method that serves it. A name is
  * `chain_X`, which Auro and mina-js call `mina_X` (the same method under both names), or `wallet_X`, the
  * wallet-level namespace (EIP-2255's `wallet_revokePermissions`, Auro's `wallet_info`) that every wallet spells the
- * same way. Each row gives its params schema, how its positional params read, whether
- * `wrapProvider({ whenUnsupported: 'delegate' })` may hand it to the original wallet, and what it resolves (a type
- * only). Everything else derives from here: `METHODS`, the typed dapp API (`ChainRpcSchema` in ./rpc.ts), the methods
- * `LedgerProvider` must implement (`TableMethods`, which the documented `WalletMethods` of ./wallet-methods.ts must
- * equal), `request()`'s dispatch and the wrapper's delegation, so a method added here is a method everywhere (and a
- * compile error until the interface documents it and the provider has it).
+ * same way. Each row is the whole method: whether it needs a connection (`onHost`: answered before or without one;
+ * `onDevice`: the connected account, on the device), its params schema, how its positional params read, what the app
+ * must be able to do, how long it holds the device, whether `wrapProvider({ whenUnsupported: 'delegate' })` may hand
+ * it to the original wallet, and its body (`run`), whose return type is the method's result.
+ *
+ * Everything else derives from here: `METHODS`, the typed dapp API (`ChainRpcSchema` in ./rpc.ts), the provider's
+ * direct methods (./provider.ts makes one per row; the documented `WalletMethods` of ./wallet-methods.ts must equal
+ * the table), `request()`'s dispatch, the wrapper's delegation, the wallet host's list of methods that need no
+ * connection (src/wallet/host.ts), and the connector's methods (src/connect/methods.ts, generated from this table:
+ * `npm run methods:generate`). A method is a schema (./schemas.ts), a row here, its documented signature, and a test.
  *
  * Models: viem's `walletActions` (one line per action), mina-js's `validation.ts` (every method's params in one file).
  */
 import type { z } from 'zod';
 import type { Capabilities } from '../device/capabilities.js';
-import { fieldsRefusal, type SignedFields } from '../messages/sign-fields.js';
-import { jsonMessageText, messageRefusal, type SignedMessage } from '../messages/sign-message.js';
-import type { NullifierResult } from '../nullifier/create-nullifier.js';
-import type { SendTransactionResult } from '../zkapp/send-transaction.js';
+import { deleteCredential, rekeyCredentials, storePrivateCredential } from '../credentials/store-credential.js';
+import { fieldsRefusal, signFieldsOnLedger, verifyFields } from '../messages/sign-fields.js';
+import { jsonMessageText, messageRefusal, signMessageOnLedger, verifyMessage } from '../messages/sign-message.js';
+import { createNullifier } from '../nullifier/create-nullifier.js';
+import { sendLegacyCommand } from '../payments/send-payment.js';
+import { requestPresentation } from '../presentations/request-presentation.js';
+import { sendTransaction } from '../zkapp/send-transaction.js';
 import { ErrorCode, ProviderError, invalidParams, needsExtension } from '../errors/provider-error.js';
+import { WALLET_VERSION } from './discovery.js';
+import type { CallContext, StoreCallContext, HostContext } from './call-context.js';
 import {
   addChainParams,
   createNullifierParams,
   deleteCredentialParams,
-  emptyParams,
   requestPresentationParams,
   revokePermissionsParams,
   sendPaymentParams,
@@ -46,39 +54,73 @@ export interface PositionalRule<K extends string = string> {
   isObjectForm(element: unknown): boolean;
 }
 
-/** One row of the table. */
-export interface MethodSpec {
+/** What a schema makes of a method's arguments (`undefined` for a method without params). */
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** The columns every row has. */
+interface RowBase<M extends string, S extends z.ZodType | undefined, K extends string = string> {
   /** The `LedgerProvider` method that serves it. */
-  method: string;
+  method: M;
   /** Its params' schema (zod); absent for a method without params. */
-  params?: z.ZodType;
+  params?: S;
   /** Its positional form, where `[value]` is not simply the params object. */
-  positional?: PositionalRule;
+  positional?: PositionalRule<K>;
+  /** Whether a wrapped provider may hand it to the original wallet when the Ledger cannot do it (20006). */
+  delegate: boolean;
+}
+
+/** A method answered on the host, before or without a connection: no device, but `requestAccounts`'s connect. */
+interface HostRow<M extends string, S extends z.ZodType | undefined, R, K extends string> extends RowBase<M, S, K> {
+  /**
+   * Counted as a pending call while it runs (bounded by `maxPendingCalls`, ended by `rejectPending()`): set where it
+   * waits on the integrator's question (`confirmSwitchChain`, `confirmAddChain`).
+   */
+  pending?: true;
+  /** The body: the provider's network and connection, and the call's signal (`HostContext`), with the parsed params. */
+  run: (host: HostContext, params: Parsed<S>) => Promise<R>;
+}
+
+/** A method of the connected account (1001 before `requestAccounts`), on the device. */
+interface DeviceRow<M extends string, S extends z.ZodType | undefined, R, Store extends boolean, K extends string>
+  extends RowBase<M, S, K> {
   /**
    * What the connected app must be able to do with these params: the error to refuse with before the device is
    * asked (or waited for), else undefined. Gets the params as the schema parsed them.
    */
-  // biome-ignore lint/suspicious/noExplicitAny: each row's params are its own schema's output; the pipeline passes them as parsed.
-  requires?: (capabilities: Capabilities, params: any) => ProviderError | undefined;
+  requires?: (capabilities: Capabilities, params: Parsed<S>) => ProviderError | undefined;
   /**
-   * Whether it uses the credential store: its session then has the store, the store secret and a message verifier,
+   * Whether it uses the credential store: its call then has the store, the store secret and a message verifier,
    * and the call is refused (20006) on an app before 1.4.5 or a transport that would log the store key.
    */
-  store?: boolean;
+  store?: Store;
   /**
-   * Whether it holds the device only for its device steps (`session.withDevice`), not for its host work: set where
+   * `'steps'`: it holds the device only for its device steps (`call.withDevice`), not for its host work: set where
    * that work takes long (a presentation's compile and proof), so that one origin's compile never holds another's
    * prompt. Else the device is held for the whole call.
    */
-  ownDeviceSteps?: boolean;
-  /** Whether a wrapped provider may hand it to the original wallet when the Ledger cannot do it (20006). */
-  delegate: boolean;
-  /** What it resolves: a type only (undefined at run time, see `resolves`). */
-  result: unknown;
+  hold?: 'steps';
+  /** The body: the call (the device held, the account, the network, the hooks: ./call-context.ts) and the parsed params. */
+  run: (call: Store extends true ? StoreCallContext : CallContext, params: Parsed<S>) => Promise<R>;
 }
 
-/** A result type for the table: the value is undefined, the type is what the method resolves. */
-const resolves = <T>(): T | undefined => undefined;
+/** A row as the table holds it: `params` present in its type (undefined for none), and its `connection`. */
+type Built<Row, S, C extends 'none' | 'account'> = Omit<Row, 'params'> & { params: S; connection: C };
+
+/** A row of a method answered on the host (`connection: 'none'`). */
+const onHost = <const M extends string, R, S extends z.ZodType | undefined = undefined, const K extends string = never>(
+  row: HostRow<M, S, R, K>,
+) => ({ ...row, connection: 'none' }) as Built<HostRow<M, S, R, K>, S, 'none'>;
+
+/** A row of a method of the connected account, on the device (`connection: 'account'`). */
+const onDevice = <
+  const M extends string,
+  R,
+  S extends z.ZodType | undefined = undefined,
+  const Store extends boolean = false,
+  const K extends string = never,
+>(
+  row: DeviceRow<M, S, R, Store, K>,
+) => ({ ...row, connection: 'account' }) as Built<DeviceRow<M, S, R, Store, K>, S, 'account'>;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -99,82 +141,138 @@ const extension =
 /** `[fields]` → `{ message: fields }` (a one-element array holding `{ message }` is that object). */
 const fieldsFirst: PositionalRule<'message'> = { key: 'message', isObjectForm: (element) => !Array.isArray(element) };
 
-/** What the device can sign of a message: refused before the device is asked (src/messages/sign-message.ts). */
-const signableMessage = (capabilities: Capabilities, { message }: { message: string }) => messageRefusal(capabilities, message);
-/** The same for the JSON text of a `signJsonMessage`. */
-const signableJson = (capabilities: Capabilities, { message }: { message: Parameters<typeof jsonMessageText>[0] }) =>
-  messageRefusal(capabilities, jsonMessageText(message), 'this JSON text');
+/** The network now, as Auro's network methods answer it. */
+const networkNow = async ({ network }: HostContext) => ({ networkID: network.chainId });
 
-/** The wallet methods: wallet name → what serves it. */
+/** The wallet methods: wallet name → its row. */
 export const WALLET_METHODS = {
-  chain_requestAccounts: { method: 'requestAccounts', delegate: false, result: resolves<string[]>() },
-  chain_accounts: { method: 'getAccounts', delegate: false, result: resolves<string[]>() },
-  chain_requestNetwork: { method: 'requestNetwork', delegate: false, result: resolves<{ networkID: string }>() },
+  chain_requestAccounts: onHost({ method: 'requestAccounts', delegate: false, run: (host) => host.connect() }),
+  chain_accounts: onHost({
+    method: 'getAccounts',
+    delegate: false,
+    run: async ({ connection }) => (connection.account ? [connection.account.address] : []),
+  }),
+  chain_requestNetwork: onHost({ method: 'requestNetwork', delegate: false, run: networkNow }),
   /** mina-js (Pallad): the network id as text, `'mina:devnet'`; wagmina asks every wallet but Auro for it. */
-  chain_networkId: { method: 'getNetworkId', delegate: false, result: resolves<string>() },
-  chain_switchChain: { method: 'switchChain', params: switchChainParams, delegate: false, result: resolves<{ networkID: string }>() },
-  chain_addChain: { method: 'addChain', params: addChainParams, delegate: false, result: resolves<{ networkID: string }>() },
-  wallet_info: { method: 'getWalletInfo', delegate: false, result: resolves<{ version: string; init: boolean }>() },
-  wallet_revokePermissions: { method: 'revokePermissions', params: revokePermissionsParams, delegate: false, result: resolves<[]>() },
-  chain_signMessage: {
+  chain_networkId: onHost({ method: 'getNetworkId', delegate: false, run: async ({ network }) => network.chainId }),
+  chain_switchChain: onHost({
+    method: 'switchChain',
+    params: switchChainParams,
+    pending: true,
+    delegate: false,
+    run: async (host, { networkID }) => {
+      await host.network.switchTo(networkID, host.signal);
+      return networkNow(host);
+    },
+  }),
+  chain_addChain: onHost({
+    method: 'addChain',
+    params: addChainParams,
+    pending: true,
+    delegate: false,
+    run: async (host, { url, name }) => {
+      await host.network.add(url, name, host.signal);
+      return networkNow(host);
+    },
+  }),
+  wallet_info: onHost({
+    method: 'getWalletInfo',
+    delegate: false,
+    run: async (): Promise<{ version: string; init: boolean }> => ({ version: WALLET_VERSION, init: true }),
+  }),
+  wallet_revokePermissions: onHost({
+    method: 'revokePermissions',
+    params: revokePermissionsParams,
+    delegate: false,
+    run: async ({ connection }): Promise<[]> => {
+      connection.drop('permissions revoked by the page');
+      return [];
+    },
+  }),
+  chain_signMessage: onDevice({
     method: 'signMessage',
     params: signMessageParams,
-    requires: signableMessage,
+    requires: (capabilities, { message }) => messageRefusal(capabilities, message),
     delegate: true,
-    result: resolves<SignedMessage>(),
-  },
-  chain_sign_JsonMessage: {
+    run: (call, { message }) => signMessageOnLedger(call, message),
+  }),
+  chain_sign_JsonMessage: onDevice({
     method: 'signJsonMessage',
     params: signJsonMessageParams,
-    requires: signableJson,
+    requires: (capabilities, { message }) => messageRefusal(capabilities, jsonMessageText(message), 'this JSON text'),
     delegate: true,
-    result: resolves<SignedMessage>(),
-  },
-  chain_verifyMessage: { method: 'verifyMessage', params: verifyMessageParams, delegate: false, result: resolves<boolean>() },
-  chain_verify_JsonMessage: { method: 'verifyJsonMessage', params: verifyMessageParams, delegate: false, result: resolves<boolean>() },
-  chain_signFields: {
+    run: (call, { message }) => signMessageOnLedger(call, jsonMessageText(message), 'this JSON text'),
+  }),
+  chain_verifyMessage: onHost({
+    method: 'verifyMessage',
+    params: verifyMessageParams,
+    delegate: false,
+    run: ({ network }, params) => verifyMessage(params, network.networkId === 1),
+  }),
+  chain_verify_JsonMessage: onHost({
+    method: 'verifyJsonMessage',
+    params: verifyMessageParams,
+    delegate: false,
+    run: ({ network }, params) => verifyMessage(params, network.networkId === 1),
+  }),
+  chain_signFields: onDevice({
     method: 'signFields',
     params: signFieldsParams,
     positional: fieldsFirst,
-    requires: (capabilities: Capabilities, { message }: { message: { fields: bigint[] } }) => fieldsRefusal(capabilities, message.fields),
+    requires: (capabilities, { message }) => fieldsRefusal(capabilities, message.fields),
     delegate: true,
-    result: resolves<SignedFields>(),
-  },
-  chain_verifyFields: { method: 'verifyFields', params: verifyFieldsParams, delegate: false, result: resolves<boolean>() },
-  chain_sendPayment: { method: 'sendPayment', params: sendPaymentParams, delegate: true, result: resolves<{ hash: string }>() },
-  chain_sendStakeDelegation: {
+    run: (call, { message }) => signFieldsOnLedger(call, message),
+  }),
+  chain_verifyFields: onHost({
+    method: 'verifyFields',
+    params: verifyFieldsParams,
+    delegate: false,
+    run: (_, params) => verifyFields(params),
+  }),
+  chain_sendPayment: onDevice({
+    method: 'sendPayment',
+    params: sendPaymentParams,
+    delegate: true,
+    run: (call, params) => sendLegacyCommand('payment', call, params),
+  }),
+  chain_sendStakeDelegation: onDevice({
     method: 'sendStakeDelegation',
     params: sendStakeDelegationParams,
     delegate: true,
-    result: resolves<{ hash: string }>(),
-  },
-  chain_sendTransaction: {
+    run: (call, params) => sendLegacyCommand('delegation', call, params),
+  }),
+  chain_sendTransaction: onDevice({
     method: 'sendTransaction',
     params: sendTransactionParams,
     requires: zkappSigning,
     delegate: true,
-    result: resolves<SendTransactionResult>(),
-  },
-  chain_createNullifier: {
+    run: (call, params) => sendTransaction(call, params),
+  }),
+  chain_createNullifier: onDevice({
     method: 'createNullifier',
     params: createNullifierParams,
     positional: fieldsFirst,
     requires: extension('createNullifier', 'nullifier', 'CREATE_NULLIFIER'),
     delegate: true,
-    result: resolves<NullifierResult>(),
-  },
-  chain_requestPresentation: {
+    run: (call, { message }) => createNullifier(call, message),
+  }),
+  chain_requestPresentation: onDevice({
     method: 'requestPresentation',
     params: requestPresentationParams,
     requires: extension('signFields', 'multi-field signing (the presentation owner signature)', 'SIGN_FIELDS'),
     store: true,
-    ownDeviceSteps: true,
+    hold: 'steps',
     // `[{ presentationRequest }]` as the mina-attestations demo sends it.
     positional: { key: 'presentation', isObjectForm: (element: unknown) => isObject(element) && Object.hasOwn(element, 'presentation') },
     delegate: true,
-    result: resolves<{ presentation: string }>(),
-  },
-  chain_storePrivateCredential: {
+    // SIGN_PRESENTATION (extension 1.1): the device shows the verifier and computes the context itself.
+    run: (call, { presentation }) =>
+      requestPresentation(
+        { ...call, clearSigning: call.capabilities.extension?.signPresentation === true },
+        presentation.presentationRequest,
+      ),
+  }),
+  chain_storePrivateCredential: onDevice({
     method: 'storePrivateCredential',
     params: storePrivateCredentialParams,
     // `[credential]`; a stored credential has a `credential` key of its own, so only `{ credential }` alone is the object.
@@ -183,11 +281,11 @@ export const WALLET_METHODS = {
       isObjectForm: (element: unknown) => isObject(element) && Object.keys(element).length === 1 && Object.hasOwn(element, 'credential'),
     },
     store: true,
-    ownDeviceSteps: true,
+    hold: 'steps',
     delegate: true,
-    result: resolves<{ credential: string }>(),
-  },
-} as const satisfies Record<`chain_${string}` | `wallet_${string}`, MethodSpec>;
+    run: (call, { credential }) => storePrivateCredential(call, credential),
+  }),
+} satisfies Record<`chain_${string}` | `wallet_${string}`, Row>;
 
 /** The table's type, for the types derived from it (./rpc.ts). */
 export type WalletMethodTable = typeof WALLET_METHODS;
@@ -207,25 +305,44 @@ export const METHODS = Object.freeze(
  * Methods only the host reaches, through `credentialManager(provider)` (./credential-manager.ts): never a page
  * method, never served by `request()`.
  */
-export const HOST_METHODS = {
-  listCredentials: { params: emptyParams, store: true },
-  deleteCredential: { params: deleteCredentialParams, store: true },
-  rekeyCredentials: { params: emptyParams, store: true },
-} as const;
+export const HOST_ONLY_METHODS = {
+  listCredentials: onDevice({
+    method: 'listCredentials',
+    store: true,
+    delegate: false,
+    run: async (call) => call.store.list(call.address, await call.storeSecret()),
+  }),
+  deleteCredential: onDevice({
+    method: 'deleteCredential',
+    params: deleteCredentialParams,
+    store: true,
+    delegate: false,
+    run: (call, { id }) => deleteCredential(call, id),
+  }),
+  rekeyCredentials: onDevice({ method: 'rekeyCredentials', store: true, delegate: false, run: (call) => rekeyCredentials(call) }),
+} satisfies Record<string, Row>;
 
-type Rows = { [M in WalletMethod as ProviderMethod<M>]: WalletMethodTable[M] } & typeof HOST_METHODS;
+type Rows = { [M in WalletMethod as ProviderMethod<M>]: WalletMethodTable[M] } & typeof HOST_ONLY_METHODS;
 /** Every provider method with a row: the wallet methods and the host methods. */
 export type MethodName = keyof Rows;
-/** Whether method `P` uses the credential store (see `MethodSpec.store`). */
-export type UsesStore<P extends MethodName> = Rows[P] extends { store: true } ? true : false;
-/** What method `P`'s schema makes of its arguments. */
-export type ParsedParams<P extends MethodName> = Rows[P] extends { params: infer S extends z.ZodType } ? z.output<S> : undefined;
+/** What method `P` resolves: what its body returns. */
+export type MethodResult<P extends MethodName> = Rows[P] extends { run: (...args: never[]) => Promise<infer R> } ? R : never;
 
-/** A provider method's row, as the pipeline reads it: the wallet name (for a wallet method) beside the spec. */
-export type Row = Omit<MethodSpec, 'method' | 'result' | 'delegate'> & { delegate?: boolean; walletMethod?: WalletMethod };
+/** A row as the pipeline reads it, whichever its kind, with its wallet name (for a wallet method). */
+export interface Row extends RowBase<string, z.ZodType | undefined> {
+  connection: 'none' | 'account';
+  pending?: true;
+  // biome-ignore lint/suspicious/noExplicitAny: each row's params are its own schema's output; the pipeline passes them as parsed.
+  requires?: (capabilities: Capabilities, params: any) => ProviderError | undefined;
+  store?: boolean;
+  hold?: 'steps';
+  // biome-ignore lint/suspicious/noExplicitAny: each row's call and params are its kind's and its schema's; the pipeline builds them.
+  run: (call: any, params: any) => Promise<unknown>;
+  walletMethod?: WalletMethod;
+}
 
-/** Each provider method's row (`signMessage` → its schema, requirement, delegation, wallet name). */
-export const ROWS: Readonly<Record<MethodName, Row>> = { ...walletRows(), ...HOST_METHODS };
+/** Each provider method's row (`signMessage` → its schema, requirement, body, wallet name). */
+export const ROWS: Readonly<Record<MethodName, Row>> = { ...walletRows(), ...HOST_ONLY_METHODS };
 
 function walletRows(): Record<ProviderMethod, Row> {
   const rows: Partial<Record<ProviderMethod, Row>> = {};
@@ -238,7 +355,7 @@ function walletRows(): Record<ProviderMethod, Row> {
  * `chain_` method.
  * @throws `ProviderError` 20003 when `args` is no `{ method }`, 20006 for a name that is no wallet method.
  */
-export function specOfRequest(args: unknown): WalletMethodTable[WalletMethod] & { walletMethod: WalletMethod } {
+export function specOfRequest(args: unknown): Row & { walletMethod: WalletMethod } {
   const method = (args as { method?: unknown } | null)?.method;
   if (typeof args !== 'object' || args === null || typeof method !== 'string')
     throw invalidParams('method', 'request needs { method, params }');
@@ -255,7 +372,7 @@ export function specOfRequest(args: unknown): WalletMethodTable[WalletMethod] & 
  * object form (`[credential]`, `[{ presentationRequest }]`, `[[fields]]`).
  * @throws `ProviderError` 20003 for an array of another length.
  */
-export function paramsOf(spec: MethodSpec, params: unknown): unknown {
+export function paramsOf(spec: Pick<Row, 'positional'>, params: unknown): unknown {
   if (!Array.isArray(params)) return params;
   if (params.length !== 1) throw invalidParams('params', 'must be an object, or an array holding exactly one object');
   const [element] = params;

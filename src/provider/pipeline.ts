@@ -1,20 +1,20 @@
 /**
- * The pipeline every `LedgerProvider` method runs, in this order:
+ * The pipeline every `LedgerProvider` method runs, direct calls and `request()` alike (`run`), in this order:
  *
  *   origin check (23001) → connected? (1001) → arguments (zod, 20003) → device capability (20006)
  *     → the device, held for the whole call (one call at a time per device, cancellable) → device work → verification
  *
  * so a request from the wrong origin, with bad arguments, or for an instruction the app lacks never reaches the
- * device. A method whose row says `ownDeviceSteps` (a presentation) holds the device for its device steps only, not
- * for its compile and proof. Each call has one report (./progress.ts) and one session (./session.ts); every error
+ * device. What runs is the method's row (./methods.ts): a method answered on the host skips the connection and the
+ * device; a method whose row says `hold: 'steps'` (a presentation) holds the device for its device steps only, not
+ * for its compile and proof. Each call has one report (./progress.ts) and one context (./call-context.ts); every error
  * leaves as a `ProviderError` (details to `onHostLog`), and a wrapped provider's 20006 goes to the original wallet
- * where the method table (./methods.ts) allows (./delegation.ts).
+ * where the method table allows (./delegation.ts).
  */
 import type { MinaLedgerApp } from '../device/client.js';
 import type { LocalChain } from '../zkapp/local-chain.js';
-import { ROWS, paramsOf, specOfRequest, type MethodName, type ParsedParams, type UsesStore } from './methods.js';
+import { ROWS, paramsOf, specOfRequest, type MethodName, type MethodResult, type Row } from './methods.js';
 import type { CallOptions, RequestContext } from './rpc.js';
-import type { WalletMethods } from './wallet-methods.js';
 import { hostDetail, toProviderError } from './to-provider-error.js';
 import { orDelegate, type DelegatedCall } from './delegation.js';
 import { assertSameOrigin, callerOrigin } from './origin.js';
@@ -23,23 +23,18 @@ import type { CheckedOptions, LedgerProviderOptions, Network } from './options.j
 import { CallReport } from './progress.js';
 import { parseParams } from './schemas.js';
 import { snapshotArguments } from './snapshot.js';
-import { CallSessions, type CallSession, type ConnectedAccount, type CredentialSession, type WithDevice } from './session.js';
-import type { DeviceConnection } from './connection.js';
+import { CallContexts, type HostContext, type WithDevice } from './call-context.js';
+import type { ConnectedAccount, DeviceConnection } from './connection.js';
 import type { CurrentNetwork } from './current-network.js';
 
-/** Marks a call that `request()` runs: it reports, and delegates, through the request's own call. */
-const INSIDE_REQUEST = Symbol('inside request()');
-type Inner = RequestContext & { [INSIDE_REQUEST]?: CallReport };
-/** The session of a call of method `P`: with the credential store when the table says it uses it. */
-type SessionOf<P extends MethodName> = UsesStore<P> extends true ? CredentialSession : CallSession;
-/** What a method does with its session and its parsed params. */
-export type Body<P extends MethodName, T> = (session: SessionOf<P>, params: ParsedParams<P>) => Promise<T>;
+/** The signal of a host call that nothing but its caller can end. */
+const NEVER_ABORTED = new AbortController().signal;
 
 /** What one provider's pipeline works with. */
 export interface PipelineParts {
-  /** The provider: its origin, the methods `request()` runs, and the key of its delegation (./delegation.ts). */
-  provider: WalletMethods & { readonly origin: string };
-  /** The provider's options: the integrator's hooks (`onProgress`, `onDeviceAction`, `onHostLog`), the sessions'. */
+  /** The provider: its origin, and the key of its delegation (./delegation.ts). */
+  provider: { readonly origin: string };
+  /** The provider's options: the integrator's hooks (`onProgress`, `onDeviceAction`, `onHostLog`), the call contexts'. */
   options: LedgerProviderOptions;
   checked: CheckedOptions;
   device: DeviceConnection;
@@ -50,23 +45,23 @@ export interface PipelineParts {
 export class CallPipeline {
   readonly #parts: PipelineParts;
   readonly #pending: PendingCalls;
-  readonly #sessions: CallSessions;
+  readonly #contexts: CallContexts;
 
   constructor(parts: PipelineParts) {
     const { options, checked, provider } = parts;
     this.#parts = parts;
     this.#pending = new PendingCalls(checked.maxPendingCalls, checked.maxRequestsPerMinute);
-    this.#sessions = new CallSessions(options, checked, provider.origin);
+    this.#contexts = new CallContexts(options, checked, provider.origin);
   }
 
   /** 23001 unless the call comes from the bound origin. */
-  checkOrigin(context: RequestContext): void {
+  checkOrigin(context: RequestContext | null | undefined): void {
     const { provider, checked } = this.#parts;
     assertSameOrigin(provider.origin, callerOrigin(provider.origin, checked.bridge, context?.origin));
   }
 
   /** The connection, for a call from the bound origin (23001 otherwise) on a connected provider (1001 otherwise). */
-  caller(context: RequestContext): ConnectedAccount {
+  caller(context: RequestContext | null | undefined): ConnectedAccount {
     this.checkOrigin(context);
     return this.#parts.device.required();
   }
@@ -76,128 +71,108 @@ export class CallPipeline {
     return this.#pending.rejectAll();
   }
 
-  /** The calls' in-process chain of `network: 'local'` (./session.ts). */
+  /** The calls' in-process chain of `network: 'local'` (./call-context.ts). */
   localChain(network: Network): Promise<LocalChain> {
-    return this.#sessions.localChain(network);
-  }
-
-  /** `requestAccounts`: the caller's origin, then the account already connected, or a connect holding the device. */
-  connect(context: RequestContext): Promise<string[]> {
-    return this.#call('requestAccounts', undefined, context, async (report) => {
-      this.checkOrigin(context);
-      const { device } = this.#parts;
-      if (device.account) return [device.account.address];
-      return this.#whole(report, context, (app, signal) => device.connect(app, signal, report));
-    });
-  }
-
-  /** A method that needs no device: the caller's origin, the table's schema, then `body`. */
-  local<P extends MethodName, T>(
-    method: P,
-    args: unknown,
-    context: RequestContext,
-    body: (params: ParsedParams<P>) => Promise<T>,
-  ): Promise<T> {
-    return this.#call(method, args, context, async () => {
-      this.checkOrigin(context);
-      return body(this.#params(method, args));
-    });
+    return this.#contexts.localChain(network);
   }
 
   /**
-   * A method that needs no device but may wait on the integrator's question (`confirmSwitchChain`, `confirmAddChain`):
-   * `local`, counted as a pending call (bounded, ended by `rejectPending()`), `body` getting the signal that ends it.
+   * A direct call of provider method `method` with the caller's `args`: its row, run with its own report, a 20006
+   * handed to the original wallet where the row lets it delegate.
    */
-  asking<P extends MethodName, T>(
-    method: P,
-    args: unknown,
-    context: RequestContext,
-    body: (params: ParsedParams<P>, signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    return this.local(method, args, context, (params) => this.#pendingCall(context, (signal) => body(params, signal)));
+  run<P extends MethodName>(method: P, args: unknown, context: RequestContext | null | undefined): Promise<MethodResult<P>> {
+    const row = ROWS[method];
+    const report = this.#report(method);
+    const call = this.#guarded(this.#serve(row, args, context ?? {}, report));
+    const delegated = { method, walletMethod: row.walletMethod, args, context: context ?? {}, viaRequest: false };
+    return this.#settle(report, call, { ...delegated, delegable: () => row.delegate }) as Promise<MethodResult<P>>;
   }
 
   /**
-   * A method on the device: the caller, the connection, the table's schema and requirement, then the device, held
-   * for the whole call (or, where the table says `ownDeviceSteps`, for each of its device steps, `withDevice`), and
-   * `body` with the call's session (with the credential store where the table says so).
+   * `request({ method, params })`: the origin first (nothing from another origin is even looked at), then the row
+   * the name finds, run as a direct call is. A method it does not know may still go to the original wallet.
    */
-  onDevice<P extends MethodName, T>(method: P, args: unknown, context: RequestContext, body: Body<P, T>): Promise<T> {
-    return this.#call(method, args, context, async (report) => {
-      const account = this.caller(context);
-      const params = this.#params(method, args);
-      const { requires, store, ownDeviceSteps } = ROWS[method];
-      // What the device cannot do with these params is refused before the call waits for the device.
-      const missing = requires?.(account.capabilities, params);
-      if (missing) throw missing;
-      const { device, network } = this.#parts;
-      if (store === true) this.#sessions.checkStoreKeyCarried(device.client().transport);
-      // The call ends when its connection does (a disconnect while it waits on a hook or for the device).
-      const ended = device.ended(account);
-      const held: CallOptions = { ...context, signal: context?.signal ? AbortSignal.any([context.signal, ended]) : ended };
-      const run = async (app: MinaLedgerApp, signal: AbortSignal, withDevice: WithDevice) => {
+  request(args: unknown, context: RequestContext | null | undefined): Promise<unknown> {
+    const report = this.#report('request');
+    let delegable = true;
+    const call = async () => {
+      this.checkOrigin(context);
+      const row = specOfRequest(args);
+      report.method = row.method;
+      delegable = row.delegate;
+      // A method without params ignores what the page sent; the others' params are unknown until the schema parsed them.
+      const params = row.params === undefined ? undefined : paramsOf(row, (args as { params?: unknown }).params);
+      return this.#serve(row, params, context ?? {}, report);
+    };
+    const delegated = { method: 'request', args, context: context ?? {}, viaRequest: true };
+    return this.#settle(report, this.#guarded(call()), { ...delegated, delegable: () => delegable });
+  }
+
+  /** One call of `row`: on the host (`connection: 'none'`) or on the device (`'account'`). */
+  #serve(row: Row, args: unknown, context: RequestContext, report: CallReport): Promise<unknown> {
+    return row.connection === 'none' ? this.#onHost(row, args, context, report) : this.#onDevice(row, args, context, report);
+  }
+
+  /** The caller's origin, the row's schema, then its body, counted as pending where the row says so. */
+  async #onHost(row: Row, args: unknown, context: RequestContext, report: CallReport): Promise<unknown> {
+    this.checkOrigin(context);
+    const params = this.#params(row, args);
+    const { network, device } = this.#parts;
+    const host = (signal: AbortSignal): HostContext => ({
+      network,
+      connection: device,
+      signal,
+      connect: () => this.#connect(report, context),
+    });
+    // The pending slot's signal ends the call when the caller's does or `rejectPending()` runs.
+    if (row.pending) return this.#pendingCall(context, (signal) => row.run(host(signal), params));
+    return row.run(host(context.signal ?? NEVER_ABORTED), params);
+  }
+
+  /**
+   * The caller, the connection, the row's schema and requirement, then the device, held for the whole call (or,
+   * where the row says `hold: 'steps'`, for each of its device steps, `withDevice`), and the row's body with the
+   * call's context (with the credential store where the row says so).
+   */
+  async #onDevice(row: Row, args: unknown, context: RequestContext, report: CallReport): Promise<unknown> {
+    const account = this.caller(context);
+    const params = this.#params(row, args);
+    // What the device cannot do with these params is refused before the call waits for the device.
+    const missing = row.requires?.(account.capabilities, params);
+    if (missing) throw missing;
+    const { device, network } = this.#parts;
+    if (row.store === true) this.#contexts.checkStoreKeyCarried(device.client().transport);
+    // The call ends when its connection does (a disconnect while it waits on a hook or for the device).
+    const ended = device.ended(account);
+    const options: CallOptions = { ...context, signal: context.signal ? AbortSignal.any([context.signal, ended]) : ended };
+    // The pending slot, from now until the call settles; its signal ends the call as `options.signal` does, and on
+    // `rejectPending()`.
+    return this.#pendingCall(options, async (signal) => {
+      /** The call's context, on the device it holds (for the whole call, or through `withDevice` for each step). */
+      const open = async (app: MinaLedgerApp, withDevice: WithDevice) => {
         device.assertStill(account);
         const chain = { id: network.chainId, name: network.name };
         const call = { app, withDevice, account, network: network.kind, chain, endpoint: network.endpoint, signal, report };
-        return body((await this.#sessions.open(call, store === true)) as SessionOf<P>, params);
+        return this.#contexts.open(call, row.store === true);
       };
       // A method with host work of minutes (a presentation's compile and proof) holds the device for its steps only.
-      if (ownDeviceSteps) {
-        return this.#pendingCall(held, (signal) => run(device.client(), signal, this.#deviceSteps(report, account, held, signal)));
-      }
-      return this.#whole(report, held, (app, signal) => run(app, signal, (step) => step(app)));
+      if (row.hold === 'steps') return row.run(await open(device.client(), this.#deviceSteps(report, account, options, signal)), params);
+      return this.#hold(report, options, signal, async (held) => row.run(await open(held, (step) => step(held)), params));
     });
   }
 
-  /** `request()`: the method the table names, run inside this call (which reports it and delegates for it). */
-  request(args: unknown, context: RequestContext): Promise<unknown> {
-    const report = this.#report('request');
-    // Delegable: a method the table lets delegate, or one it does not know (the original wallet may).
-    let delegable = true;
-    const call = this.#guard(async () => {
-      // The origin first, for every method (known or not): nothing from another origin is even looked at.
-      this.checkOrigin(context);
-      const spec = specOfRequest(args);
-      report.method = spec.method;
-      delegable = spec.delegate;
-      const { provider } = this.#parts;
-      const run = provider[spec.method] as (...args: unknown[]) => Promise<unknown>;
-      const inner: Inner = { ...context, [INSIDE_REQUEST]: report };
-      // Runtime validation is each method's own: the params are unknown until its schema has parsed them.
-      return run.apply(provider, 'params' in spec ? [paramsOf(spec, (args as { params?: unknown }).params), inner] : [inner]);
-    });
-    return this.#settle(report, call, { method: 'request', args, context, viaRequest: true, delegable: () => delegable });
+  /** `requestAccounts`: the account already connected, or a connect holding the device (a pending call meanwhile). */
+  #connect(report: CallReport, context: RequestContext): Promise<string[]> {
+    const { device } = this.#parts;
+    if (device.account) return Promise.resolve([device.account.address]);
+    return this.#pendingCall(context, (signal) => this.#hold(report, context, signal, (app) => device.connect(app, signal, report)));
   }
 
-  /**
-   * One call: its report (progress from start to one `done` or `failed`), errors as `ProviderError` (details for the
-   * host to `onHostLog`), and, for a wrapped provider, a 20006 handed to the original wallet where the table allows.
-   * A call that `request()` runs shares the request's report and delegation.
-   */
-  async #call<T>(method: MethodName, args: unknown, context: RequestContext, run: (report: CallReport) => Promise<T>): Promise<T> {
-    // `null` as a context (a page calling requestAccounts(null)) is no context, as `undefined` is: never a TypeError.
-    const outer = (context as Inner | null)?.[INSIDE_REQUEST];
-    if (outer) return this.#guard(() => run(outer));
-    const report = this.#report(method);
-    const { delegate, walletMethod } = ROWS[method];
-    const result = this.#guard(() => run(report));
-    return this.#settle(report, result, { method, walletMethod, args, context, viaRequest: false, delegable: () => delegate === true });
-  }
-
-  /** `args` through method `method`'s schema in the table (20003 naming the bad field). */
-  #params<P extends MethodName>(method: P, args: unknown): ParsedParams<P> {
-    const schema = ROWS[method].params;
+  /** `args` through the row's schema (20003 naming the bad field). */
+  #params(row: Row, args: unknown): unknown {
     // The page's arguments read once, as plain data, before any check (./snapshot.ts): every check and the work after
     // it see one value.
-    return (schema ? parseParams(schema, snapshotArguments(args)) : undefined) as ParsedParams<P>;
-  }
-
-  /**
-   * Device work holding the device for the whole method; the call counts as pending (bounded, rejectable with
-   * `rejectPending()`) until it settles, and `work` gets the signal to pass on to the device.
-   */
-  #whole<T>(report: CallReport, context: CallOptions, work: (app: MinaLedgerApp, signal: AbortSignal) => Promise<T>): Promise<T> {
-    return this.#pendingCall(context, (signal) => this.#hold(report, context, signal, (app) => work(app, signal)));
+    return row.params ? parseParams(row.params, snapshotArguments(args)) : undefined;
   }
 
   /** A call's device steps, each holding the device (`#hold`), a step inside a step running in it. */
@@ -264,9 +239,10 @@ export class CallPipeline {
     return new CallReport(method, this.#parts.options, (message) => this.#hostLog(message));
   }
 
-  async #guard<T>(run: () => Promise<T>): Promise<T> {
+  /** The call, its failure as a `ProviderError` (the detail the page must not see to `onHostLog`). */
+  async #guarded<T>(call: Promise<T>): Promise<T> {
     try {
-      return await run();
+      return await call;
     } catch (error) {
       const detail = hostDetail(error);
       if (detail !== undefined) this.#hostLog(detail);

@@ -1,49 +1,26 @@
 /**
- * `LedgerProvider`, the `window.chain` provider backed by a Ledger, and `createLedgerProvider`. Each method is one
- * call of the pipeline (./pipeline.ts: origin, connection, arguments, capability, the device, verification) with the
- * domain function that does the work; the wallet methods' documentation is on the interface the class implements
- * (./wallet-methods.ts), checked against the method table (./methods.ts). The connection to the device is
- * ./connection.ts, the network now ./current-network.ts, the per-call session ./session.ts.
+ * `LedgerProvider`, the `window.chain` provider backed by a Ledger, and `createLedgerProvider`. Its wallet methods
+ * are made from the method table (./methods.ts), one per row: each is one call of the pipeline (./pipeline.ts:
+ * origin, connection, arguments, capability, the device, the row's body, verification); their documentation is the
+ * interface they are declared by (./wallet-methods.ts), checked against the table. The connection to the device is
+ * ./connection.ts, the network now ./current-network.ts, the per-call context ./call-context.ts.
  */
 import type { NetworkId } from '../apdu/codec.js';
 import type { Capabilities } from '../device/capabilities.js';
-import { deleteCredential, rekeyCredentials, storePrivateCredential } from '../credentials/store-credential.js';
-import { signFieldsOnLedger, verifyFields, type SignedFields } from '../messages/sign-fields.js';
-import { jsonMessageText, signMessageOnLedger, verifyMessage, type SignedMessage } from '../messages/sign-message.js';
-import { createNullifier, type NullifierResult } from '../nullifier/create-nullifier.js';
-import { sendLegacyCommand } from '../payments/send-payment.js';
-import { requestPresentation } from '../presentations/request-presentation.js';
 import type { LocalChain } from '../zkapp/local-chain.js';
-import { sendTransaction } from '../zkapp/send-transaction.js';
 import { registerHostCredentials, type HostCredentials } from './host-credentials.js';
-import type {
-  AddChainArgs,
-  CreateNullifierArgs,
-  RequestArguments,
-  RequestContext,
-  RequestPresentationArgs,
-  RequestResult,
-  RevokePermissionsArgs,
-  SendPaymentArgs,
-  SendStakeDelegationArgs,
-  SendTransactionArgs,
-  SendTransactionResultFor,
-  SignFieldsArgs,
-  SignJsonMessageArgs,
-  SignMessageArgs,
-  StorePrivateCredentialArgs,
-  SwitchChainArgs,
-  VerifyFieldsArgs,
-  VerifyMessageArgs,
-} from './rpc.js';
+import { WALLET_METHODS } from './methods.js';
+import type { RequestArguments, RequestContext, RequestResult } from './rpc.js';
 import type { WalletMethods } from './wallet-methods.js';
 import { bindOrigin } from './origin.js';
 import { ProviderEvents, type EventName, type Listener } from './events.js';
-import { WALLET_VERSION } from './discovery.js';
 import { DeviceConnection } from './connection.js';
 import { CurrentNetwork } from './current-network.js';
 import { checkProviderOptions, type LedgerProviderOptions, type Network } from './options.js';
 import { CallPipeline } from './pipeline.js';
+
+// The wallet methods: `WalletMethods`, each made from its row of the method table (the class's static block).
+export interface LedgerProvider extends WalletMethods {}
 
 /**
  * A Mina wallet provider (`window.chain`, Auro's `window.mina` API) whose key is on a Ledger. Make one with
@@ -61,7 +38,8 @@ import { CallPipeline } from './pipeline.js';
  * const { hash } = await chain.sendTransaction({ transaction: tx.toJSON() });
  * ```
  */
-export class LedgerProvider implements WalletMethods {
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the wallet methods are made from the method table (the static block at the end); the interface declares them, with their documentation, and the table must equal it (./wallet-methods.ts).
+export class LedgerProvider {
   /** The origin this provider serves (a page's `location.origin`, or the one given to a bridge or a Node host). */
   readonly origin: string;
   /** Account N of m/44'/12586'/N'/0/0. */
@@ -120,17 +98,6 @@ export class LedgerProvider implements WalletMethods {
     return this.#device.account?.capabilities;
   }
 
-  async requestAccounts(context: RequestContext = {}): Promise<string[]> {
-    return this.#pipeline.connect(context);
-  }
-
-  async getAccounts(context: RequestContext = {}): Promise<string[]> {
-    return this.#pipeline.local('getAccounts', undefined, context, async () => {
-      const { account } = this.#device;
-      return account ? [account.address] : [];
-    });
-  }
-
   /**
    * Forgets the connection: emits `disconnect` (1001) and `accountsChanged` with `[]`. The next call needs
    * `requestAccounts()` again.
@@ -138,35 +105,6 @@ export class LedgerProvider implements WalletMethods {
    */
   async disconnect(): Promise<void> {
     this.#device.drop('disconnected by the page');
-  }
-
-  async switchChain(args: SwitchChainArgs, context: RequestContext = {}): Promise<{ networkID: string }> {
-    return this.#pipeline.asking('switchChain', args ?? {}, context, async (params, signal) => {
-      await this.#network.switchTo(params.networkID, signal);
-      return { networkID: this.chainId };
-    });
-  }
-
-  async addChain(args: AddChainArgs, context: RequestContext = {}): Promise<{ networkID: string }> {
-    return this.#pipeline.asking('addChain', args ?? {}, context, async ({ url, name }, signal) => {
-      await this.#network.add(url, name, signal);
-      return { networkID: this.chainId };
-    });
-  }
-
-  async getNetworkId(context: RequestContext = {}): Promise<string> {
-    return this.#pipeline.local('getNetworkId', undefined, context, async () => this.chainId);
-  }
-
-  async getWalletInfo(context: RequestContext = {}): Promise<{ version: string; init: boolean }> {
-    return this.#pipeline.local('getWalletInfo', undefined, context, async () => ({ version: WALLET_VERSION, init: true }));
-  }
-
-  async revokePermissions(args?: RevokePermissionsArgs, context: RequestContext = {}): Promise<[]> {
-    return this.#pipeline.local('revokePermissions', args, context, async () => {
-      this.#device.drop('permissions revoked by the page');
-      return [];
-    });
   }
 
   /**
@@ -177,10 +115,6 @@ export class LedgerProvider implements WalletMethods {
    */
   rejectPending(): number {
     return this.#pipeline.rejectPending();
-  }
-
-  async requestNetwork(context: RequestContext = {}): Promise<{ networkID: string }> {
-    return this.#pipeline.local('requestNetwork', undefined, context, async () => ({ networkID: this.chainId }));
   }
 
   /**
@@ -233,60 +167,6 @@ export class LedgerProvider implements WalletMethods {
     return this;
   }
 
-  async signMessage(args: SignMessageArgs, context: RequestContext = {}): Promise<SignedMessage> {
-    return this.#pipeline.onDevice('signMessage', args, context, (session, params) => signMessageOnLedger(session, params.message));
-  }
-
-  async createNullifier(args: CreateNullifierArgs, context: RequestContext = {}): Promise<NullifierResult> {
-    return this.#pipeline.onDevice('createNullifier', args, context, (session, params) => createNullifier(session, params.message));
-  }
-
-  async requestPresentation(args: RequestPresentationArgs, context: RequestContext = {}): Promise<{ presentation: string }> {
-    return this.#pipeline.onDevice('requestPresentation', args, context, (session, params) => {
-      // SIGN_PRESENTATION (extension 1.1): the device shows the verifier and computes the context itself.
-      const clearSigning = session.capabilities.extension?.signPresentation === true;
-      return requestPresentation({ ...session, clearSigning }, params.presentation.presentationRequest);
-    });
-  }
-
-  async sendTransaction<A extends SendTransactionArgs>(args: A, context: RequestContext = {}): Promise<SendTransactionResultFor<A>> {
-    return this.#pipeline.onDevice('sendTransaction', args, context, (session, params) => sendTransaction(session, params)) as Promise<
-      SendTransactionResultFor<A>
-    >;
-  }
-
-  async sendPayment(args: SendPaymentArgs, context: RequestContext = {}): Promise<{ hash: string }> {
-    return this.#pipeline.onDevice('sendPayment', args, context, (session, params) => sendLegacyCommand('payment', session, params));
-  }
-
-  async sendStakeDelegation(args: SendStakeDelegationArgs, context: RequestContext = {}): Promise<{ hash: string }> {
-    return this.#pipeline.onDevice('sendStakeDelegation', args, context, (session, params) =>
-      sendLegacyCommand('delegation', session, params),
-    );
-  }
-
-  async signFields(args: SignFieldsArgs, context: RequestContext = {}): Promise<SignedFields> {
-    return this.#pipeline.onDevice('signFields', args, context, (session, params) => signFieldsOnLedger(session, params.message));
-  }
-
-  async verifyFields(args: VerifyFieldsArgs, context: RequestContext = {}): Promise<boolean> {
-    return this.#pipeline.local('verifyFields', args, context, (params) => verifyFields(params));
-  }
-
-  async verifyMessage(args: VerifyMessageArgs, context: RequestContext = {}): Promise<boolean> {
-    return this.#pipeline.local('verifyMessage', args, context, (params) => verifyMessage(params, this.networkId === 1));
-  }
-
-  async signJsonMessage(args: SignJsonMessageArgs, context: RequestContext = {}): Promise<SignedMessage> {
-    return this.#pipeline.onDevice('signJsonMessage', args, context, (session, params) =>
-      signMessageOnLedger(session, jsonMessageText(params.message), 'this JSON text'),
-    );
-  }
-
-  async verifyJsonMessage(args: VerifyMessageArgs, context: RequestContext = {}): Promise<boolean> {
-    return this.#pipeline.local('verifyJsonMessage', args, context, (params) => verifyMessage(params, this.networkId === 1));
-  }
-
   /**
    * The in-process chain of `network: 'local'` (created on first use).
    *
@@ -294,12 +174,6 @@ export class LedgerProvider implements WalletMethods {
    */
   localChain(): Promise<LocalChain> {
     return this.#pipeline.localChain(this.network);
-  }
-
-  async storePrivateCredential(args: StorePrivateCredentialArgs, context: RequestContext = {}): Promise<{ credential: string }> {
-    return this.#pipeline.onDevice('storePrivateCredential', args, context, (session, params) =>
-      storePrivateCredential(session, params.credential),
-    );
   }
 
   /**
@@ -338,14 +212,28 @@ export class LedgerProvider implements WalletMethods {
   /** The host-side credential methods (never on the object: ./host-credentials.ts). */
   #hostCredentials(): HostCredentials {
     return {
-      list: (context) =>
-        this.#pipeline.onDevice('listCredentials', {}, context, async (session) =>
-          session.store.list(session.address, await session.storeSecret()),
-        ),
-      delete: (id, context) =>
-        this.#pipeline.onDevice('deleteCredential', { id }, context, (session, params) => deleteCredential(session, params.id)),
-      rekey: (context) => this.#pipeline.onDevice('rekeyCredentials', {}, context, (session) => rekeyCredentials(session)),
+      list: (context) => this.#pipeline.run('listCredentials', undefined, context),
+      delete: (id, context) => this.#pipeline.run('deleteCredential', { id }, context),
+      rekey: (context) => this.#pipeline.run('rekeyCredentials', undefined, context),
     };
+  }
+
+  /**
+   * The wallet methods, one per row of the method table, on the prototype as methods of a class are (Auro's test
+   * dapp looks for them there): `(args, context?)`, or `(context?)` for a method without params, each one run of the
+   * pipeline.
+   */
+  static {
+    for (const { method, params } of Object.values(WALLET_METHODS)) {
+      const { [method]: value } = {
+        async [method](this: LedgerProvider, ...given: [unknown?, RequestContext?]): Promise<unknown> {
+          return params === undefined
+            ? this.#pipeline.run(method, undefined, given[0] as RequestContext)
+            : this.#pipeline.run(method, ...given);
+        },
+      };
+      Object.defineProperty(LedgerProvider.prototype, method, { value, writable: true, configurable: true });
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 /**
- * The typed dapp API: for each wallet-side method, what `request({ method, params })` takes and returns. Params are
- * derived from the zod schemas that validate them at run time (`z.input`), so the types and the checks cannot drift;
- * results are the methods' own return types. Models: viem's `EIP1193RequestFn<Schema>`, mina-js's method union.
+ * The typed dapp API: for each wallet-side method, what `request({ method, params })` takes and returns, derived from
+ * its row of the method table (./methods.ts). Params are the input of the zod schema that validates them at run time
+ * (`z.input`), so the types and the checks cannot drift; results are what the row's body returns. Models: viem's
+ * `EIP1193RequestFn<Schema>`, mina-js's method union.
  *
  * @example
  * ```ts
@@ -13,51 +14,38 @@
 import type { z } from 'zod';
 import type { SendTransactionResult } from '../zkapp/send-transaction.js';
 import type { WalletMethod, WalletMethodTable } from './methods.js';
-import type {
-  addChainParams,
-  revokePermissionsParams,
-  signFieldsParams,
-  signJsonMessageParams,
-  verifyFieldsParams,
-  verifyMessageParams,
-  createNullifierParams,
-  requestPresentationParams,
-  sendPaymentParams,
-  sendStakeDelegationParams,
-  sendTransactionParams,
-  signMessageParams,
-  storePrivateCredentialParams,
-  switchChainParams,
-} from './schemas.js';
+
+// The params of the methods by name, for the signatures of ./wallet-methods.ts and for dapps (a method added later
+// needs no name of its own: `RpcParams<'chain_…'>` is its params).
 
 /** `sendTransaction({ transaction, onlySign?, nonce?, feePayer?: { fee?, memo? } })` (Auro's shape). */
-export type SendTransactionArgs = z.input<typeof sendTransactionParams>;
+export type SendTransactionArgs = RpcParams<'chain_sendTransaction'>;
 /** `createNullifier({ message })`: 0–64 field elements (text as `BigInt()` reads it, or integral numbers). */
-export type CreateNullifierArgs = z.input<typeof createNullifierParams>;
+export type CreateNullifierArgs = RpcParams<'chain_createNullifier'>;
 /** `requestPresentation({ presentation: { presentationRequest, zkAppAccount? } })`. */
-export type RequestPresentationArgs = z.input<typeof requestPresentationParams>;
+export type RequestPresentationArgs = RpcParams<'chain_requestPresentation'>;
 /** `storePrivateCredential({ credential })`: the credential as an object or its JSON text. */
-export type StorePrivateCredentialArgs = z.input<typeof storePrivateCredentialParams>;
+export type StorePrivateCredentialArgs = RpcParams<'chain_storePrivateCredential'>;
 /** `signMessage({ message })`: 1–1024 bytes of UTF-8 with the extension's SIGN_TEXT; 1–65 printable ASCII bytes on the released app. */
-export type SignMessageArgs = z.input<typeof signMessageParams>;
+export type SignMessageArgs = RpcParams<'chain_signMessage'>;
 /** `switchChain({ networkID })`: `'mina:mainnet'`, `'mina:devnet'`, `'mina:local'`, `'zeko:testnet'`, or one `addChain` added. */
-export type SwitchChainArgs = z.input<typeof switchChainParams>;
+export type SwitchChainArgs = RpcParams<'chain_switchChain'>;
 /** `addChain({ url, name })`: a GraphQL endpoint (plain or percent-encoded, as Auro decodes it) and its name. */
-export type AddChainArgs = z.input<typeof addChainParams>;
+export type AddChainArgs = RpcParams<'chain_addChain'>;
 /** `revokePermissions(args?)`: ignored (every permission of the page is revoked); wagmina sends `{ mina_accounts: {} }`. */
-export type RevokePermissionsArgs = z.input<typeof revokePermissionsParams>;
+export type RevokePermissionsArgs = RpcParams<'wallet_revokePermissions'>;
 /** `sendPayment({ to, amount, fee?, memo?, nonce? })`: amounts in MINA; empty fee, memo or nonce mean "not given". */
-export type SendPaymentArgs = z.input<typeof sendPaymentParams>;
+export type SendPaymentArgs = RpcParams<'chain_sendPayment'>;
 /** `sendStakeDelegation({ to, fee?, memo?, nonce? })`: `to` is the block producer. */
-export type SendStakeDelegationArgs = z.input<typeof sendStakeDelegationParams>;
+export type SendStakeDelegationArgs = RpcParams<'chain_sendStakeDelegation'>;
 /** `signFields({ message })`: one field (INS 06, blind) or several (extension SIGN_FIELDS, up to 64; more → 20006). */
-export type SignFieldsArgs = z.input<typeof signFieldsParams>;
+export type SignFieldsArgs = RpcParams<'chain_signFields'>;
 /** `verifyFields({ publicKey, data, signature })`. */
-export type VerifyFieldsArgs = z.input<typeof verifyFieldsParams>;
+export type VerifyFieldsArgs = RpcParams<'chain_verifyFields'>;
 /** `verifyMessage({ publicKey, data, signature: { field, scalar } })`, also for `verifyJsonMessage`. */
-export type VerifyMessageArgs = z.input<typeof verifyMessageParams>;
+export type VerifyMessageArgs = RpcParams<'chain_verifyMessage'>;
 /** `signJsonMessage({ message: [{ label, value }, …] })`. */
-export type SignJsonMessageArgs = z.input<typeof signJsonMessageParams>;
+export type SignJsonMessageArgs = RpcParams<'chain_sign_JsonMessage'>;
 
 /** Options of a call: an `AbortSignal` that rejects it (1002) while it waits for or runs on the device. */
 export interface CallOptions {
@@ -70,8 +58,14 @@ export interface RequestContext extends CallOptions {
 }
 
 type ParamsOf<S> = S extends { params: infer P extends z.ZodType } ? z.input<P> : undefined;
-type ResultOf<S> = S extends { result: infer R } ? Exclude<R, undefined> : never;
-type PositionalOf<S> = S extends { positional: { key: infer K extends keyof ParamsOf<S> } } ? readonly [ParamsOf<S>[K]] : never;
+type ResultOf<S> = S extends { run: (...args: never[]) => Promise<infer R> } ? R : never;
+type PositionalOf<S> = S extends { positional?: { key: infer K } }
+  ? [K] extends [never]
+    ? never
+    : K extends keyof ParamsOf<S>
+      ? readonly [ParamsOf<S>[K]]
+      : never
+  : never;
 
 /**
  * Each wallet-side method (the keys of `METHODS`): its params (`undefined` for none), its result, and where it has
@@ -95,8 +89,8 @@ export type ChainRpcSchema = {
 
 /**
  * The methods the table asks of a provider, typed from it: `(args, context?)`, or `(context?)` for a method without
- * params. `WalletMethods` (./wallet-methods.ts), which the class implements, is checked against it, so the table and
- * the class cannot part.
+ * params. `WalletMethods` (./wallet-methods.ts), which declares the provider's methods, is checked against it, so the
+ * table and the documented methods cannot part.
  */
 export type TableMethods = {
   [M in keyof WalletMethodTable as WalletMethodTable[M]['method']]: ParamsOf<WalletMethodTable[M]> extends undefined

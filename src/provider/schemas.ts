@@ -63,6 +63,12 @@ const accepting =
   <S extends z.ZodType>(schema: S) =>
     schema as unknown as z.ZodType<z.output<S>, In>;
 
+/**
+ * `schema`, reading a missing argument (`undefined` or `null`) as `{}`: a call without one is refused naming the first
+ * field it lacks (`networkID`), as Auro's network methods read it, not `params`.
+ */
+const absentAsEmpty = <S extends z.ZodType>(schema: S) => accepting<z.input<S>>()(z.preprocess((value) => value ?? {}, schema));
+
 const jsonObject = (what: keyof typeof LIMITS) => {
   const { chars, depth, values } = LIMITS[what];
   // z.custom keeps the caller's object as it is: a copy by assignment would turn an own "__proto__" key into a
@@ -358,41 +364,41 @@ export const signJsonMessageParams = z.object({
  * `switchChain({ networkID })`: a network id as text. Whether the provider knows it (20004 otherwise, as Auro answers)
  * is the network list's business (./networks.ts).
  */
-export const switchChainParams = z.object({ networkID: z.string().max(64) });
+export const switchChainParams = absentAsEmpty(z.object({ networkID: z.string().max(64) }));
 
 /**
  * Auro's `addChain({ url, name })`: `url` is a GraphQL endpoint, percent-decoded as Auro decodes it (its test dapp
  * sends `encodeURIComponent(url)`, vimina the plain URL; decoding a plain URL leaves it as it is); `name` names it.
  */
-export const addChainParams = z.object({
-  url: z
-    .string()
-    .max(2048)
-    .transform((value, ctx) => {
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(value);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a URL, plain or percent-encoded (encodeURIComponent)' });
-        return z.NEVER;
-      }
-      const checked = checkEndpointUrl(decoded);
-      if ('problem' in checked) {
-        ctx.addIssue({ code: 'custom', message: checked.problem });
-        return z.NEVER;
-      }
-      return checked.href;
-    }),
-  name: z.string().trim().min(1, 'must name the network').max(64),
-});
+export const addChainParams = absentAsEmpty(
+  z.object({
+    url: z
+      .string()
+      .max(2048)
+      .transform((value, ctx) => {
+        let decoded: string;
+        try {
+          decoded = decodeURIComponent(value);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a URL, plain or percent-encoded (encodeURIComponent)' });
+          return z.NEVER;
+        }
+        const checked = checkEndpointUrl(decoded);
+        if ('problem' in checked) {
+          ctx.addIssue({ code: 'custom', message: checked.problem });
+          return z.NEVER;
+        }
+        return checked.href;
+      }),
+    name: z.string().trim().min(1, 'must name the network').max(64),
+  }),
+);
 
 /**
  * `revokePermissions()` / `wallet_revokePermissions`: what it revokes is read as every permission of the page, as Auro
  * does; wagmina sends `[{ mina_accounts: {} }]` (EIP-2255's form), which is accepted and changes nothing.
  */
 export const revokePermissionsParams = accepting<{ mina_accounts?: object } | undefined>()(z.unknown().transform(() => ({})));
-
-export const emptyParams = z.object({});
 
 export const deleteCredentialParams = z.object({ id: z.string().regex(/^[0-9a-f]{64}$/, 'must be a credential id (64 hex digits)') });
 

@@ -1,8 +1,9 @@
 /**
- * The wallet methods of a `LedgerProvider`, one per row of the method table (./methods.ts), each with its signature
- * and its documentation. The class implements this interface, so an editor's hover on `provider.sendTransaction` and
- * the generated API reference (docs/api) show the text written here, and the class keeps only the code. A check at the
- * end keeps the interface and the table together: a method missing, extra or typed otherwise does not compile.
+ * The wallet methods of a `LedgerProvider` (and of the connector, `chain-ledger/connect`), one per row of the method
+ * table (./methods.ts), each with its signature and its documentation. The classes make these methods from the table
+ * and declare them by this interface, so an editor's hover on `provider.sendTransaction` and the generated API
+ * reference (docs/api) show the text written here. A check at the end keeps the interface and the table together: a
+ * method missing, extra or typed otherwise does not compile.
  */
 import type { SignedFields } from '../messages/sign-fields.js';
 import type { SignedMessage } from '../messages/sign-message.js';

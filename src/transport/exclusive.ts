@@ -18,7 +18,7 @@ import type { ApduTransport, SendOptions } from './types.js';
 type Listener = (error: LedgerDisconnectedError) => void;
 
 /** The device while a command holds it: exchanges go straight to it, in the order the command makes them. */
-export interface DeviceSession {
+export interface HeldDevice {
   /** One exchange (the `ApduTransport.send` contract); `options.signal` also cancels it. */
   send(
     cla: number,
@@ -44,7 +44,7 @@ const instances = new WeakMap<object, ExclusiveTransport>();
  * @example
  * ```ts
  * const device = ExclusiveTransport.for(transport);
- * const reply = await device.exclusive((session) => session.send(0xe0, 0x01, 0x00, 0x00), { signal });
+ * const reply = await device.exclusive((held) => held.send(0xe0, 0x01, 0x00, 0x00), { signal });
  * ```
  */
 export class ExclusiveTransport implements ApduTransport {
@@ -98,7 +98,7 @@ export class ExclusiveTransport implements ApduTransport {
    * @throws `LedgerDisconnectedError` when the device is gone (before or during the task); the signal's reason when
    *   aborted.
    */
-  async exclusive<T>(task: (device: DeviceSession) => Promise<T>, options: SendOptions = {}): Promise<T> {
+  async exclusive<T>(task: (device: HeldDevice) => Promise<T>, options: SendOptions = {}): Promise<T> {
     const { signal } = options;
     signal?.throwIfAborted();
     if (this.#disconnected) throw this.#disconnected;

@@ -19,7 +19,7 @@ export interface ApduTransport {
   /**
    * Optional, for a device that runs a task of several exchanges as one unit of its own (Ledger's Device Management
    * Kit runs it as a device action: the device unlocked and the Mina app opened first, then the task, nothing else
-   * of that session in between). `ExclusiveTransport` hands it each command it holds the device for; the command's
+   * of that DMK session in between). `ExclusiveTransport` hands it each command it holds the device for; the command's
    * exchanges go through the `send` given to `task`. The steps before the first exchange (unlock, open the app) are
    * told through `options.progress`.
    */

@@ -22,7 +22,7 @@
  * without a prompt and before any device is there.
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
-import { specOfRequest } from '../provider/methods.js';
+import { WALLET_METHODS, specOfRequest } from '../provider/methods.js';
 import { DEFAULT_MAX_PENDING_CALLS, PendingCalls } from '../provider/pending.js';
 import { asWalletPage, checkSecureOrigin } from '../provider/origin.js';
 import type { LedgerProviderOptions, ProgressEvent } from '../provider/options.js';
@@ -65,6 +65,7 @@ export type WalletActivity =
   | { kind: 'refused'; id: number; origin: string; method: string; error: WireError }
   | { kind: 'ignored'; origin: string; why: string };
 
+/** What a `WalletHost` is made with: the options of the providers it makes, the connected sites, an activity hook. */
 export interface WalletHostOptions {
   /**
    * The options of the site's provider (network, graphqlUrl, caps, the review hooks, the credential store…); the
@@ -77,21 +78,38 @@ export interface WalletHostOptions {
   onActivity?: (activity: WalletActivity) => void;
 }
 
-/** Calls that never need a connection (the provider answers them before `requestAccounts`). */
-const WITHOUT_CONNECTION = new Set([
-  'chain_requestAccounts',
-  'chain_accounts',
-  'chain_requestNetwork',
-  'chain_networkId',
-  'chain_switchChain',
-  'chain_addChain',
-  'wallet_info',
-  'wallet_revokePermissions',
-  'chain_verifyFields',
-  'chain_verifyMessage',
-  'chain_verify_JsonMessage',
-]);
+/** Calls that never need a connection (the provider answers them before `requestAccounts`): the table's column. */
+const WITHOUT_CONNECTION: ReadonlySet<string> = new Set(
+  Object.entries(WALLET_METHODS)
+    .filter(([, row]) => row.connection === 'none')
+    .map(([name]) => name),
+);
 
+/**
+ * The wallet page's host of `chain-ledger/connect`: in the wallet window a dapp opened, it serves that dapp (the
+ * origin the browser reports for the window's opener, bound at its first `hello`) on a Ledger provider in bridge
+ * mode bound to that origin, and posts back results, errors, events and progress, to that origin only. A site that
+ * is not in the connected-sites list gets 1001 for every call that needs a connection, before anything is shown or
+ * asked; a remembered site is reconnected when the window gets its device (`useDevice`).
+ *
+ * One host per wallet window: `attach(window)` when the page loads, `useDevice(transport)` once the user chose the
+ * Ledger (a call made before it waits for it), `revoke(origin)` from the connected-sites list. `onActivity` tells the
+ * page's UI what the site asks and how it ends.
+ *
+ * @example
+ * ```ts
+ * import { WalletHost, storageSites } from 'chain-ledger/wallet';
+ * import { openWebHid } from 'chain-ledger/transport';
+ *
+ * const host = new WalletHost({
+ *   provider: { network: 'mainnet', confirmZkapp: (summary) => window.confirm(`${summary.origin} asks to sign a zkApp command`) },
+ *   sites: storageSites(localStorage),
+ *   onActivity: (activity) => console.log(activity.kind, activity.origin),
+ * });
+ * host.attach(window);
+ * connectButton.onclick = async () => host.useDevice(await openWebHid({ request: true }));
+ * ```
+ */
 export class WalletHost {
   readonly #options: WalletHostOptions;
   #opener: DappWindow | null = null;
@@ -113,6 +131,10 @@ export class WalletHost {
    */
   readonly #pending: PendingCalls;
 
+  /**
+   * @param options - The options of the site's provider (the host adds the transport, the site's origin and
+   *   `bridge: true`), the connected sites (`storageSites(localStorage)`) and `onActivity`.
+   */
   constructor(options: WalletHostOptions) {
     this.#options = options;
     this.#pending = new PendingCalls(options.provider.maxPendingCalls ?? DEFAULT_MAX_PENDING_CALLS);

@@ -15,7 +15,7 @@
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
 import { startBrowserWorker, type BrowserProver, type WorkerChannel } from '../presentations/runner.js';
-import type { SessionMessage, WorkerReply } from '../presentations/session.js';
+import type { WorkerMessage, WorkerReply } from '../presentations/presentation-worker.js';
 
 export const PROVER_CHANNEL = 'chain-ledger:prover';
 
@@ -72,7 +72,7 @@ export function proverWindowProver(options: ProverWindowOptions = {}): BrowserPr
       throw error;
     }
     const worker: WorkerChannel = {
-      post: (message: SessionMessage) => channel.postMessage({ to: prover, run, message }),
+      post: (message: WorkerMessage) => channel.postMessage({ to: prover, run, message }),
       listen(reply, failure) {
         handlers.onReply = reply;
         handlers.onFailure = failure;
@@ -273,7 +273,7 @@ export function serveProverWindow(start: BrowserProver = startBrowserWorker, cha
         },
       );
     } else if ('message' in data) {
-      runs.get(run)?.post(data.message as SessionMessage);
+      runs.get(run)?.post(data.message as WorkerMessage);
     } else if (data.terminate === true) {
       const worker = runs.get(run);
       if (worker) worker.terminate();

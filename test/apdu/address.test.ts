@@ -9,7 +9,7 @@ import { decodeAddress, decodeAddressBytes } from '../../src/apdu/address.js';
 import { base58check, concatBytes, uintToBytesLE } from '../../src/apdu/bytes.js';
 import { PALLAS_P } from '../../src/apdu/constants.js';
 import { MinaLedgerApp } from '../../src/apdu.js';
-import { checkAccount } from '../../src/credentials/store.js';
+import { checkAccountAddress } from '../../src/credentials/store.js';
 import { minaSignerInternals } from '../../src/upstream/mina-signer-internals.js';
 import { quietLedger } from '../support/rig.js';
 import { NOT_A_CURVE_POINT, addressOf, vectors } from '../support/vectors.js';
@@ -63,6 +63,6 @@ describe('an address is a point of the curve', () => {
       message: expect.stringMatching(/not a point of the Pallas curve/),
     });
     expect(device.exchanges).toHaveLength(0);
-    expect(() => checkAccount(NOT_A_CURVE_POINT)).toThrow(/not a point of the Pallas curve/);
+    expect(() => checkAccountAddress(NOT_A_CURVE_POINT)).toThrow(/not a point of the Pallas curve/);
   });
 });

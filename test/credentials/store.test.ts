@@ -11,13 +11,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { base64 } from '@scure/base';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import {
-  FileCredentialStore,
-  MAX_CREDENTIAL_BYTES,
-  StoreKeys,
-  canonicalCredential,
-  type CredentialFile,
-} from '../../src/credentials-node.js';
+import { FileCredentialStore, MAX_CREDENTIAL_BYTES, StoreKeys, type CredentialFile } from '../../src/credentials-node.js';
+import { canonicalCredential } from '../../src/credentials/store.js';
 import { tempDirs } from '../support/rig.js';
 import { ALICE, BOB, OTHER_SECRET, SECRET, TEMPLATE, credential, expectKind } from '../support/store-fixtures.js';
 

@@ -12,7 +12,7 @@ import { requestPresentation } from '../../src/presentations/request-presentatio
 import * as runner from '../../src/presentations/runner.js';
 import { DECLINED } from '../../src/presentations/context.js';
 import { NOT_SATISFIED } from '../../src/presentations/satisfies.js';
-import type { Prepared } from '../../src/presentations/session.js';
+import type { Prepared } from '../../src/presentations/presentation-worker.js';
 import { credentialIssuer, type Issuer } from '../support/credentials.js';
 import { presentationContext } from '../support/presentation-context.js';
 import { providerFailure as failure } from '../support/provider-failure.js';

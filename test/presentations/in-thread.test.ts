@@ -1,13 +1,13 @@
 /**
  * Where no worker can start (no `Worker`, a bundle without the worker file, o1js's wasm backend in Node), a
- * presentation runs the same stages over the same session protocol, served in this thread (src/presentations/
- * in-thread.ts). The channel's own rules with a scripted session; then one real presentation with no worker at all,
+ * presentation runs the same stages over the same presentation worker protocol, served in this thread (src/presentations/
+ * in-thread.ts). The channel's own rules with a scripted worker; then one real presentation with no worker at all,
  * proved in this thread and checked by mina-attestations' verifier.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { inThreadChannel } from '../../src/presentations/in-thread.js';
 import * as runner from '../../src/presentations/runner.js';
-import type { PrepareMessage, SessionMessage, WorkerReply } from '../../src/presentations/session.js';
+import type { PrepareMessage, WorkerMessage, WorkerReply } from '../../src/presentations/presentation-worker.js';
 import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
 import { presentationContext } from '../support/presentation-context.js';
 import { ORIGIN, tempDirs } from '../support/rig.js';
@@ -23,25 +23,25 @@ vi.mock('../../src/presentations/runner.js', async (importOriginal) => ({
   },
 }));
 
-/** A session that answers as `answer` says (or waits for `release` when it returns undefined), recording what it was sent. */
-function scriptedSession(answer: (message: SessionMessage) => WorkerReply | undefined) {
-  const sent: SessionMessage[] = [];
+/** A presentation worker that answers as `answer` says (or waits for `release` when it returns undefined), recording what it was sent. */
+function scriptedWorker(answer: (message: WorkerMessage) => WorkerReply | undefined) {
+  const sent: WorkerMessage[] = [];
   let release: (reply: WorkerReply) => void = () => {};
-  const session = (message: SessionMessage) => {
+  const worker = (message: WorkerMessage) => {
     sent.push(message);
     const reply = answer(message);
     return reply ? Promise.resolve(reply) : new Promise<WorkerReply>((resolve) => (release = resolve));
   };
-  return { session, sent, release: (reply: WorkerReply) => release(reply) };
+  return { worker, sent, release: (reply: WorkerReply) => release(reply) };
 }
 
 const INPUT: PrepareMessage = { type: 'no-context', request: '{}', credentials: [] };
 const PREPARED: WorkerReply = { prepared: { messageFields: ['1', '2', '3'], clientNonce: '4' } };
 
-describe('the session served in this thread', () => {
-  it('replies are copies, as a worker’s are: what the caller does with one never reaches the session', async () => {
-    const { session } = scriptedSession(() => PREPARED);
-    const run = runner.runOver(inThreadChannel(session), undefined);
+describe('the presentation worker served in this thread', () => {
+  it('replies are copies, as a worker’s are: what the caller does with one never reaches the worker', async () => {
+    const { worker } = scriptedWorker(() => PREPARED);
+    const run = runner.runOver(inThreadChannel(worker), undefined);
     const prepared = await run.prepare(INPUT);
     expect(prepared).toEqual((PREPARED as { prepared: unknown }).prepared);
     prepared.messageFields[0] = '9';
@@ -49,10 +49,10 @@ describe('the session served in this thread', () => {
   });
 
   it('a wasm trap here is the step’s error, not a worker’s to retry elsewhere (a fresh run would use this thread’s o1js)', async () => {
-    const { session } = scriptedSession((m) =>
+    const { worker } = scriptedWorker((m) =>
       'prepare' in m ? PREPARED : { error: { stage: 'finalize', message: 'memory access out of bounds', trapped: true } },
     );
-    const run = runner.runOver(inThreadChannel(session), undefined);
+    const run = runner.runOver(inThreadChannel(worker), undefined);
     await run.prepare(INPUT);
     const error = await run.finalize('sig').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(runner.PresentationRunError);
@@ -60,10 +60,10 @@ describe('the session served in this thread', () => {
     expect(error).toMatchObject({ stage: 'finalize', message: 'memory access out of bounds' });
   });
 
-  it('an aborted run rejects at once; the step in flight ends unseen and the session is closed after it', async () => {
-    const { session, sent, release } = scriptedSession((m) => ('close' in m ? { closed: true } : undefined));
+  it('an aborted run rejects at once; the step in flight ends unseen and the worker is closed after it', async () => {
+    const { worker, sent, release } = scriptedWorker((m) => ('close' in m ? { closed: true } : undefined));
     const controller = new AbortController();
-    const run = runner.runOver(inThreadChannel(session), controller.signal);
+    const run = runner.runOver(inThreadChannel(worker), controller.signal);
     const preparing = run.prepare(INPUT);
     controller.abort(new Error('the page went away'));
     await expect(preparing).rejects.toThrow('the page went away');

@@ -16,7 +16,7 @@ import {
   groupOf,
   withCacheFallback,
   type KeyCacheHeader,
-  type KeyCacheSession,
+  type KeyCacheView,
 } from '../../src/presentations/prover-key-cache.js';
 
 const A = 'credential-0123456789abcdef';
@@ -31,12 +31,12 @@ const header = (persistentId: string, uniqueId = `${persistentId}-u1`, dataType:
 const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
 
 /** What o1js writes for one circuit: its four keys (+ the shared SRS when `shared`). */
-function compileInto(session: KeyCacheSession, circuit: string, size: number, shared = false): void {
-  if (shared) session.cache.write(header('srs-fp-65536', 'srs-fp-65536', 'string'), bytes(size, 1));
-  session.cache.write(header(`step-pk-${circuit}-run`), bytes(size, 2));
-  session.cache.write(header(`step-vk-${circuit}-run`, undefined, 'string'), bytes(10, 3));
-  session.cache.write(header(`wrap-pk-${circuit}`), bytes(size, 4));
-  session.cache.write(header(`wrap-vk-${circuit}`, undefined, 'string'), bytes(10, 5));
+function compileInto(view: KeyCacheView, circuit: string, size: number, shared = false): void {
+  if (shared) view.cache.write(header('srs-fp-65536', 'srs-fp-65536', 'string'), bytes(size, 1));
+  view.cache.write(header(`step-pk-${circuit}-run`), bytes(size, 2));
+  view.cache.write(header(`step-vk-${circuit}-run`, undefined, 'string'), bytes(10, 3));
+  view.cache.write(header(`wrap-pk-${circuit}`), bytes(size, 4));
+  view.cache.write(header(`wrap-vk-${circuit}`, undefined, 'string'), bytes(10, 5));
 }
 
 function clock() {
@@ -45,7 +45,7 @@ function clock() {
 }
 
 describe('the prover-key cache', () => {
-  it('persists what o1js writes, with its SHA-256, and serves it to a later session (hits counted)', async () => {
+  it('persists what o1js writes, with its SHA-256, and serves it to a later view (hits counted)', async () => {
     const backend = new MemoryKeyCacheBackend();
     const cache = new PersistentKeyCache(backend, { now: clock() });
     const first = await cache.open(A);
@@ -117,7 +117,7 @@ describe('the prover-key cache', () => {
     expect(backend.records.has(`wrap-pk-${A}`)).toBe(false); // deleted from the store
     expect(second.cache.read(header(`wrap-pk-${A}`))).toBeUndefined();
     expect(second.stats.misses).toBe(1);
-    // o1js recomputes the key and writes it; the next session loads the good one.
+    // o1js recomputes the key and writes it; the next view loads the good one.
     second.cache.write(header(`wrap-pk-${A}`), bytes(64, 4));
     await second.flush();
     const third = await cache.open(A);
@@ -153,11 +153,11 @@ describe('the prover-key cache', () => {
       await s.flush();
     }
     (backend.records.get(`wrap-pk-${B}`) as { size: unknown }).size = 'lots';
-    const session = await cache.open(A);
-    expect(session.stats).toMatchObject({ loaded: 5, discarded: 1, discardedIds: [`wrap-pk-${B}`] });
+    const view = await cache.open(A);
+    expect(view.stats).toMatchObject({ loaded: 5, discarded: 1, discardedIds: [`wrap-pk-${B}`] });
     expect(backend.records.has(`wrap-pk-${B}`)).toBe(false);
-    await session.flush();
-    expect(session.stats.evicted).toBe(0); // 100 + 2 × 220 − 100 bytes: under the cap
+    await view.flush();
+    expect(view.stats.evicted).toBe(0); // 100 + 2 × 220 − 100 bytes: under the cap
     expect(backend.records.size).toBe(8);
   });
 

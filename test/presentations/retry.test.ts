@@ -14,7 +14,7 @@ import { hostDetailOf } from '../../src/errors/provider-error.js';
 import { DECLINED } from '../../src/presentations/context.js';
 import { requestPresentation } from '../../src/presentations/request-presentation.js';
 import * as runner from '../../src/presentations/runner.js';
-import type { PrecompileMessage, PrepareMessage } from '../../src/presentations/session.js';
+import type { PrecompileMessage, PrepareMessage } from '../../src/presentations/presentation-worker.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { credentialIssuer, issuerHash, verifiedOutput, type Issuer } from '../support/credentials.js';
 import { presentationContext } from '../support/presentation-context.js';

@@ -11,12 +11,12 @@ import {
   workerExecArgv,
   type WorkerChannel,
 } from '../../src/presentations/runner.js';
-import { isWasmTrap, type PrepareMessage, type SessionMessage, type WorkerReply } from '../../src/presentations/session.js';
+import { isWasmTrap, type PrepareMessage, type WorkerMessage, type WorkerReply } from '../../src/presentations/presentation-worker.js';
 import { SOURCE_CONDITION_FLAG, spawnBounded } from '../support/process.js';
 
 /** A channel whose worker answers `prepare` and then does what `onFinalize` says. */
 function scriptedChannel(onFinalize: (fail: (error: Error) => void, reply: (r: WorkerReply) => void) => void) {
-  const posted: SessionMessage[] = [];
+  const posted: WorkerMessage[] = [];
   let terminated = 0;
   let reply: (r: WorkerReply) => void = () => {};
   let fail: (error: unknown) => void = () => {};

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { FileCredentialStore } from '../../src/credentials-node.js';
 import { createLedgerProvider, type LedgerProvider } from '../../src/index.js';
 import type * as runner from '../../src/presentations/runner.js';
-import type { Prepared } from '../../src/presentations/session.js';
+import type { Prepared } from '../../src/presentations/presentation-worker.js';
 import { credentialIssuer, type Issuer } from '../support/credentials.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { ORIGIN, quietLedger, tempDirs, within, HOLDER_APPROVES } from '../support/rig.js';

@@ -148,6 +148,19 @@ describe('switchChain to Zeko, as ZkNoid and Lumina switch', () => {
       expect(await failure(chain.switchChain({ networkID } as never))).toMatchObject({ code: 20003, data: { field: 'networkID' } });
     }
   });
+
+  it('no argument at all is an argument without its fields: switchChain and addChain name the field they need, directly and through request()', async () => {
+    const { chain } = providerRig({}, { allowUnconfirmedSwitchChain: true });
+    for (const args of [undefined, null]) {
+      expect(await failure(chain.switchChain(args as never))).toMatchObject({ code: 20003, data: { field: 'networkID' } });
+      expect(await failure(chain.addChain(args as never))).toMatchObject({ code: 20003, data: { field: 'url' } });
+    }
+    expect(await failure(chain.request({ method: 'chain_switchChain' } as never))).toMatchObject({
+      code: 20003,
+      data: { field: 'networkID' },
+    });
+    expect(await failure(chain.request({ method: 'mina_addChain' } as never))).toMatchObject({ code: 20003, data: { field: 'url' } });
+  });
 });
 
 describe('addChain, with Auro argument shapes', () => {

@@ -78,8 +78,9 @@ export const TSC = join(REPO, 'node_modules/.bin/tsc');
 /**
  * A Vite app as `npm create vite` makes one (vanilla-ts: index.html, src/main.ts, strict tsconfig), with the
  * chain-ledger plugin in vite.config.ts, and vite.no-plugin.config.ts without it. The page connects a provider to
- * the software Ledger, signs and verifies a message, asks for a nullifier (o1js, loaded lazily) and puts what
- * happened on `globalThis.consumerResult`.
+ * the software Ledger, signs and verifies a message, asks for a nullifier (o1js, loaded lazily), starts a wallet
+ * page's host (`chain-ledger/wallet`) with its connected-sites list in `localStorage`, and puts what happened on
+ * `globalThis.consumerResult`.
  */
 export function viteApp(): Record<string, string> {
   return {
@@ -121,6 +122,7 @@ export default defineConfig({ build: { outDir: 'dist-no-plugin' } });
 `,
     'src/main.ts': `import { createLedgerProvider, type ProviderError } from 'chain-ledger';
 import { SoftwareLedger, TEST_MNEMONIC } from 'chain-ledger/emulator';
+import { WalletHost, storageSites } from 'chain-ledger/wallet';
 
 const result: Record<string, unknown> = {};
 try {
@@ -137,6 +139,12 @@ try {
     const { code, data } = error as ProviderError;
     result.nullifierError = { code, reason: data?.reason };
   }
+  const sites = storageSites(localStorage);
+  sites.add({ origin: 'https://dapp.example', address: address!, connectedAt: new Date(0).toISOString() });
+  const host = new WalletHost({ provider: { network: 'devnet' }, sites });
+  host.attach(window);
+  host.useDevice(transport);
+  result.wallet = { sites: sites.list().map((site) => site.origin), site: host.site ?? null };
 } catch (error) {
   result.error = String((error as Error)?.message ?? error);
 }

@@ -3,7 +3,7 @@
  * extension (every review approved and recorded), the holder approving every request, account 0 of the vectors, a
  * file credential store in a temporary
  * directory under a fixed test secret, and the stages the presentation reports recorded in order: what it tells
- * `progress`, and each `onConfirm` prompt as the stage `confirm-on-device` (as the provider's session reports it).
+ * `progress`, and each `onConfirm` prompt as the stage `confirm-on-device` (as the provider's call context reports it).
  */
 import { MinaLedgerApp } from '../../src/device/client.js';
 import { FileCredentialStore } from '../../src/credentials-node.js';

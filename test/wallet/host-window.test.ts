@@ -5,9 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONNECT_PROTOCOL } from '../../src/connect/protocol.js';
+import { WALLET_METHODS } from '../../src/provider/methods.js';
 import { WalletHost, type WalletActivity } from '../../src/wallet/host.js';
 import { memorySites } from '../../src/wallet/sites.js';
 import { FakeWindow, settle } from '../support/fake-windows.js';
+import { providerRig, quietLedger, within } from '../support/rig.js';
 
 const DAPP = 'https://dapp.example';
 const WALLET = 'https://wallet.example';
@@ -61,5 +63,51 @@ describe('the wallet host and its window', () => {
     expect(answers().map((m) => m.type)).toEqual(['welcome', 'pong', 'bye']);
     expect(answers()[1]).toEqual({ protocol: CONNECT_PROTOCOL, type: 'pong', id: 2 });
     expect(answers()[2]).toEqual({ protocol: CONNECT_PROTOCOL, type: 'bye', name: 'chain-ledger-wallet-mine' });
+  });
+});
+
+describe('the wallet host and the method table', () => {
+  /** Every wallet method but `chain_requestAccounts` (which connects the site), with params no schema accepts. */
+  const methods = Object.keys(WALLET_METHODS).filter((name) => name !== 'chain_requestAccounts');
+  const needsConnection = methods.filter((name) => WALLET_METHODS[name as keyof typeof WALLET_METHODS].connection === 'account');
+
+  it("the table's connection column is the provider's: before requestAccounts, exactly the methods that need an account are refused with 1001", async () => {
+    const { chain } = providerRig({ extensions: true });
+    const refusedUnconnected: string[] = [];
+    for (const method of methods) {
+      const code = await within(
+        chain.request({ method, params: { junk: true } } as never).then(
+          () => 0,
+          (e: { code: number }) => e.code,
+        ),
+        method,
+      );
+      if (code === 1001) refusedUnconnected.push(method);
+    }
+    expect(needsConnection.length).toBeGreaterThan(5);
+    expect(needsConnection.length).toBeLessThan(methods.length);
+    expect(refusedUnconnected).toEqual(needsConnection);
+  });
+
+  it('refuses a site that never connected at once, before its provider is asked, exactly the methods the table says need a connection', async () => {
+    const { host, post, activities } = openedBy('chain-ledger-wallet-mine');
+    host.useDevice(quietLedger({ extensions: true }));
+    post({ type: 'hello', name: 'chain-ledger-wallet-mine' });
+    methods.forEach((method, i) => post({ type: 'request', id: i + 1, method, params: { junk: true } }));
+    await within(
+      (async () => {
+        while (activities.filter((a) => a.kind === 'settled' || a.kind === 'refused').length < methods.length) await settle();
+      })(),
+      'every call answered',
+    );
+    const refusedByHost = activities
+      .filter((a): a is Extract<WalletActivity, { kind: 'refused' }> => a.kind === 'refused')
+      .map(
+        (a) => (
+          expect(a.error).toMatchObject({ code: 1001, data: { reason: expect.stringContaining('is not connected to this wallet') } }),
+          a.method
+        ),
+      );
+    expect(refusedByHost).toEqual(needsConnection);
   });
 });

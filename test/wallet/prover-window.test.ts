@@ -1,18 +1,18 @@
 /**
  * The prover-window relay (src/wallet/prover.ts) over Node's BroadcastChannel, with a stand-in for the presentation
- * Worker that answers the session's messages: the wallet's side finds a prover window (or waits for one), a run's
+ * Worker that answers the presentation worker's messages: the wallet's side finds a prover window (or waits for one), a run's
  * messages and replies cross, failures and a closing window reach the run, and the runner's own protocol
  * (runOver) works over it. The real Worker in the real prover window: test/e2e/web-dapp.browser.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runOver, type WorkerChannel } from '../../src/presentations/runner.js';
-import type { SessionMessage, WorkerReply } from '../../src/presentations/session.js';
+import type { WorkerMessage, WorkerReply } from '../../src/presentations/presentation-worker.js';
 import { catchUnisolatedO1jsStart, proverWindowProver, serveProverWindow } from '../../src/wallet/prover.js';
 import { within } from '../support/rig.js';
 
-/** A Worker stand-in: answers `prepare` and `finalize` as the session does; records what it got; can fail. */
+/** A Worker stand-in: answers `prepare` and `finalize` as the presentation worker does; records what it got; can fail. */
 function fakeWorker() {
-  const got: SessionMessage[] = [];
+  const got: WorkerMessage[] = [];
   let reply: (r: WorkerReply) => void = () => {};
   let failure: (e: unknown) => void = () => {};
   let terminated = false;
@@ -37,7 +37,7 @@ afterEach(() => {
 });
 
 describe('the prover window relay', () => {
-  it('runs a presentation session in the prover window: prepare, finalize, then the Worker is terminated there', async () => {
+  it('runs a presentation in the prover window: prepare, finalize, then the Worker is terminated there', async () => {
     const worker = fakeWorker();
     stops.push(serveProverWindow(async () => worker.channel));
     const channel = (await within(proverWindowProver()(undefined), 'a prover window'))!;

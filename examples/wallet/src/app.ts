@@ -2,7 +2,8 @@
  * The chain-ledger wallet page: a first-party window at the wallet's own origin that dapps open with
  * chain-ledger/connect. It holds the Ledger (WebHID; or the software Ledger in a demo mode, labelled NOT HARDWARE),
  * the credential store (this origin's IndexedDB), the presentation prover and its key cache, and serves the one
- * dapp that opened it through src/wallet's host: every call bound to the origin the browser reported for the dapp.
+ * dapp that opened it through chain-ledger/wallet's `WalletHost`: every call bound to the origin the browser
+ * reported for the dapp.
  *
  * What the user sees: which site asks (the browser-given origin), what it asks, "Confirm on your Ledger…" with what
  * to check, the host's summary of a zkApp command when the device can only sign it blind, how long the work takes,
@@ -11,10 +12,17 @@
 import type { ZkappSummary } from 'chain-ledger';
 import { type DeviceModel, SoftwareLedger, TEST_MNEMONIC } from 'chain-ledger/emulator';
 import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
-import { useBrowserProver } from '../../../src/presentations/runner.js';
-import { WalletHost, type WalletActivity, type WalletHostOptions } from '../../../src/wallet/host.js';
-import { PROVER_WINDOW_WAIT_MS, catchUnisolatedO1jsStart, proverWindowProver } from '../../../src/wallet/prover.js';
-import { CONNECTED_SITES_KEY, storageSites } from '../../../src/wallet/sites.js';
+import {
+  CONNECTED_SITES_KEY,
+  PROVER_WINDOW_WAIT_MS,
+  WalletHost,
+  catchUnisolatedO1jsStart,
+  proverWindowProver,
+  storageSites,
+  useBrowserProver,
+  type WalletActivity,
+  type WalletHostOptions,
+} from 'chain-ledger/wallet';
 import { DeviceView } from './device-view.js';
 import { PresentationPanel } from './presentation-panel.js';
 import { RequestView } from './request-view.js';

@@ -2,7 +2,7 @@
  * The wallet's prover window (prover.html, served with COOP same-origin + COEP require-corp): opened from the wallet
  * window when that one is not cross-origin isolated, it runs the presentation Worker for it (src/wallet/prover.ts).
  */
-import { serveProverWindow } from '../../../src/wallet/prover.js';
+import { serveProverWindow } from 'chain-ledger/wallet';
 
 const isolated = globalThis.crossOriginIsolated === true;
 const note = document.getElementById('isolation')!;

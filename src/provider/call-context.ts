@@ -1,10 +1,10 @@
 /**
- * A session per call: one object, built once per call, that each domain reads through the narrow context type it
+ * A context per call: one object, built once per call, that each domain reads through the narrow context type it
  * declares itself (`SendTransactionContext`, `LegacyCommandContext`, `MessageContext`, `NullifierContext`,
- * `CredentialContext`, `PresentationContext`). The provider hands the session over whole and never copies fields for
- * one method; a domain that needs something new declares it, and the session supplies it here, once.
+ * `CredentialContext`, `PresentationContext`). The provider hands the call's context over whole and never copies
+ * fields for one method; a domain that needs something new declares it, and the call context supplies it here, once.
  *
- * `CallSessions` also holds what the calls of one provider share: the nonces it broadcast, its local chain and its
+ * `CallContexts` also holds what the calls of one provider share: the nonces it broadcast, its local chain and its
  * credential store, each made on first use.
  */
 import type { NetworkId } from '../apdu/codec.js';
@@ -25,25 +25,32 @@ import { createLocalChain, type LocalChain } from '../zkapp/local-chain.js';
 import { NonceTracker } from '../zkapp/nonces.js';
 import type { BeyondSpendCap } from '../zkapp/spend-cap.js';
 import type { ZkappSummary } from '../zkapp/summary.js';
+import type { ConnectedAccount, DeviceConnection } from './connection.js';
+import type { CurrentNetwork } from './current-network.js';
 import type { Endpoint } from './networks.js';
 import type { CheckedOptions, LedgerProviderOptions, Network } from './options.js';
 import type { CallReport } from './progress.js';
 
-/** The connected account, as `requestAccounts()` left it (./connection.ts). */
-export interface ConnectedAccount {
-  address: string;
-  capabilities: Capabilities;
-  /** The credential store's secret, derived on the device on first use, once per connection. */
-  storeSecret?: Uint8Array;
+/**
+ * What a method answered on the host is handed (no device held: ./methods.ts `onHost`): the provider's network and
+ * connection as they are now, and the call's signal.
+ */
+export interface HostContext {
+  network: CurrentNetwork;
+  connection: DeviceConnection;
+  /** Aborts when the caller's signal does; for a `pending` method also when `rejectPending()` runs. */
+  signal: AbortSignal;
+  /** `requestAccounts`: the account already connected, or a connect holding the device (the first shows the address). */
+  connect(): Promise<string[]>;
 }
 
 /**
- * What one call brings to its session: the device it holds, the connected account, the network now (its kind and
+ * What one call brings to its context: the device it holds, the connected account, the network now (its kind and
  * the GraphQL endpoint used on it), its signal, its reports.
  */
 export interface CallParts {
   app: MinaLedgerApp;
-  /** Runs one device step holding the device (see `CallSession.withDevice`). */
+  /** Runs one device step holding the device (see `CallContext.withDevice`). */
   withDevice: WithDevice;
   account: ConnectedAccount;
   network: Network;
@@ -58,11 +65,11 @@ export interface CallParts {
 export type WithDevice = <T>(step: (app: MinaLedgerApp) => Promise<T>) => Promise<T>;
 
 /** Everything a domain may read during one call. */
-export interface CallSession {
+export interface CallContext {
   app: MinaLedgerApp;
   /**
    * Runs a device step (one or more prompts that belong together) holding the device. For most methods the whole
-   * call holds it already and this runs the step at once; a method whose row says `ownDeviceSteps` (a presentation,
+   * call holds it already and this runs the step at once; a method whose row says `hold: 'steps'` (a presentation,
    * whose compile and proof take minutes) holds it only here, so another call's prompt is served meanwhile. Nested
    * steps run inside the outer one.
    */
@@ -112,8 +119,8 @@ export interface CallSession {
   presentationLimits: PresentationLimits;
 }
 
-/** The session of a call that uses the credential store. */
-export interface CredentialSession extends CallSession {
+/** The context of a call that uses the credential store. */
+export interface StoreCallContext extends CallContext {
   store: CredentialStore;
   /** The account's store secret: asks the device for the store-key approval once per connection. */
   storeSecret: () => Promise<Uint8Array>;
@@ -121,8 +128,8 @@ export interface CredentialSession extends CallSession {
   verifyMessage: (signed: { field: string; scalar: string; signedMessage: string }) => boolean;
 }
 
-/** The sessions of one provider, and what its calls share. */
-export class CallSessions {
+/** The call contexts of one provider, and what its calls share. */
+export class CallContexts {
   readonly #options: LedgerProviderOptions;
   readonly #checked: CheckedOptions;
   readonly #origin: string;
@@ -136,12 +143,12 @@ export class CallSessions {
     this.#origin = origin;
   }
 
-  /** The session of one call; `withStore`: of a call that uses the credential store (its checks: `#openWithStore`). */
-  open(call: CallParts, withStore = false): CallSession | Promise<CredentialSession> {
+  /** The context of one call; `withStore`: of a call that uses the credential store (its checks: `#openWithStore`). */
+  open(call: CallParts, withStore = false): CallContext | Promise<StoreCallContext> {
     return withStore ? this.#openWithStore(call) : this.#open(call);
   }
 
-  #open({ app, withDevice, account, network, chain, endpoint, signal, report }: CallParts): CallSession {
+  #open({ app, withDevice, account, network, chain, endpoint, signal, report }: CallParts): CallContext {
     const { era, confirmZkapp, confirmBeyondSpendCap, selectCredentials, o1jsCacheBytes, presentationLimits } = this.#options;
     const { confirmPresentation, onPresentationNotSatisfied } = this.#options;
     const origin = this.#origin;
@@ -189,20 +196,20 @@ export class CallSessions {
   }
 
   /**
-   * The session of a call that uses the credential store (its transport checked before: `checkStoreKeyCarried`).
+   * The context of a call that uses the credential store (its transport checked before: `checkStoreKeyCarried`).
    * Refused (20006) on apps before 1.4.5: the key is a deterministic INS 05 signature, and 1.4.0–1.4.4 sign other
    * texts than later apps.
    */
-  async #openWithStore(call: CallParts): Promise<CredentialSession> {
+  async #openWithStore(call: CallParts): Promise<StoreCallContext> {
     const { appVersion } = call.account.capabilities;
     if (!supports(appVersion, 'echoedMessage')) {
       throw new ProviderError(ErrorCode.MethodNotSupported, {
         reason: `the credential store needs Mina app 1.4.5 or newer (its key comes from a signed message); the device runs ${appVersion.version}`,
       });
     }
-    const session = this.#open(call);
-    const verifyMessage = await accountMessageVerifier(session.address, session.networkId);
-    return { ...session, store: await this.#openStore(), verifyMessage, storeSecret: () => this.#storeSecret(session, call) };
+    const context = this.#open(call);
+    const verifyMessage = await accountMessageVerifier(context.address, context.networkId);
+    return { ...context, store: await this.#openStore(), verifyMessage, storeSecret: () => this.#storeSecret(context, call) };
   }
 
   /**
@@ -220,13 +227,13 @@ export class CallSessions {
     return this.#store;
   }
 
-  async #storeSecret(session: CallSession, { account, report }: CallParts): Promise<Uint8Array> {
+  async #storeSecret(context: CallContext, { account, report }: CallParts): Promise<Uint8Array> {
     if (account.storeSecret) return account.storeSecret;
-    const { accountIndex, address, signal, origin } = session;
+    const { accountIndex, address, signal, origin } = context;
     const { appVersion, extension } = account.capabilities;
     // The extension's STORE_KEY shows the site asking; the released app's INS 05 shows only the text.
     const storeKey = extension?.storeKey ? { origin, appVersion } : undefined;
-    return session.withDevice(async (app) => {
+    return context.withDevice(async (app) => {
       // Another call of this connection may have derived it while this one waited for the device.
       if (account.storeSecret) return account.storeSecret;
       report.confirm(

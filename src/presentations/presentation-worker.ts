@@ -20,7 +20,7 @@
  * In a browser the key cache (indexeddb-key-cache.ts, reached through `openPresentationKeys`) wraps both o1js phases;
  * `close` persists what o1js wrote since the compile, so the caller asks for it before it terminates the worker.
  *
- * One session may serve several presentations in turn (Node reuses a warm worker, runner.ts): each
+ * One worker may serve several presentations in turn (Node reuses a warm worker, runner.ts): each
  * `prepare` starts a new presentation, and `finalize` or `close` ends it. With `reuseCompiled` (Node only), the
  * compiled presentation program of a spec is kept for the next presentation of the same spec (see `reusingCompiled`).
  */
@@ -47,7 +47,7 @@ export interface PrepareMessage {
 /** What `precompile` needs: the request alone (nothing of the holder's). */
 export type PrecompileMessage = Pick<PrepareMessage, 'type' | 'request'>;
 
-export type SessionMessage =
+export type WorkerMessage =
   | { precompile: PrecompileMessage }
   | { prepare: PrepareMessage }
   | { finalize: { signature: string } }
@@ -92,22 +92,22 @@ export type WorkerReply =
       };
     };
 
-export interface SessionOptions {
+export interface PresentationWorkerOptions {
   /**
-   * Keep the compiled program of the last specs for later presentations in this session (Node's reused worker).
+   * Keep the compiled program of the last specs for later presentations in this worker (Node's reused worker).
    * Not in browsers, where each presentation has a fresh Worker (o1js#2870: a second proof in one o1js instance with
    * a populated cache can hang there).
    */
   reuseCompiled?: boolean;
 }
 
-/** How many specs' compiled programs a reusing session keeps (each holds its prover keys once it has proved). */
+/** How many specs' compiled programs a reusing worker keeps (each holds its prover keys once it has proved). */
 export const COMPILED_SPECS_KEPT = 2;
 
 /** The state of a worker's presentations: feed it the caller's messages in order, post back what it returns. */
-export function presentationSession(options: SessionOptions = {}): (message: SessionMessage) => Promise<WorkerReply> {
+export function presentationWorker(options: PresentationWorkerOptions = {}): (message: WorkerMessage) => Promise<WorkerReply> {
   const current: CurrentPresentation = { keys: NO_PRESENTATION_KEYS, finalize: undefined, precompiled: undefined };
-  // The compiled programs by spec: the one a precompile made (for its prepare), and in a reusing session the last specs.
+  // The compiled programs by spec: the one a precompile made (for its prepare), and in a reusing worker the last specs.
   const compiled = new Map<string, Promise<unknown>>();
   const reuse = options.reuseCompiled === true;
   return async (message) => {
@@ -132,14 +132,14 @@ export function presentationSession(options: SessionOptions = {}): (message: Ses
   };
 }
 
-function stageOf(message: SessionMessage): 'precompile' | 'prepare' | 'finalize' | 'close' {
+function stageOf(message: WorkerMessage): 'precompile' | 'prepare' | 'finalize' | 'close' {
   if ('precompile' in message) return 'precompile';
   if ('prepare' in message) return 'prepare';
   return 'finalize' in message ? 'finalize' : 'close';
 }
 
 /**
- * A session's current presentation: its key cache (none between presentations), the spec it precompiled (until its
+ * A worker's current presentation: its key cache (none between presentations), the spec it precompiled (until its
  * prepare), and its proof once prepared.
  */
 interface CurrentPresentation {
@@ -149,7 +149,7 @@ interface CurrentPresentation {
 }
 
 /**
- * Ends the current presentation, if any: its key cache persisted and dropped; a session that does not reuse programs
+ * Ends the current presentation, if any: its key cache persisted and dropped; a worker that does not reuse programs
  * forgets the one it precompiled.
  */
 async function endPresentation(current: CurrentPresentation, compiled: Map<string, Promise<unknown>>, reuse: boolean): Promise<void> {
@@ -167,7 +167,7 @@ type Loaded = Awaited<ReturnType<typeof loadAttestations>>;
 const specKey = (requestJson: string) => JSON.stringify((JSON.parse(requestJson) as { spec: unknown }).spec);
 
 /**
- * Compiles the request's circuit (its spec alone) as a new presentation of this session, through its key cache; the
+ * Compiles the request's circuit (its spec alone) as a new presentation of this worker, through its key cache; the
  * program is kept for the `prepare` of the same spec that follows.
  */
 async function precompilePresentation(
@@ -177,7 +177,7 @@ async function precompilePresentation(
   compiled: Map<string, Promise<unknown>>,
   reuse: boolean,
 ): Promise<{ tagName?: string }> {
-  await endPresentation(current, compiled, reuse); // a previous presentation of this session that was neither finalized nor closed
+  await endPresentation(current, compiled, reuse); // a previous presentation of this worker that was neither finalized nor closed
   const { Presentation, PresentationRequest } = attestations;
   const request = PresentationRequest.fromJSON(type, text);
   const requestJson = PresentationRequest.toJSON(request);
@@ -189,7 +189,7 @@ async function precompilePresentation(
 }
 
 /**
- * Compiles and prepares a presentation, which becomes the session's current one: its key cache is the current one
+ * Compiles and prepares a presentation, which becomes the worker's current one: its key cache is the current one
  * from before the compile (a close persists what o1js wrote even if the compile fails), its proof kept for `finalize`.
  * After a precompile of the same spec, its program and key cache serve: nothing is compiled again.
  */
@@ -208,7 +208,7 @@ async function preparePresentation(
   const precompiled = current.precompiled === key;
   current.precompiled = undefined;
   if (!precompiled) {
-    await endPresentation(current, compiled, reuse); // a previous presentation of this session that was neither finalized nor closed
+    await endPresentation(current, compiled, reuse); // a previous presentation of this worker that was neither finalized nor closed
     // Browser: the persistent key cache around both o1js phases; Node: o1js's own file cache (prover-keys.ts).
     current.keys = await openPresentationKeys(o1js, requestJson, { retry: retry === true });
   }
@@ -242,7 +242,7 @@ async function preparePresentation(
 }
 
 /**
- * The compiled program of `spec` (mina-attestations' `Presentation.precompile`), from `compiled` when this session
+ * The compiled program of `spec` (mina-attestations' `Presentation.precompile`), from `compiled` when this worker
  * compiled it before, else compiled now and kept (the last COMPILED_SPECS_KEPT specs, least recently used first; a
  * failed compile is not kept). `Presentation.precompile` builds a new ZkProgram, rebuilds its constraint systems,
  * reads and checks its keys and analyses its methods for the feature flags (≈ 1–3 s of a warm process, tens of
