@@ -14,166 +14,41 @@
  * on, and says so; the released Mina app has none: with it, the nullifier and presentation steps say what the device
  * lacks and the walk-through goes on. It ends with a summary of what ran on the device and what needs the
  * extension, and exits 0 when everything the device supports worked.
+ *
+ * Beside it: quick-start-console.ts (the step lines, the host's reviews, the summary) and quick-start-credentials.ts
+ * (part 3, with its verifier in quick-start-verifier.ts).
  */
-import Client from 'mina-signer';
-import { MinaLedgerApp, signatureToBase58, type MinaSignature } from 'chain-ledger/apdu';
-import { SoftwareLedger, TEST_MNEMONIC, type Review } from 'chain-ledger/emulator';
-import { sampleSpec } from './web-dapp/src/sample-spec.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ClientBerkeley from 'mina-signer-berkeley';
+import { createLedgerProvider, type LedgerProvider } from 'chain-ledger';
+import { MinaLedgerApp, signatureToBase58 } from 'chain-ledger/apdu';
 import { FileCredentialStore } from 'chain-ledger/credentials/node';
-import {
-  type BeyondSpendCap,
-  createLedgerProvider,
-  credentialManager,
-  zkappSummaryLines,
-  type PresentationReview,
-  type LedgerProvider,
-  type ProgressEvent,
-  type ZkappSummary,
-} from 'chain-ledger';
+import { SoftwareLedger, TEST_MNEMONIC } from 'chain-ledger/emulator';
 import type { ApduTransport } from 'chain-ledger/transport';
+import Client from 'mina-signer';
+import ClientBerkeley from 'mina-signer-berkeley';
+import {
+  beyondSpendCap,
+  check,
+  hostReview,
+  isNotSupported,
+  lacksExtension,
+  presentationReview,
+  printReview,
+  printSummary,
+  SPEND_CAP_MINA,
+  show,
+  step,
+  stepProgress,
+} from './quick-start-console.js';
+import { credentials } from './quick-start-credentials.js';
 
 /** The provider's in-process chain (`network: 'local'`). */
 type LocalChain = Awaited<ReturnType<LedgerProvider['localChain']>>;
 
 const NETWORK_ID = 0; // testnet/devnet
 const client = new Client({ network: 'testnet' });
-
-function printReview(review: Review): void {
-  console.log(`   ┌─ on the device ${'─'.repeat(40)}`);
-  // One row per device screen: its lines as drawn, separated by " | " (long values paged as the device pages them;
-  // the layout's empty rows left out).
-  for (const screen of review.screens) console.log(`   │ ${screen.lines.filter((line) => line.trim() !== '').join(' | ')}`);
-  console.log('   └─ (approved by the software Ledger)');
-}
-
-/**
- * What the heavy steps cost, as measured on the 2 shared cores of the project's machine (README, Quick start): the
- * prover compiles the presentation circuit (83 s the first time, 20–46 s with its keys in ~/.cache/o1js, at load
- * 5–17) and proves (23–60 s); the verifier compiles it again for its verification key and checks (38–58 s).
- */
-const PRESENTATION_TIME = '1–2 min on 2 busy cores; its compile is quicker once cached in ~/.cache/o1js';
-const VERIFY_TIME = '30–60 s on 2 busy cores';
-
-/** The most MINA a zkApp command may take from the account here, fee included: a wallet's spend cap. */
-const SPEND_CAP_MINA = 5;
-
-/**
- * The host's review of a zkApp command, before the device is asked: what a wallet shows its user, above all where
- * the device signs blind. Printed and approved by the walk-through; a wallet asks its user here (false refuses).
- */
-function hostReview(summary: ZkappSummary & { origin: string }): boolean {
-  console.log(`   ┌─ on the host, before the Ledger is asked (${summary.origin}, spend cap ${SPEND_CAP_MINA} MINA) ${'─'.repeat(8)}`);
-  for (const line of zkappSummaryLines(summary)) console.log(`   │ ${line}`);
-  console.log('   └─ (approved by the walk-through; a wallet asks its user here)');
-  return true;
-}
-
-/**
- * The holder's review of a presentation request (`confirmPresentation`), before anything is read from the store or
- * computed on it: the request in words, then the stored credentials that fit it (listing them unlocks the store: the
- * Ledger asks for the store key, naming the site on the extension). A wallet asks its user here; the walk-through
- * shows what it would show, and approves.
- */
-async function presentationReview(review: PresentationReview): Promise<boolean> {
-  console.log(`   ┌─ on the host, before anything is computed on the credentials (${review.origin}) ${'─'.repeat(8)}`);
-  for (const line of review.lines) console.log(`   │ ${line}`);
-  for (const [input, list] of Object.entries(await review.candidates())) {
-    for (const c of list)
-      console.log(`   │ fits "${input}": ${c.credentialType} credential ${c.id.slice(0, 8)} from ${c.issuer ?? '-'}, stored ${c.storedAt}`);
-  }
-  console.log('   └─ (approved by the walk-through; a wallet asks its user here)');
-  return true;
-}
-
-/**
- * Under the spend cap, a change no amount counts (the account's own permissions, verification key, delegate or
- * timing; another token leaving it) is asked by name. The walk-through refuses it; a wallet asks its user to confirm
- * that very change (the CLI: type its name).
- */
-function beyondSpendCap(change: BeyondSpendCap & { origin: string }): boolean {
-  console.log(`   ⚠ beyond the spend cap: ${change.description}`);
-  console.log(`   └─ refused by the walk-through (a wallet asks its user to confirm "${change.change}" by name)`);
-  return false;
-}
-
-/** What ran, and what the device could not do because it lacks the extension: the summary at the end. */
-const summary = { ran: [] as string[], needsExtension: [] as string[] };
-
-/**
- * The progress lines of one step: each stage the provider reports (`onProgress`: the device's prompt, loading the
- * prover, compiling, proving…) and "still working" while the step is silent for 10 s, each stamped with the seconds
- * since the step started.
- */
-class StepLines {
-  readonly #started = performance.now();
-  #lastLine = this.#started;
-  readonly #timer = setInterval(() => {
-    if (performance.now() - this.#lastLine >= 10_000) this.say('… still working');
-  }, 1000);
-
-  say(text: string): void {
-    this.#lastLine = performance.now();
-    console.log(`   ${text} (${((this.#lastLine - this.#started) / 1000).toFixed(1)} s)`);
-  }
-
-  /** For `onProgress`. */
-  readonly progress = ({ stage, prompt, retry }: ProgressEvent): void => {
-    if (stage === 'confirm-on-device') this.say(`⏳ ${prompt ?? 'confirm on your Ledger'}`);
-    else if (stage !== 'done' && stage !== 'failed')
-      this.say(`… ${stage.replaceAll('-', ' ')}${retry ? ' (again, in a fresh worker)' : ''}`);
-  };
-
-  stop(): void {
-    clearInterval(this.#timer);
-  }
-}
-
-/** The lines of the step running now. */
-let progress: StepLines | undefined;
-
-async function step<T>(title: string, run: () => Promise<T>): Promise<T> {
-  console.log(`\n▶ ${title}`);
-  const start = performance.now();
-  progress = new StepLines();
-  let result: T;
-  try {
-    result = await run();
-  } finally {
-    progress.stop();
-    progress = undefined;
-  }
-  console.log(`   done in ${(performance.now() - start).toFixed(0)} ms`);
-  summary.ran.push(title);
-  return result;
-}
-
-/** A step the device cannot do without the chain-ledger extension: say what it lacks, and go on. */
-function lacksExtension(title: string, what: string, reason?: string): void {
-  console.log(`\n▷ ${title}`);
-  console.log(`   skipped: the device lacks ${what} (chain-ledger extension, docs/apdu-extensions.md)${reason ? `; ${reason}` : ''}`);
-  summary.needsExtension.push(title);
-}
-
-function printSummary(deviceLabel: string): void {
-  console.log(`\n── summary (${deviceLabel}) ${'─'.repeat(30)}`);
-  console.log(`   ran (${summary.ran.length} steps, each device step approved on the device):`);
-  for (const title of summary.ran) console.log(`     ✔ ${title}`);
-  if (summary.needsExtension.length > 0) {
-    console.log(`   needs the chain-ledger extension, which this device lacks (${summary.needsExtension.length}):`);
-    for (const title of summary.needsExtension) console.log(`     – ${title}`);
-  }
-}
-
-const isNotSupported = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 20006;
-
-function check(ok: boolean, what: string): void {
-  if (!ok) throw new Error(`verification failed: ${what}`);
-  console.log(`   ✔ ${what}`);
-}
 
 interface OpenedDevice {
   transport: ApduTransport;
@@ -279,7 +154,7 @@ async function throughWindowChain(transport: ApduTransport, software: boolean): 
     network: 'local',
     origin: 'http://localhost',
     credentialStore: new FileCredentialStore(credentialDir),
-    onProgress: (event) => progress?.progress(event),
+    onProgress: stepProgress,
     confirmZkapp: hostReview,
     confirmPresentation: presentationReview,
     confirmBeyondSpendCap: beyondSpendCap,
@@ -409,90 +284,6 @@ async function onTheReleasedApp(transaction: string, address: string): Promise<v
     }),
     'the blind signature verifies too: the same command, the same commitment (only the screens differ)',
   );
-}
-
-/** Part 3: a credential issued to the Ledger account, stored encrypted, and presented to a verifier. */
-async function credentials(chain: ReturnType<typeof createLedgerProvider>, address: string): Promise<void> {
-  console.log(`\n── private credentials ${'─'.repeat(50)}`);
-  const [o1js, A] = await step('Load o1js and mina-attestations (only now: they are heavy)', () =>
-    Promise.all([import('o1js'), import('mina-attestations')]),
-  );
-  const { PrivateKey, PublicKey, UInt64, Poseidon } = o1js;
-  const issuer = PrivateKey.random();
-  const Nationality = A.DynamicString({ maxLength: 50 });
-  const data = { nationality: Nationality.from('Austria'), age: UInt64.from(30), expiresAt: UInt64.from(Date.now() + 365 * 86_400_000) };
-  const credential = A.Credential.toJSON(A.Credential.sign(issuer, { owner: PublicKey.fromBase58(address), data }));
-  console.log(`   an issuer signed a credential for ${address.slice(0, 12)}…: nationality Austria, age 30`);
-
-  await step('chain.storePrivateCredential(): validated, approved on the Ledger, stored encrypted', () =>
-    chain.storePrivateCredential({ credential }),
-  );
-  const stored = await credentialManager(chain).list();
-  check(stored.length === 1, `the account's store holds ${stored.length} credential (id ${stored[0]?.id.slice(0, 12)}…)`);
-
-  // The web dapp's sample request: the spec the test suite's global setup also compiles.
-  const request = A.PresentationRequest.https(
-    sampleSpec(o1js, A),
-    { createdAt: UInt64.from(Date.now()) },
-    { action: 'prove you are an adult' },
-  );
-  console.log('   a verifier at http://localhost asks: "age ≥ 18 and not expired", output: the issuer');
-  // What the device shows: the verifier and what is shared (SIGN_PRESENTATION, extension 1.1), or the fields blind.
-  const instruction = chain.capabilities?.extension?.signPresentation ? 'SIGN_PRESENTATION' : 'SIGN_FIELDS';
-  const title = `chain.requestPresentation(): the owner signs on the Ledger (${instruction}), the host proves (${PRESENTATION_TIME})`;
-  if (!chain.capabilities?.extension?.signFields) {
-    const error = await chain
-      .requestPresentation({ presentation: { presentationRequest: JSON.parse(A.PresentationRequest.toJSON(request)) } })
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    if (!isNotSupported(error)) throw error ?? new Error('requestPresentation succeeded on a device that reports no SIGN_FIELDS');
-    const reason = (error as { data?: { reason?: string } }).data?.reason;
-    lacksExtension('chain.requestPresentation()', 'SIGN_FIELDS (INS 0xA1)', `ProviderError 20006${reason ? `: ${reason}` : ''}`);
-    return;
-  }
-  const { presentation } = await step(title, () =>
-    chain.requestPresentation({ presentation: { presentationRequest: JSON.parse(A.PresentationRequest.toJSON(request)) } }),
-  );
-  console.log(`   presentation: ${presentation.length} characters`);
-  const output = await step(`The verifier: Presentation.verify for its origin (${VERIFY_TIME})`, () =>
-    verifyInWorker(A.PresentationRequest.toJSON(request), presentation, 'http://localhost'),
-  );
-  const expected = Poseidon.hashWithPrefix('mina-cred:v0:native', issuer.toPublicKey().toFields());
-  check(output === expected.toString(), 'the proof verifies and names the expected issuer');
-}
-
-/**
- * `Presentation.verify` in a worker thread (quick-start-verifier.ts): its compile would block this thread, and the
- * step's progress lines with it. Each stage it starts is a progress line; resolves the output claim, as text.
- */
-async function verifyInWorker(requestJson: string, presentationJson: string, verifierIdentity: string): Promise<string> {
-  const { Worker } = await import('node:worker_threads');
-  // npm start runs this file through tsx; a worker thread registers it again to import TypeScript (an ES module
-  // given as a data: URL, so that o1js loads there as it does here).
-  const start = `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))});
-register();
-await import(${JSON.stringify(new URL('./quick-start-verifier.ts', import.meta.url).href)});`;
-  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(start)}`), {
-    workerData: { requestJson, presentationJson, verifierIdentity },
-  });
-  try {
-    return await new Promise<string>((resolve, reject) => {
-      worker.on('message', (message: { stage?: string; output?: string }) => {
-        if (message.stage) progress?.say(`… ${message.stage}`);
-        if (message.output !== undefined) resolve(message.output);
-      });
-      worker.on('error', reject);
-      worker.on('exit', (code) => reject(new Error(`the verifier's worker stopped (exit code ${code})`)));
-    });
-  } finally {
-    await worker.terminate();
-  }
-}
-
-function show(sig: MinaSignature): void {
-  console.log(`   signature ${signatureToBase58(sig)}`);
 }
 
 main().then(

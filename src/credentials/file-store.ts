@@ -19,8 +19,16 @@ import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { FifoLock } from '../util/fifo-lock.js';
 import { StoreKeys, isSalt, parseSealedEntry, type SealedEntry } from './store-crypto.js';
-import { StoreLock, errorCode, ioError, removeLockLeftovers } from './store-lock.js';
-import { CredentialStoreError, checkAccountAddress, checkId, checkSecret, type CredentialEntry, type CredentialStore } from './store.js';
+import { StoreLock, errorCode, removeLockLeftovers } from './store-lock.js';
+import {
+  CredentialStoreError,
+  checkAccountAddress,
+  checkId,
+  checkSecret,
+  ioError,
+  type CredentialEntry,
+  type CredentialStore,
+} from './store.js';
 
 export const CREDENTIAL_FILE_FORMAT = 'chain-ledger-credentials';
 /** The format written; format 1 (no salt, no list MAC, no padding) is still read, and re-keyed on its next write. */

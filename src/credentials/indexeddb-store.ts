@@ -11,7 +11,15 @@
  */
 import { FifoLock } from '../util/fifo-lock.js';
 import { StoreKeys, isSalt, parseSealedEntry, type SealedEntry } from './store-crypto.js';
-import { CredentialStoreError, checkAccountAddress, checkId, checkSecret, type CredentialEntry, type CredentialStore } from './store.js';
+import {
+  CredentialStoreError,
+  checkAccountAddress,
+  checkId,
+  checkSecret,
+  ioError,
+  type CredentialEntry,
+  type CredentialStore,
+} from './store.js';
 
 export const DEFAULT_CREDENTIAL_DB = 'chain-ledger-credentials';
 
@@ -353,8 +361,3 @@ function parseEntryRecord(value: unknown, account: string, index: number): Seale
 const corrupt = (account: string, what: string) => new CredentialStoreError('corrupt', `IndexedDB credentials of ${account}: ${what}`);
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-function ioError(what: string, cause: unknown): CredentialStoreError {
-  const reason = cause instanceof Error || cause instanceof DOMException ? cause.message : String(cause);
-  return new CredentialStoreError('io', `${what}: ${reason}`, { cause });
-}

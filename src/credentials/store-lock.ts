@@ -20,7 +20,7 @@ import { lstat, mkdir, open, readFile, readdir, rename, rm, rmdir, unlink, type 
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { toHex } from '../apdu/bytes.js';
-import { CredentialStoreError } from './store.js';
+import { CredentialStoreError, ioError } from './store.js';
 
 const LOCK_DIRECTORY_MODE = 0o700;
 const FILE_MODE = 0o600;
@@ -396,9 +396,3 @@ const randomHex = (bytes: number) => toHex(globalThis.crypto.getRandomValues(new
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** A Node error's `code` (ENOENT, EEXIST, …). */
 export const errorCode = (error: unknown) => (error as { code?: unknown } | undefined)?.code;
-
-/** A store error of kind `io`: what failed, and why. */
-export function ioError(what: string, cause: unknown): CredentialStoreError {
-  const reason = cause instanceof Error ? cause.message : String(cause);
-  return new CredentialStoreError('io', `${what}: ${reason}`, { cause });
-}

@@ -50,6 +50,13 @@ export class CredentialStoreError extends Error {
   }
 }
 
+/** A store error of kind `io`: what failed, and why (a Node error's or a DOMException's message). */
+export function ioError(what: string, cause: unknown): CredentialStoreError {
+  const reason =
+    cause instanceof Error || (typeof DOMException !== 'undefined' && cause instanceof DOMException) ? cause.message : String(cause);
+  return new CredentialStoreError('io', `${what}: ${reason}`, { cause });
+}
+
 export function isCredentialStoreError(value: unknown): value is CredentialStoreError {
   return (
     typeof value === 'object' &&
