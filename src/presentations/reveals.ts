@@ -55,13 +55,13 @@ function escaped(name: unknown): string {
   return JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-function describe(value: unknown, field: string): string {
-  const node = (typeof value === 'object' && value !== null ? value : {}) as OutputNode;
-  const of = (inner: unknown, name: string) => describe(inner, `${field}.${name}`);
-  const credential = () => plainName(node.credentialKey, `${field}.credentialKey`);
-  switch (node.type) {
-    case 'constant':
-      return 'a constant';
+/**
+ * The words for a node that names an input of the request (all inputs, the owner, a credential or one of its parts),
+ * as the device shows them and the holder's review reads them; undefined for any other node. `credential` gives the
+ * credential's name, checked as the caller needs.
+ */
+export function inputNodeText(type: unknown, credential: () => string): string | undefined {
+  switch (type) {
     case 'root':
       return 'all inputs';
     case 'owner':
@@ -76,6 +76,19 @@ function describe(value: unknown, field: string): string {
       return `the verification key of ${credential()}`;
     case 'publicInput':
       return `the public input of ${credential()}`;
+    default:
+      return undefined;
+  }
+}
+
+function describe(value: unknown, field: string): string {
+  const node = (typeof value === 'object' && value !== null ? value : {}) as OutputNode;
+  const of = (inner: unknown, name: string) => describe(inner, `${field}.${name}`);
+  const named = inputNodeText(node.type, () => plainName(node.credentialKey, `${field}.credentialKey`));
+  if (named !== undefined) return named;
+  switch (node.type) {
+    case 'constant':
+      return 'a constant';
     case 'property':
       return propertyPath(node, field);
     case 'record': {

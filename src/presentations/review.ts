@@ -7,6 +7,7 @@
  */
 import { escapeForDisplay } from '../apdu/display-text.js';
 import type { PresentationReview } from './context.js';
+import { inputNodeText } from './reveals.js';
 import type { ValidRequest } from './validate.js';
 
 type SpecNode = Record<string, unknown> & { type?: unknown };
@@ -99,7 +100,8 @@ function describe(value: unknown, inputs: Inputs, claims: unknown): string {
   const node = (typeof value === 'object' && value !== null ? value : {}) as SpecNode;
   const of = (inner: unknown) => describe(inner, inputs, claims);
   const type = typeof node.type === 'string' ? node.type : '';
-  const credential = () => escapeForDisplay(String(node.credentialKey));
+  const named = inputNodeText(type, () => escapeForDisplay(String(node.credentialKey)));
+  if (named !== undefined) return named;
   if (type in INFIX && node.left !== undefined) return `${group(node.left, of)} ${INFIX[type]} ${group(node.right, of)}`;
   switch (type) {
     case 'and':
@@ -124,20 +126,6 @@ function describe(value: unknown, inputs: Inputs, claims: unknown): string {
       return `{ ${Object.entries((node.data ?? {}) as Record<string, unknown>)
         .map(([key, inner]) => `${escapeForDisplay(key)}: ${of(inner)}`)
         .join(', ')} }`;
-    case 'root':
-      return 'all inputs';
-    case 'owner':
-      return 'your key (the owner)';
-    case 'credential':
-      return `all of ${credential()}`;
-    case 'issuer':
-      return `the issuer of ${credential()}`;
-    case 'issuerPublicKey':
-      return `the issuer key of ${credential()}`;
-    case 'verificationKeyHash':
-      return `the verification key of ${credential()}`;
-    case 'publicInput':
-      return `the public input of ${credential()}`;
     default:
       return `${escapeForDisplay(type || 'an operation')}(…)`;
   }
