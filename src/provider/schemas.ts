@@ -404,7 +404,15 @@ export const deleteCredentialParams = z.object({ id: z.string().regex(/^[0-9a-f]
 
 /** Parses with a schema, or throws 20003 naming the first invalid field (`feePayer.fee`, `message[3]`). */
 export function parseParams<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
-  const result = schema.safeParse(value);
+  let result: z.ZodSafeParseResult<z.output<T>>;
+  try {
+    result = schema.safeParse(value);
+  } catch (error) {
+    // A Promise where a value belongs (a page that forgot an `await`) reaches a preprocess or transform that hands it
+    // on, and zod then throws instead of answering: it is the caller's mistake, 20003, not our bug (22001).
+    if (error instanceof z.core.$ZodAsyncError) throw invalidParams('params', 'must hold values, not a Promise (await it first)');
+    throw error;
+  }
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.reduce<string>(

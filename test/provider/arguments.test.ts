@@ -109,6 +109,26 @@ describe('object arguments a page can build but JSON cannot hold', () => {
     expect(r.sent).toEqual([]);
   });
 
+  // A page that forgot an `await` (found by the bad-input property at seed -130124688: addChain given a Promise was
+  // 22001 "This is a bug", zod throwing on the Promise its preprocess handed on).
+  it.each<[string, (chain: ReturnType<typeof createLedgerProvider>) => Promise<unknown>]>([
+    ['addChain(a Promise)', (chain) => chain.addChain(Promise.resolve({ url: 'https://a.example/graphql', name: 'A' }) as never)],
+    ['switchChain(a Promise)', (chain) => chain.switchChain(Promise.resolve({ networkID: 'mina:devnet' }) as never)],
+    ['sendTransaction({ transaction: a Promise })', (chain) => chain.sendTransaction({ transaction: Promise.resolve({}), onlySign: true })],
+    [
+      'request({ method: chain_addChain, params: a Promise })',
+      (chain) => chain.request({ method: 'chain_addChain', params: Promise.resolve({}) as never }),
+    ],
+  ])(
+    'a Promise where a value belongs, %s → 20003 saying to await it, not an internal error; nothing reaches the device',
+    async (_name, call) => {
+      const { ledger, chain } = await connected();
+      const r = await outcome(ledger, () => call(chain));
+      expect(r.error).toMatchObject({ name: 'ProviderError', code: 20003 });
+      expect(r.sent).toEqual([]);
+    },
+  );
+
   // `dagValue(24)`: 48 objects, no cycle, standing for 2^24 paths (a structured clone through postMessage keeps the
   // sharing); read as a tree it would cost seconds, doubling with each level.
   it.each<[string, (chain: ReturnType<typeof createLedgerProvider>) => Promise<unknown>]>([
