@@ -76,8 +76,9 @@ export function isUnicodeText(text: string): boolean {
 export function textMessageProblem(text: string, what = 'this message', max = MAX_TEXT_MESSAGE_BYTES): string | undefined {
   const version = max > MAX_TEXT_MESSAGE_BYTES ? ' 1.4' : '';
   const limit = `the Ledger signs messages of 1 to ${max} bytes of UTF-8 text without NUL (extension${version} SIGN_TEXT)`;
-  // Each UTF-16 unit is at least one UTF-8 byte: a string that long is over the bound without encoding it.
-  const bytes = text.length > max ? undefined : utf8.encode(text).length;
+  // Each UTF-16 unit is at least one UTF-8 byte: a string that long is over the bound without encoding it (up to
+  // 16 KiB it is encoded, so that the reason says how long it is against the larger bound).
+  const bytes = text.length > Math.max(max, MAX_LONG_TEXT_MESSAGE_BYTES) ? undefined : utf8.encode(text).length;
   if (text.length === 0) return `${limit}; ${what} is empty`;
   if (bytes === undefined || bytes > max) {
     return `${limit}; ${what} is ${bytes ?? `over ${max}`} bytes`;

@@ -25,6 +25,7 @@ import {
 } from '../apdu/message-text.js';
 import { isReservedMessage } from '../apdu/store-key.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
+import type { TextToSign } from '../apdu/sign-text.js';
 import type { ReportProgress } from '../util/progress.js';
 
 /** What `signMessage` (and `signJsonMessage`) returns; `data` is the text the device signed. */
@@ -120,6 +121,22 @@ function confirmPrompt(message: string): string {
 }
 
 /**
+ * A long text on a 1.4 device. A rejection of one it shows as its hash may be the device's own (Blind signing off):
+ * the reason says how to enable it, as for INS 06.
+ */
+async function signLong(ctx: MessageContext, text: TextToSign, options: { signal?: AbortSignal }) {
+  try {
+    return await ctx.app.signLongText(text, options);
+  } catch (error) {
+    if (!textShownAsHash(text.message) || (error as { name?: string }).name !== 'LedgerUserRejectedError') throw error;
+    throw new ProviderError(ErrorCode.UserRejected, {
+      reason:
+        'rejected on the Ledger; if you did not reject, enable "Blind signing" in the Mina app settings (a text this long is shown as its hash)',
+    });
+  }
+}
+
+/**
  * Signs a message on the Ledger and verifies the signature with mina-signer on network `ctx.networkId` before
  * returning it: with SIGN_TEXT when the device has it (`data` is the message itself), else with INS 05 (`data` is the
  * text the app signed, `"Message : " + message` on ≥ 1.4.5). What the device cannot sign is refused first
@@ -133,7 +150,7 @@ export async function signMessageOnLedger(ctx: MessageContext, message: string, 
   const text = { account: ctx.accountIndex, networkId: ctx.networkId, origin: ctx.origin, message };
   const long = utf8.encode(message).length > MAX_TEXT_MESSAGE_BYTES; // messageRefusal let it through: a 1.4 device
   const signed = ctx.capabilities.extension?.signText
-    ? { ...(await (long ? ctx.app.signLongText(text, options) : ctx.app.signText(text, options))), signedMessage: message }
+    ? { ...(await (long ? signLong(ctx, text, options) : ctx.app.signText(text, options))), signedMessage: message }
     : await ctx.app.signMessage(ctx.accountIndex, message, ctx.networkId, options);
   if (!(await accountMessageVerifier(ctx.address, ctx.networkId))(signed)) {
     throw new ProviderError(ErrorCode.Internal, {
