@@ -161,11 +161,12 @@ export async function signMessageOnLedger(ctx: MessageContext, message: string, 
 }
 
 /**
- * The longest `data` `verifyMessage` and `verifyJsonMessage` take, in UTF-16 code units (so at most 6 KiB of UTF-8):
- * mina-signer's legacy string hash takes time quadratic in the text (10,000 characters 0.2 s, 100,000 3 s, 400,000
- * 40 s of a blocked event loop, measured on 2 cores), and no Ledger signs more than 1,024 bytes (SIGN_TEXT).
+ * The longest `data` `verifyMessage` and `verifyJsonMessage` take, in UTF-16 code units (so at most 48 KiB of
+ * UTF-8): mina-signer's legacy string hash takes time quadratic in the text (16,384 characters 0.15 s, 100,000 3 s,
+ * 400,000 40 s of a blocked event loop, measured on 2 cores), and no Ledger signs more than 16,384 bytes (SIGN_TEXT
+ * 1.4), so every text a Ledger signed can be verified here.
  */
-export const MAX_VERIFIED_MESSAGE_CHARS = 2048;
+export const MAX_VERIFIED_MESSAGE_CHARS = MAX_LONG_TEXT_MESSAGE_BYTES;
 
 /**
  * mina-signer `verifyMessage` on the provider's network; false when it does not verify, and for `data` holding NUL:
