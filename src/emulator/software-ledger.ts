@@ -81,7 +81,7 @@ export interface SoftwareLedgerOptions {
    * which answers 0x6D00 to it. true: version 1.3, INS 0xA0–0xA6 (nullifiers, multi-field signing, zkApp commands and
    * presentations in clear, messages of up to 1024 bytes, the credential store's key with the site asking); an earlier
    * version by name: '1.0' (0xA0–0xA2, a device that signs zkApps and presentations blind), '1.1' (0xA0–0xA4, no
-   * SIGN_TEXT) or '1.2' (0xA0–0xA5, the store key through INS 05, which does not name the site); or the next one,
+   * SIGN_TEXT) or '1.2' (0xA0–0xA5, the store key through INS 05, which does not name the site), '1.3' as true; or the next one,
    * '1.4' (1.3 with SIGN_TEXT taking texts of up to 16 KiB, shown in pages or, past what a person pages through, as
    * their hash behind Blind signing). Say so wherever the device is shown.
    */
