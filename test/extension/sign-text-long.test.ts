@@ -6,6 +6,7 @@
  * and the released app refuse them before the device is asked (20006 naming the limit).
  */
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
 import { MinaLedgerApp, type TextToSign } from '../../src/apdu.js';
@@ -24,6 +25,7 @@ import { shownValue } from '../../src/emulator/review.js';
 import { counting } from '../support/counting.js';
 import { providerFailure } from '../support/provider-failure.js';
 import { connectedProvider, quietLedger } from '../support/rig.js';
+import { runs } from '../support/runs.js';
 import { addressOf, keyOf } from '../support/vectors.js';
 
 const testnet = new Client({ network: 'testnet' });
@@ -246,4 +248,35 @@ describe('through the provider (chain.signMessage)', () => {
     const error = await providerFailure(chain.signMessage({ message: longest() }));
     expect(error).toMatchObject({ code: 1002, data: { reason: expect.stringMatching(/enable "Blind signing"/) } });
   });
+});
+
+describe('any long text (property)', () => {
+  it(`${runs(60, 12)} texts of 1025 to 9,600 bytes on 1.4: paged or hashed as the rule says, signed as the text itself`, async () => {
+    const { chain, reviews } = await connectedProvider({ extensions: '1.4', blindSigning: true });
+    let [hashed, paged] = [0, 0];
+    // Mostly ASCII (paged up to 4,096 characters) or mostly escapes (6 to 9 characters each: hashed).
+    const texts = fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', ' ', '{', '"', ':', ',', '7', 'é', '\n'), minLength: 1025, maxLength: 3500 }),
+      fc.string({ unit: fc.constantFrom('é', '☕', '😀', '\n', '\t', '\\', 'a'), minLength: 1025, maxLength: 2400 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(texts, async (message) => {
+        reviews.length = 0;
+        const result = await chain.signMessage({ message });
+        expect(testnet.verifyMessage({ data: message, publicKey: addressOf(0), signature: result.signature })).toBe(true);
+        const [review] = reviews;
+        if (textShownAsHash(message)) {
+          expect(shownValue(review!, 'SHA-256')).toBe(textHash(message));
+          hashed++;
+        } else {
+          expect(shownValue(review!, 'Message')).toBe(displayMessageText(message).replaceAll('\n', ''));
+          paged++;
+        }
+      }),
+      // One of each kind always among them, whatever the draws.
+      { numRuns: runs(60, 12), examples: [['a'.repeat(3000)], ['é'.repeat(1100)]] },
+    );
+    expect(hashed).toBeGreaterThan(0);
+    expect(paged).toBeGreaterThan(0);
+  }, 120_000);
 });
