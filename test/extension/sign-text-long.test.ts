@@ -6,11 +6,12 @@
  * and the released app refuse them before the device is asked (20006 naming the limit).
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
 import { MinaLedgerApp, type TextToSign } from '../../src/apdu.js';
-import { toHex } from '../../src/apdu/bytes.js';
+import { fromHex, toHex, uintToBytesBE } from '../../src/apdu/bytes.js';
 import {
   MAX_LONG_TEXT_MESSAGE_BYTES,
   MAX_PAGED_TEXT_CHARS,
@@ -22,10 +23,12 @@ import {
 import { encodeSignLongText, encodeSignText } from '../../src/apdu/sign-text.js';
 import type { Review, SoftwareLedgerOptions } from '../../src/emulator.js';
 import { shownValue } from '../../src/emulator/review.js';
+import { openTranscript } from '../../src/transport/node.js';
 import { counting } from '../support/counting.js';
 import { providerFailure } from '../support/provider-failure.js';
 import { connectedProvider, quietLedger } from '../support/rig.js';
 import { runs } from '../support/runs.js';
+import { socialcapVotes } from '../support/socialcap.js';
 import { addressOf, keyOf } from '../support/vectors.js';
 
 const testnet = new Client({ network: 'testnet' });
@@ -41,29 +44,6 @@ const text = (message: string, more: Partial<TextToSign> = {}): TextToSign => ({
 /** A 1.4 device (unless `extensions` says otherwise) that approves every review and keeps it. */
 function device(options: SoftwareLedgerOptions = {}, reviews: Review[] = []) {
   return quietLedger({ extensions: '1.4', approve: (r) => (reviews.push(r), true), ...options });
-}
-
-/**
- * A Socialcap-like vote batch: an elector's three votes as one JSON text, padded in its notes to exactly 2,269
- * bytes (the size issue #33 measured for three votes).
- */
-function socialcapVotes(): string {
-  const vote = (i: number, notes: string) => ({
-    uid: `9a4c1f0e2b7d4e8f9c3a6b5d${i}`.padEnd(32, '0'),
-    claimUid: `c1aim${i}`.padEnd(32, 'f'),
-    elector: addressOf(0),
-    result: i === 2 ? '-' : '+',
-    planUid: 'a5b1c3d7e9f04b2a8c6d1e3f5a7b9c0d',
-    communityUid: '2f8e4d6c0b1a49e7b3c5d7e9f1a3c5e7',
-    createdUTC: `2024-05-0${i}T12:34:56.789Z`,
-    notes,
-  });
-  const batch = (pad: number) =>
-    JSON.stringify({ type: 'votes-batch', signer: addressOf(0), votes: [1, 2, 3].map((i) => vote(i, 'ok '.repeat(pad).trim())) });
-  let pad = 0;
-  while (bytesOf(batch(pad + 1)) <= 2269) pad++;
-  const json = batch(pad);
-  return json.replace('"type":"votes-batch"', `"type":"votes-batch${'.'.repeat(2269 - bytesOf(json))}"`);
 }
 
 /** A text past what a person pages through: 16 KiB of JSON-like lines. */
@@ -247,6 +227,35 @@ describe('through the provider (chain.signMessage)', () => {
     const { chain } = await connectedProvider({ extensions: '1.4', blindSigning: false });
     const error = await providerFailure(chain.signMessage({ message: longest() }));
     expect(error).toMatchObject({ code: 1002, data: { reason: expect.stringMatching(/enable "Blind signing"/) } });
+  });
+});
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, import.meta.url), 'utf8');
+
+describe('recorded transcripts (tools/extension-vectors/sign-text-long.ts)', () => {
+  it('GET_CAPABILITIES, version 1.4: 01 04 3f 40, the same bits as 1.3; the minor version gives 16 KiB texts', async () => {
+    const t = await openTranscript(fixture('extension-get-capabilities-1.4.apdu'));
+    const capabilities = await new MinaLedgerApp(t).getCapabilities();
+    t.ensureDone();
+    expect(capabilities).toMatchObject({ version: '1.4', signText: true, storeKey: true });
+    expect(maxTextMessageBytes(capabilities)).toBe(16384);
+  });
+
+  it('the Socialcap batch: the same 10 APDUs, and the mina-signer signMessage signature, byte for byte', async () => {
+    const { what: _what, ...request } = JSON.parse(fixture('extension-sign-text-socialcap.json')) as TextToSign & { what: string };
+    expect(request.message).toBe(socialcapVotes());
+    const t = await openTranscript(fixture('extension-sign-text-socialcap.apdu'));
+    const signature = await new MinaLedgerApp(t).signLongText(request);
+    t.ensureDone();
+    expect(signature).toEqual(expected(request.message));
+    const lines = fixture('extension-sign-text-socialcap.apdu').trim().split('\n');
+    expect(lines).toHaveLength(20);
+    const r = toHex(uintToBytesBE(BigInt(signature.field), 32));
+    expect(lines.at(-1)).toBe(`<= ${r}${toHex(uintToBytesBE(BigInt(signature.scalar), 32))}9000`);
+    // And a 1.4 device answers the recorded requests with the recorded replies.
+    const ledger = device();
+    for (let i = 0; i < lines.length; i += 2)
+      expect(toHex(await ledger.exchange(fromHex(lines[i]!.slice(3))))).toBe(lines[i + 1]!.slice(3));
   });
 });
 
