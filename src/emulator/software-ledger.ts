@@ -78,12 +78,12 @@ export interface SoftwareLedgerOptions {
   passphrase?: string;
   /**
    * The chain-ledger protocol extension (docs/apdu-extensions.md): default false, exactly like the released Mina app,
-   * which answers 0x6D00 to it. true: version 1.3, INS 0xA0–0xA6 (nullifiers, multi-field signing, zkApp commands and
-   * presentations in clear, messages of up to 1024 bytes, the credential store's key with the site asking); an earlier
-   * version by name: '1.0' (0xA0–0xA2, a device that signs zkApps and presentations blind), '1.1' (0xA0–0xA4, no
-   * SIGN_TEXT) or '1.2' (0xA0–0xA5, the store key through INS 05, which does not name the site), '1.3' as true; or the next one,
-   * '1.4' (1.3 with SIGN_TEXT taking texts of up to 16 KiB, shown in pages or, past what a person pages through, as
-   * their hash behind Blind signing). Say so wherever the device is shown.
+   * which answers 0x6D00 to it. true: the latest version, 1.4, INS 0xA0–0xA6 (nullifiers, multi-field signing, zkApp
+   * commands and presentations in clear, messages of up to 16 KiB shown in pages or, past what a person pages through,
+   * as their hash behind Blind signing, the credential store's key with the site asking); an earlier version by name:
+   * '1.0' (0xA0–0xA2, a device that signs zkApps and presentations blind), '1.1' (0xA0–0xA4, no SIGN_TEXT), '1.2'
+   * (0xA0–0xA5, the store key through INS 05, which does not name the site) or '1.3' (messages of up to 1024 bytes).
+   * Say so wherever the device is shown.
    */
   extensions?: boolean | '1.0' | '1.1' | '1.2' | '1.3' | '1.4';
   /**
@@ -185,7 +185,7 @@ export class SoftwareLedger implements ApduTransport {
     this.#os = new Dashboard(this, { closedAppStatus: options.closedAppStatus ?? SW_APP_NOT_OPEN, appInstalled: options.appInstalled });
     const named: readonly unknown[] = ['1.0', '1.1', '1.2', '1.3', '1.4'];
     this.extensions =
-      options.extensions === true ? '1.3' : named.includes(options.extensions) ? (options.extensions as ExtensionVersion) : false;
+      options.extensions === true ? '1.4' : named.includes(options.extensions) ? (options.extensions as ExtensionVersion) : false;
     const ledger = this;
     this.#device = {
       get version() {

@@ -88,11 +88,11 @@ describe('the request', () => {
     expect(textHash(message)).toBe(createHash('sha256').update(message, 'utf8').digest('hex'));
   });
 
-  it('the bound per device: 16 KiB from 1.4, 1024 on 1.2 and 1.3, none without SIGN_TEXT', async () => {
+  it('the bound per device: 16 KiB from 1.4 (extensions: true), 1024 on 1.2 and 1.3, none without SIGN_TEXT', async () => {
     for (const [extensions, max] of [
+      [true, 16384],
       ['1.4', 16384],
       ['1.3', 1024],
-      [true, 1024],
       ['1.2', 1024],
       ['1.1', 0],
     ] as const) {
