@@ -19,7 +19,14 @@ export type { AccountOrPath } from './apdu/arguments.js';
 export type { ApduTransport, SendOptions } from './transport/types.js';
 // What its methods take and return.
 export { MESSAGE_MAX_BYTES, type NetworkId, type PaymentOrDelegation } from './apdu/codec.js';
-export { MAX_TEXT_MESSAGE_BYTES } from './apdu/message-text.js';
+export {
+  MAX_LONG_TEXT_MESSAGE_BYTES,
+  MAX_PAGED_TEXT_CHARS,
+  MAX_TEXT_MESSAGE_BYTES,
+  maxTextMessageBytes,
+  textHash,
+  textShownAsHash,
+} from './apdu/message-text.js';
 export type { TextToSign } from './apdu/sign-text.js';
 export { MAX_FIELDS, fieldsDigest, type DeviceNullifier, type ExtensionCapabilities, type SignatureDomain } from './apdu/extension.js';
 export { decodeAddress, isAddress, type DecodedAddress } from './apdu/address.js';

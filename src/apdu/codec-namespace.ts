@@ -30,7 +30,7 @@ export {
   INS_SIGN_FIELDS,
   INS_SIGN_TEXT,
 } from './extension.js';
-export { encodeSignText } from './sign-text.js';
+export { encodeSignLongText, encodeSignText } from './sign-text.js';
 export {
   CLA,
   INS_GET_ADDRESS,

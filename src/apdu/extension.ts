@@ -17,7 +17,7 @@ export const INS_SIGN_FIELDS = 0xa1;
 export const INS_CREATE_NULLIFIER = 0xa2;
 // 0xA3 SIGN_ZKAPP: sign-zkapp.ts.
 export const INS_SIGN_PRESENTATION = 0xa4;
-/** SIGN_TEXT (version 1.2): messages of up to 1024 bytes, signed as mina-signer's `signMessage` (codec: sign-text.ts). */
+/** SIGN_TEXT (version 1.2): messages of up to 1024 bytes (1.4: 16 KiB), signed as mina-signer's `signMessage` (codec: sign-text.ts). */
 export const INS_SIGN_TEXT = 0xa5;
 /**
  * STORE_KEY (version 1.3): the credential store's key (INS 05's signature of the store-key text), shown with the site
@@ -63,7 +63,10 @@ export interface ExtensionCapabilities {
   signZkapp: boolean;
   /** SIGN_PRESENTATION: the device shows the verifier and computes the presentation context (version ≥ 1.1). */
   signPresentation: boolean;
-  /** SIGN_TEXT: messages of up to 1024 bytes of UTF-8, signed without a prefix (version ≥ 1.2). */
+  /**
+   * SIGN_TEXT: messages of up to 1024 bytes of UTF-8, signed without a prefix (version ≥ 1.2); up to 16 KiB from
+   * version 1.4, which the minor version says (`maxTextMessageBytes`).
+   */
   signText: boolean;
   /**
    * STORE_KEY: the credential store's key, the same signature as INS 05 gives over the store-key text, with the site

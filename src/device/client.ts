@@ -274,6 +274,23 @@ export class MinaLedgerApp {
   }
 
   /**
+   * Extension SIGN_TEXT for long texts (version 1.4): a message of 1–16384 bytes of UTF-8, in the same request as
+   * `signText` (a text of at most 1024 bytes is sent exactly as `signText` sends it). The device shows it in pages,
+   * or, past `MAX_PAGED_TEXT_CHARS` shown characters (`textShownAsHash`), its SHA-256 (`textHash`) behind its Blind
+   * signing setting (off: a notice, then 0x6985). Signed as mina-signer's `signMessage` signs it.
+   *
+   * @example
+   * ```ts
+   * const { field, scalar } = await app.signLongText({ account: 0, networkId: 0, origin: 'https://socialcap.app', message: votesJson });
+   * ```
+   * @throws `LedgerInputError` (nothing is sent), `LedgerUnsupportedInstructionError` (no SIGN_TEXT),
+   *   `LedgerInvalidDataError` (a device before 1.4 and a text over 1024 bytes), `LedgerUserRejectedError`.
+   */
+  async signLongText(text: TextToSign, options: SendOptions = {}): Promise<MinaSignature> {
+    return this.#run(prepareCommand('signLongText', text), options);
+  }
+
+  /**
    * Extension STORE_KEY (version 1.3): the credential store's key, the signature INS 05 gives over the store-key text
    * (network id 1), with the site asking shown on the device. The caller verifies it (src/credentials/store-key.ts).
    *

@@ -42,7 +42,7 @@ import {
   type SignatureDomain,
 } from '../apdu/extension.js';
 import { DASHBOARD_NAME, RUNNING_APP_REQUEST, decodeRunningApp } from '../apdu/os.js';
-import { encodeSignText, type TextToSign } from '../apdu/sign-text.js';
+import { encodeSignLongText, encodeSignText, type TextToSign } from '../apdu/sign-text.js';
 import { decodeZkappSignaturesReply, encodeSignZkapp, type ZkappSignatures, type ZkappStream } from '../apdu/sign-zkapp.js';
 import type { MinaSignature } from '../apdu/signature.js';
 import { signedMessageText, supports, type AppVersion, type Feature } from '../apdu/version.js';
@@ -226,6 +226,15 @@ export const COMMANDS = {
   signText: command<[text: TextToSign], MinaSignature>({
     interaction: 'sign-personal-message',
     encode: (text) => encodeSignText(text),
+    decode: (reply) => decodeSignatureReply(reply),
+  }),
+  /**
+   * SIGN_TEXT with a long text (0xA5, extension 1.4): up to 16 KiB, paged on the device or, past what a person pages
+   * through, shown as its hash behind Blind signing; signed as mina-signer signs it. `MinaLedgerApp` only, for now.
+   */
+  signLongText: command<[text: TextToSign], MinaSignature>({
+    interaction: 'sign-personal-message',
+    encode: (text) => encodeSignLongText(text),
     decode: (reply) => decodeSignatureReply(reply),
   }),
   /** STORE_KEY (extension 1.3): the credential store's key, the site asking shown; never a DMK kit method (its log). */

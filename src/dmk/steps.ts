@@ -9,9 +9,9 @@ import { COMMANDS, type CommandName } from '../device/commands.js';
 import type { CommandStep } from '../device/command-runner.js';
 
 /** Rows of the command table that only `MinaLedgerApp` runs (a row added for it alone is named here). */
-type ClientOnly = 'getAppVersion' | 'getCapabilities' | 'storeKey';
+type ClientOnly = 'getAppVersion' | 'getCapabilities' | 'storeKey' | 'signLongText';
 /** (`storeKey` too: the store's key never goes through a DMK session's log, src/dmk/transport.ts.) */
-const CLIENT_ONLY: ReadonlySet<string> = new Set<ClientOnly>(['getAppVersion', 'getCapabilities', 'storeKey']);
+const CLIENT_ONLY: ReadonlySet<string> = new Set<ClientOnly>(['getAppVersion', 'getCapabilities', 'storeKey', 'signLongText']);
 
 /** The last part of each step's name: `getAppConfiguration` runs as the `getAppConfig` step. */
 export type MinaSignerStepName = 'openApp' | 'getAppConfig' | Exclude<CommandName, ClientOnly | 'getAppConfiguration'>;

@@ -2,7 +2,7 @@
  * The chain-ledger protocol extension in the software Ledger (docs/apdu-extensions.md): GET_CAPABILITIES (0xA0) and
  * the chunked SIGN_FIELDS, CREATE_NULLIFIER, SIGN_ZKAPP, SIGN_PRESENTATION, SIGN_TEXT and STORE_KEY (0xA1-0xA6). The
  * released app has none of them (0x6D00); `extensions: '1.0'` answers only 0xA0-0xA2, `'1.1'` only 0xA0-0xA4, `'1.2'`
- * only 0xA0-0xA5.
+ * only 0xA0-0xA5; `'1.4'` signs texts of up to 16 KiB (SIGN_TEXT).
  */
 import { ByteReader, concatBytes, uintToBytesBE, utf8 } from '../apdu/bytes.js';
 import { displayTextProblem } from '../apdu/display-text.js';
@@ -32,7 +32,7 @@ import {
   P2_MORE,
   fieldsDigest,
 } from '../apdu/extension.js';
-import { MAX_SIGN_TEXT_PAYLOAD } from '../apdu/sign-text.js';
+import { MAX_SIGN_LONG_TEXT_PAYLOAD, MAX_SIGN_TEXT_PAYLOAD } from '../apdu/sign-text.js';
 import { INS_SIGN_ZKAPP, MAX_SIGN_ZKAPP_PAYLOAD, encodeZkappSignaturesReply, memoText } from '../apdu/sign-zkapp.js';
 import { ZkappBodyError } from '../apdu/zkapp-body.js';
 import { minaSignerInternals } from '#upstream/mina-signer-internals';
@@ -46,18 +46,20 @@ import { signText } from './text-device.js';
 import { describeUpdates, parseZkappRequest, valuesToSign } from './zkapp-device.js';
 
 /** The extension version a device speaks, or false (the released app). */
-export type ExtensionVersion = false | '1.0' | '1.1' | '1.2' | '1.3';
+export type ExtensionVersion = false | '1.0' | '1.1' | '1.2' | '1.3' | '1.4';
 
 const V1_1 = CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER | CAP_SIGN_ZKAPP | CAP_SIGN_PRESENTATION;
 /**
  * GET_CAPABILITIES per extension version, and the instructions each has: 1.1 adds SIGN_ZKAPP, SIGN_PRESENTATION and
- * the nullifier's origin; 1.2 adds SIGN_TEXT; 1.3 adds STORE_KEY.
+ * the nullifier's origin; 1.2 adds SIGN_TEXT; 1.3 adds STORE_KEY; 1.4 long texts in SIGN_TEXT.
  */
 const EXTENSION_VERSIONS = {
   '1.0': { version: [1, 0], capabilities: CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER, lastInstruction: 0xa2 },
   '1.1': { version: [1, 1], capabilities: V1_1, lastInstruction: 0xa4 },
   '1.2': { version: [1, 2], capabilities: V1_1 | CAP_SIGN_TEXT, lastInstruction: 0xa5 },
   '1.3': { version: [1, 3], capabilities: V1_1 | CAP_SIGN_TEXT | CAP_STORE_KEY, lastInstruction: 0xa6 },
+  // 1.4: SIGN_TEXT takes texts of up to 16 KiB (the same instruction and bits; the minor version says it).
+  '1.4': { version: [1, 4], capabilities: V1_1 | CAP_SIGN_TEXT | CAP_STORE_KEY, lastInstruction: 0xa6 },
 } as const;
 /** The largest payload of each chunked instruction (docs/apdu-extensions.md). */
 const MAX_EXTENSION_PAYLOAD: Record<number, number> = {
@@ -94,8 +96,8 @@ export class ChunkReceiver {
     if (this.#pending && this.#pending.ins !== ins) this.#pending = undefined;
   }
 
-  /** Collects one chunk; returns the whole payload on the last chunk, undefined before it. */
-  receive(ins: number, p1: number, p2: number, data: Uint8Array): Uint8Array | undefined {
+  /** Collects one chunk; returns the whole payload on the last chunk, undefined before it; over `max` bytes: 0x6802. */
+  receive(ins: number, p1: number, p2: number, data: Uint8Array, max = MAX_EXTENSION_PAYLOAD[ins] ?? 0): Uint8Array | undefined {
     if ((p1 !== P1_FIRST && p1 !== P1_MORE) || (p2 !== P2_MORE && p2 !== P2_LAST)) {
       this.#pending = undefined;
       return fail(SW_INVALID_DATA);
@@ -105,7 +107,7 @@ export class ChunkReceiver {
     if (!pending) return fail(SW_INVALID_DATA); // a continuation without a first chunk
     pending.parts.push(Uint8Array.from(data));
     pending.size += data.length;
-    if (pending.size > (MAX_EXTENSION_PAYLOAD[ins] ?? 0)) {
+    if (pending.size > max) {
       this.#pending = undefined;
       return fail(SW_INVALID_DATA);
     }
@@ -132,7 +134,9 @@ export async function extensionInstruction(
     return Uint8Array.of(major, minor, capabilities, MAX_FIELDS);
   }
   if (ins > EXTENSION_VERSIONS[version].lastInstruction) return fail(SW_INS_NOT_SUPPORTED);
-  const payload = chunks.receive(ins, p1, p2, data);
+  // A 1.4 device takes a long text; an earlier one refuses a stream past 1.2's bound at the chunk that crosses it.
+  const longText = ins === INS_SIGN_TEXT && version === '1.4';
+  const payload = chunks.receive(ins, p1, p2, data, longText ? MAX_SIGN_LONG_TEXT_PAYLOAD : undefined);
   if (!payload) return new Uint8Array(0);
   if (ins === INS_SIGN_FIELDS) return signFields(device, payload);
   if (ins === INS_CREATE_NULLIFIER) return nullifier(device, payload);

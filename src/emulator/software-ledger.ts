@@ -78,13 +78,14 @@ export interface SoftwareLedgerOptions {
   passphrase?: string;
   /**
    * The chain-ledger protocol extension (docs/apdu-extensions.md): default false, exactly like the released Mina app,
-   * which answers 0x6D00 to it. true: version 1.3, INS 0xA0–0xA6 (nullifiers, multi-field signing, zkApp commands and
-   * presentations in clear, messages of up to 1024 bytes, the credential store's key with the site asking); an earlier
-   * version by name: '1.0' (0xA0–0xA2, a device that signs zkApps and presentations blind), '1.1' (0xA0–0xA4, no
-   * SIGN_TEXT) or '1.2' (0xA0–0xA5, the store key through INS 05, which does not name the site). Say so wherever the
-   * device is shown.
+   * which answers 0x6D00 to it. true: the latest version, 1.4, INS 0xA0–0xA6 (nullifiers, multi-field signing, zkApp
+   * commands and presentations in clear, messages of up to 16 KiB shown in pages or, past what a person pages through,
+   * as their hash behind Blind signing, the credential store's key with the site asking); an earlier version by name:
+   * '1.0' (0xA0–0xA2, a device that signs zkApps and presentations blind), '1.1' (0xA0–0xA4, no SIGN_TEXT), '1.2'
+   * (0xA0–0xA5, the store key through INS 05, which does not name the site) or '1.3' (messages of up to 1024 bytes).
+   * Say so wherever the device is shown.
    */
-  extensions?: boolean | '1.0' | '1.1' | '1.2';
+  extensions?: boolean | '1.0' | '1.1' | '1.2' | '1.3' | '1.4';
   /**
    * The device it is (Speculos's model names, default 'nanosp'): 'nanox' shows the same BAGL screens (the app's
    * bagl code serves both), 'stax' and 'flex' the app's NBGL reviews and settings on a touch screen (touch-flows.ts,
@@ -182,12 +183,9 @@ export class SoftwareLedger implements ApduTransport {
     if (!isDeviceModel(model)) throw new TypeError(`model must be one of nanosp, nanox, stax, flex (got ${String(model)})`);
     this.model = model;
     this.#os = new Dashboard(this, { closedAppStatus: options.closedAppStatus ?? SW_APP_NOT_OPEN, appInstalled: options.appInstalled });
+    const named: readonly unknown[] = ['1.0', '1.1', '1.2', '1.3', '1.4'];
     this.extensions =
-      options.extensions === true
-        ? '1.3'
-        : options.extensions === '1.0' || options.extensions === '1.1' || options.extensions === '1.2'
-          ? options.extensions
-          : false;
+      options.extensions === true ? '1.4' : named.includes(options.extensions) ? (options.extensions as ExtensionVersion) : false;
     const ledger = this;
     this.#device = {
       get version() {

@@ -1,21 +1,28 @@
 /**
- * The device half of SIGN_TEXT (extension INS 0xA5, version 1.2, docs/apdu-extensions.md), as the software Ledger
+ * The device half of SIGN_TEXT (extension INS 0xA5, version 1.2; long texts 1.4, docs/apdu-extensions.md), as the software Ledger
  * runs it: read the request, refuse what the rule refuses (src/apdu/message-text.ts, the message variant of the
  * extension's text rule in src/apdu/display-text.ts), show the origin asking, the network and the message in pages,
  * escaped where the font cannot draw it, and sign the text itself with mina-signer's `signMessage` (the legacy string
  * signature; no "Message : " prefix), as a verifier checks it.
  */
-import { ByteReader, bytesToUintBE } from '../apdu/bytes.js';
+import { ByteReader, bytesToUintBE, utf8 } from '../apdu/bytes.js';
 import type { NetworkId } from '../apdu/codec.js';
-import { SW_INVALID_DATA } from '../apdu/constants.js';
+import { SW_INVALID_DATA, SW_REJECTED } from '../apdu/constants.js';
 import { INS_SIGN_TEXT } from '../apdu/extension.js';
 import { decodeDisplayText, escapeForDisplay } from '../apdu/display-text.js';
-import { MAX_TEXT_MESSAGE_BYTES, displayMessageText } from '../apdu/message-text.js';
+import {
+  MAX_LONG_TEXT_MESSAGE_BYTES,
+  MAX_TEXT_MESSAGE_BYTES,
+  displayMessageText,
+  textHash,
+  textShownAsHash,
+} from '../apdu/message-text.js';
 import { MAX_ORIGIN_BYTES } from '../apdu/sign-text.js';
 import { rawSignature, type Device } from './app-instructions.js';
 import { fail, invalidData } from './device-errors.js';
 import { valueScreens } from './display.js';
-import { APPROVE, REJECT, bn, pb, pnn, screen, type Review } from './review.js';
+import type { ExtensionVersion } from './extension-instructions.js';
+import { APPROVE, REJECT, blindSigningDisabledNotice, bn, nn, pb, pbb, pnn, screen, type Review } from './review.js';
 import { signLegacyMessage } from './signer.js';
 
 /** A SIGN_TEXT request as the device read it. */
@@ -43,9 +50,9 @@ function text(bytes: Uint8Array): string {
 /**
  * account u32 ‖ network u8 ‖ origin (u8 length ‖ UTF-8) ‖ message length u16 ‖ message. Anything outside the rule
  * is 0x6802: a network byte other than 0 or 1, an empty origin or one with a control character, a message length of
- * 0 or over 1024, bytes that are not UTF-8, a NUL, missing or extra bytes.
+ * 0 or over `max` (1024; 16384 on a 1.4 device), bytes that are not UTF-8, a NUL, missing or extra bytes.
  */
-export function readTextRequest(payload: Uint8Array): TextRequest {
+export function readTextRequest(payload: Uint8Array, max = MAX_TEXT_MESSAGE_BYTES): TextRequest {
   const reader = new ByteReader(payload, invalidData);
   const account = reader.u32be();
   const networkId = reader.u8();
@@ -55,7 +62,7 @@ export function readTextRequest(payload: Uint8Array): TextRequest {
   // The origin follows the text rule of every extension text: UTF-8 without control characters.
   const origin = decodeDisplayText(reader.bytes(originLength)) ?? fail(SW_INVALID_DATA);
   const length = Number(bytesToUintBE(reader.bytes(2)));
-  if (length === 0 || length > MAX_TEXT_MESSAGE_BYTES) fail(SW_INVALID_DATA);
+  if (length === 0 || length > max) fail(SW_INVALID_DATA);
   const bytes = reader.bytes(length);
   reader.end();
   if (bytes.includes(0)) fail(SW_INVALID_DATA);
@@ -83,9 +90,50 @@ export function textReview({ origin, networkId, message }: TextRequest): Review 
   };
 }
 
-/** SIGN_TEXT: read, show, then sign the text as mina-signer's `signMessage` does. */
-export async function signText(device: Device, payload: Uint8Array): Promise<Uint8Array> {
-  const request = readTextRequest(payload);
-  await device.review(textReview(request));
+/**
+ * A long text (extension 1.4) past what a person pages through (`textShownAsHash`), with Blind signing on: a warning,
+ * who asks, the network, the length, the text's SHA-256 (`textHash`, which the host shows beside the text), then
+ * ACCEPT RISK / Reject, as SIGN_FIELDS shows its digest.
+ */
+export function textHashReview({ origin, networkId, message }: TextRequest): Review {
+  return {
+    ins: INS_SIGN_TEXT,
+    kind: 'text',
+    approvable: true,
+    screens: [
+      pbb('warning', 'Blind', 'Signing'),
+      pnn('eye', 'Sign', 'Message'),
+      ...valueScreens('Requested by', escapeForDisplay(origin)).map(screen),
+      bn('Network', networkId === 1 ? 'mainnet' : 'testnet'),
+      nn('Text too long', 'to show here'),
+      bn('Length', `${utf8.encode(message).length} bytes`),
+      ...valueScreens('SHA-256', textHash(message)).map(screen),
+      nn('Compare it with', 'the wallet screen'),
+      pnn('validate', 'ACCEPT RISK', 'AND APPROVE'),
+      pb('crossmark', REJECT),
+    ],
+  };
+}
+
+/** A long text to be shown as its hash while Blind signing is off: the notice, ending on a Reject the user must press. */
+export function textHashBlindDisabledNotice(): Review {
+  return { ...blindSigningDisabledNotice(), ins: INS_SIGN_TEXT };
+}
+
+/**
+ * SIGN_TEXT: read, show, then sign the text as mina-signer's `signMessage` does. A 1.4 device takes texts of up to
+ * 16 KiB and shows one past `MAX_PAGED_TEXT_CHARS` shown characters as its hash, only with Blind signing on.
+ */
+export async function signText(device: Device & { readonly extensions: ExtensionVersion }, payload: Uint8Array): Promise<Uint8Array> {
+  const request = readTextRequest(payload, device.extensions === '1.4' ? MAX_LONG_TEXT_MESSAGE_BYTES : MAX_TEXT_MESSAGE_BYTES);
+  if (textShownAsHash(request.message)) {
+    if (!device.blindSigning) {
+      await device.review(textHashBlindDisabledNotice());
+      return fail(SW_REJECTED);
+    }
+    await device.review(textHashReview(request));
+  } else {
+    await device.review(textReview(request));
+  }
   return rawSignature(signLegacyMessage(request.message, device.key(request.account).privateKeyBase58, request.networkId));
 }

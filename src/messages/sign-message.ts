@@ -14,9 +14,18 @@ import type { Capabilities } from '../device/capabilities.js';
 import { accountMessageVerifier, minaSigners } from '../upstream/mina-signers.js';
 import { isPrintableMessageByte, MESSAGE_MAX_BYTES, type NetworkId } from '../apdu/codec.js';
 import { utf8 } from '../apdu/bytes.js';
-import { MAX_TEXT_MESSAGE_BYTES, isUnicodeText, textMessageProblem } from '../apdu/message-text.js';
+import {
+  MAX_LONG_TEXT_MESSAGE_BYTES,
+  MAX_TEXT_MESSAGE_BYTES,
+  isUnicodeText,
+  maxTextMessageBytes,
+  textHash,
+  textMessageProblem,
+  textShownAsHash,
+} from '../apdu/message-text.js';
 import { isReservedMessage } from '../apdu/store-key.js';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
+import type { TextToSign } from '../apdu/sign-text.js';
 import type { ReportProgress } from '../util/progress.js';
 
 /** What `signMessage` (and `signJsonMessage`) returns; `data` is the text the device signed. */
@@ -57,13 +66,16 @@ export function messageLimitProblem(message: string, what = 'this message'): str
 }
 
 /** What a device that has SIGN_TEXT would sign, said after INS 05's limit so the reason tells how to get there. */
-const WITH_SIGN_TEXT = `; a Ledger with the chain-ledger protocol extension 1.2 (SIGN_TEXT) signs 1 to ${MAX_TEXT_MESSAGE_BYTES} bytes of UTF-8 text`;
+const WITH_SIGN_TEXT = `; a Ledger with the chain-ledger protocol extension 1.2 (SIGN_TEXT) signs 1 to ${MAX_TEXT_MESSAGE_BYTES} bytes of UTF-8 text, 1.4 up to ${MAX_LONG_TEXT_MESSAGE_BYTES}`;
+/** Said after 1.2's limit: what a newer device would sign. */
+const WITH_LONG_TEXT = `; a Ledger with the chain-ledger protocol extension 1.4 signs up to ${MAX_LONG_TEXT_MESSAGE_BYTES} bytes`;
 
 /**
  * Why the connected device cannot sign `message`, as the error to refuse it with before the device is asked, or
  * undefined: 20003 for a text that is no Unicode text (a lone surrogate) or holds the credential store's reserved
- * text; 20006 with the reason for a text the device cannot sign (SIGN_TEXT: empty, over 1024 bytes, NUL; INS 05:
- * empty, over 65 bytes, not printable ASCII). `what` names the text in the reason ("this JSON text").
+ * text; 20006 with the reason for a text the device cannot sign (SIGN_TEXT: empty, over 1024 bytes (16 KiB on
+ * extension 1.4), NUL; INS 05: empty, over 65 bytes, not printable ASCII). `what` names the text in the reason
+ * ("this JSON text").
  */
 export function messageRefusal(capabilities: Capabilities, message: string, what = 'this message'): ProviderError | undefined {
   if (!isUnicodeText(message)) return invalidParams('message', 'must be Unicode text (it has a lone surrogate, which UTF-8 cannot encode)');
@@ -72,9 +84,13 @@ export function messageRefusal(capabilities: Capabilities, message: string, what
   if (isReservedMessage(capabilities.appVersion, message)) {
     return invalidParams('message', 'reserved: this text keys the credential store and is never signed for a page');
   }
-  if (capabilities.extension?.signText) {
-    const reason = textMessageProblem(message, what);
-    return reason === undefined ? undefined : new ProviderError(ErrorCode.MethodNotSupported, { reason });
+  const max = maxTextMessageBytes(capabilities.extension);
+  if (max > 0) {
+    const reason = textMessageProblem(message, what, max);
+    if (reason === undefined) return undefined;
+    // Over 1.2's bound on a 1.2/1.3 device (but within 1.4's): say which version would sign it.
+    const newer = max < MAX_LONG_TEXT_MESSAGE_BYTES && textMessageProblem(message, what, MAX_LONG_TEXT_MESSAGE_BYTES) === undefined;
+    return new ProviderError(ErrorCode.MethodNotSupported, { reason: newer ? reason + WITH_LONG_TEXT : reason });
   }
   const reason = messageLimitProblem(message, what);
   return reason === undefined ? undefined : new ProviderError(ErrorCode.MethodNotSupported, { reason: reason + WITH_SIGN_TEXT });
@@ -96,6 +112,31 @@ export interface MessageContext {
 }
 
 /**
+ * What the holder is asked before the device review: for a text the device shows as its hash (`textShownAsHash`),
+ * that hash, to compare with the device's screen against the text the host shows (the wallet's request view).
+ */
+function confirmPrompt(message: string): string {
+  if (!textShownAsHash(message)) return 'Review the message on your Ledger and approve';
+  return `This text is too long to page through on the Ledger: it shows the text's SHA-256 ${textHash(message)} (needs Blind signing enabled in the Mina app). Read the text here, check the hash on your Ledger, and approve`;
+}
+
+/**
+ * A long text on a 1.4 device. A rejection of one it shows as its hash may be the device's own (Blind signing off):
+ * the reason says how to enable it, as for INS 06.
+ */
+async function signLong(ctx: MessageContext, text: TextToSign, options: { signal?: AbortSignal }) {
+  try {
+    return await ctx.app.signLongText(text, options);
+  } catch (error) {
+    if (!textShownAsHash(text.message) || (error as { name?: string }).name !== 'LedgerUserRejectedError') throw error;
+    throw new ProviderError(ErrorCode.UserRejected, {
+      reason:
+        'rejected on the Ledger; if you did not reject, enable "Blind signing" in the Mina app settings (a text this long is shown as its hash)',
+    });
+  }
+}
+
+/**
  * Signs a message on the Ledger and verifies the signature with mina-signer on network `ctx.networkId` before
  * returning it: with SIGN_TEXT when the device has it (`data` is the message itself), else with INS 05 (`data` is the
  * text the app signed, `"Message : " + message` on ≥ 1.4.5). What the device cannot sign is refused first
@@ -104,13 +145,12 @@ export interface MessageContext {
 export async function signMessageOnLedger(ctx: MessageContext, message: string, what?: string): Promise<SignedMessage> {
   const refusal = messageRefusal(ctx.capabilities, message, what);
   if (refusal) throw refusal;
-  ctx.onConfirm?.('Review the message on your Ledger and approve');
+  ctx.onConfirm?.(confirmPrompt(message));
   const options = { signal: ctx.signal };
+  const text = { account: ctx.accountIndex, networkId: ctx.networkId, origin: ctx.origin, message };
+  const long = utf8.encode(message).length > MAX_TEXT_MESSAGE_BYTES; // messageRefusal let it through: a 1.4 device
   const signed = ctx.capabilities.extension?.signText
-    ? {
-        ...(await ctx.app.signText({ account: ctx.accountIndex, networkId: ctx.networkId, origin: ctx.origin, message }, options)),
-        signedMessage: message,
-      }
+    ? { ...(await (long ? signLong(ctx, text, options) : ctx.app.signText(text, options))), signedMessage: message }
     : await ctx.app.signMessage(ctx.accountIndex, message, ctx.networkId, options);
   if (!(await accountMessageVerifier(ctx.address, ctx.networkId))(signed)) {
     throw new ProviderError(ErrorCode.Internal, {
@@ -121,11 +161,12 @@ export async function signMessageOnLedger(ctx: MessageContext, message: string, 
 }
 
 /**
- * The longest `data` `verifyMessage` and `verifyJsonMessage` take, in UTF-16 code units (so at most 6 KiB of UTF-8):
- * mina-signer's legacy string hash takes time quadratic in the text (10,000 characters 0.2 s, 100,000 3 s, 400,000
- * 40 s of a blocked event loop, measured on 2 cores), and no Ledger signs more than 1,024 bytes (SIGN_TEXT).
+ * The longest `data` `verifyMessage` and `verifyJsonMessage` take, in UTF-16 code units (so at most 48 KiB of
+ * UTF-8): mina-signer's legacy string hash takes time quadratic in the text (16,384 characters 0.15 s, 100,000 3 s,
+ * 400,000 40 s of a blocked event loop, measured on 2 cores), and no Ledger signs more than 16,384 bytes (SIGN_TEXT
+ * 1.4), so every text a Ledger signed can be verified here.
  */
-export const MAX_VERIFIED_MESSAGE_CHARS = 2048;
+export const MAX_VERIFIED_MESSAGE_CHARS = MAX_LONG_TEXT_MESSAGE_BYTES;
 
 /**
  * mina-signer `verifyMessage` on the provider's network; false when it does not verify, and for `data` holding NUL:

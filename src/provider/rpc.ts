@@ -26,7 +26,7 @@ export type CreateNullifierArgs = RpcParams<'chain_createNullifier'>;
 export type RequestPresentationArgs = RpcParams<'chain_requestPresentation'>;
 /** `storePrivateCredential({ credential })`: the credential as an object or its JSON text. */
 export type StorePrivateCredentialArgs = RpcParams<'chain_storePrivateCredential'>;
-/** `signMessage({ message })`: 1–1024 bytes of UTF-8 with the extension's SIGN_TEXT; 1–65 printable ASCII bytes on the released app. */
+/** `signMessage({ message })`: 1–1024 bytes of UTF-8 with the extension's SIGN_TEXT (16384 on 1.4); 1–65 printable ASCII bytes on the released app. */
 export type SignMessageArgs = RpcParams<'chain_signMessage'>;
 /** `switchChain({ networkID })`: `'mina:mainnet'`, `'mina:devnet'`, `'mina:local'`, `'zeko:testnet'`, or one `addChain` added. */
 export type SwitchChainArgs = RpcParams<'chain_switchChain'>;

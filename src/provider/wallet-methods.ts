@@ -139,7 +139,8 @@ export interface WalletMethods {
 
   /**
    * Message signing, as mina-signer's `signMessage` with the extension's SIGN_TEXT (1–1024 bytes of UTF-8, shown
-   * with the origin asking), else INS 05 (1–65 printable ASCII bytes, signed as `"Message : " + message`). The
+   * with the origin asking; 1–16384 on extension 1.4, the longest shown on the device as their SHA-256 behind Blind
+   * signing, which the device prompt names), else INS 05 (1–65 printable ASCII bytes, signed as `"Message : " + message`). The
    * signature is verified on the host before it is returned.
    *
    * @param args - `{ message }`: a text the connected device signs (what it cannot sign is refused before the device
@@ -148,7 +149,7 @@ export interface WalletMethods {
    * @returns `{ publicKey, data, signature: { field, scalar } }`, as Auro returns it; `data` is the text the device
    *   signed: the message itself with SIGN_TEXT.
    * @throws `ProviderError`: 23001 when the call comes from another origin, 1001 when not connected, 20003 for a bad or
-   *   reserved message, 20006 for a text the device cannot sign (SIGN_TEXT: empty, over 1024 bytes, NUL; INS 05:
+   *   reserved message, 20006 for a text the device cannot sign (SIGN_TEXT: empty, over 1024 bytes (16384 on 1.4), NUL; INS 05:
    *   empty, over 65 bytes, not printable ASCII; the reason says which) or when the app lacks INS 05 (before 1.4.0),
    *   1002 when the user rejects on the Ledger, 22001 when the signature does not verify.
    * @example
@@ -160,7 +161,7 @@ export interface WalletMethods {
 
   /**
    * Auro's `signJsonMessage`: `{ message: [{ label, value }, …] }`, signed as its JSON text exactly as `signMessage`
-   * signs a text (SIGN_TEXT up to 1024 bytes, else INS 05 up to 65 printable ASCII bytes). Result as `signMessage`.
+   * signs a text (SIGN_TEXT up to 1024 bytes, 16384 on 1.4, else INS 05 up to 65 printable ASCII bytes). Result as `signMessage`.
    *
    * @param args - `{ message: [{ label, value }, …] }`.
    * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.

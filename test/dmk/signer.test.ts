@@ -126,7 +126,7 @@ describe('SignerMina: device actions with their states', () => {
     const extended = await signerOn({ extensions: true });
     expect(await toPromise(extended.signer.getAppConfiguration())).toMatchObject({
       version: '1.6.0',
-      extension: { version: '1.3', signZkapp: true, signText: true, storeKey: true },
+      extension: { version: '1.4', signZkapp: true, signText: true, storeKey: true },
     });
   });
 
@@ -257,7 +257,7 @@ describe('Mina commands (dmk.sendCommand), built from the codec', () => {
       status: 'SUCCESS',
       data: { address: ACCOUNT0 },
     });
-    expect(await dmk.sendCommand({ sessionId, command: new GetCapabilitiesCommand() })).toMatchObject({ data: { version: '1.3' } });
+    expect(await dmk.sendCommand({ sessionId, command: new GetCapabilitiesCommand() })).toMatchObject({ data: { version: '1.4' } });
     expect(session.requests).toEqual(['e001000000', 'e00201000400000000', 'e0a0000000']);
   });
 

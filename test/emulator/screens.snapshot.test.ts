@@ -8,7 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fromHex } from '../../src/apdu/bytes.js';
+import { fromHex, toHex } from '../../src/apdu/bytes.js';
+import { encodeSignLongText } from '../../src/apdu/sign-text.js';
 import { idleScreen, menuSteps } from '../../src/emulator/app-menu.js';
 import { reviewArrows, reviewStages, type Arrows, type Review, type Screen } from '../../src/emulator.js';
 import { quietLedger } from '../support/rig.js';
@@ -17,7 +18,7 @@ import { recorded } from '../support/speculos-recordings.js';
 import { exchange } from '../support/vectors.js';
 
 /** The reviews a device shows for `requests` (hex APDUs, in order), approving each. */
-async function reviewsOf(requests: string[], options: { extensions?: boolean; blindSigning?: boolean } = {}): Promise<Review[]> {
+async function reviewsOf(requests: string[], options: { extensions?: boolean | '1.4'; blindSigning?: boolean } = {}): Promise<Review[]> {
   const reviews: Review[] = [];
   const device = quietLedger({ ...options, approve: (review) => (reviews.push(review), true) });
   for (const request of requests) await device.exchange(fromHex(request));
@@ -43,6 +44,12 @@ const transcript = (file: string) =>
     .split('\n')
     .filter((line) => line.startsWith('=> '))
     .map((line) => line.slice(3));
+
+/** SIGN_TEXT 1.4 of a 16 KiB text (too long to page through: shown as its SHA-256), as hex APDUs. */
+const longTextRequests = () =>
+  encodeSignLongText({ account: 0, networkId: 0, origin: 'https://socialcap.app', message: 'vote;'.repeat(3277).slice(0, 16384) }).map(
+    ({ ins, p1, p2, data }) => toHex(Uint8Array.of(0xe0, ins, p1, p2, data.length)) + toHex(data),
+  );
 
 /** sign_tx_1 with another memo (32 bytes at offset 138 of the data): spaces, an _, bytes the font lacks. */
 function withMemo(memo: Uint8Array): string {
@@ -71,6 +78,7 @@ const cases: Array<[string, () => Promise<Review[]>]> = [
   // SIGN_TEXT: Auro's sign-in text in pages with its line breaks; a text with a tab and non-ASCII, escaped.
   ['a5-sign-text', () => reviewsOf(transcript('extension-sign-text-sign-in.apdu'), { extensions: true })],
   ['a5-sign-text-escaped', () => reviewsOf(transcript('extension-sign-text-mainnet.apdu'), { extensions: true })],
+  ['a5-sign-text-long-hash', () => reviewsOf(longTextRequests(), { extensions: '1.4', blindSigning: true })],
 ];
 
 describe('the screens of each instruction match their PNG snapshots', () => {

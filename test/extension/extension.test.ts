@@ -72,9 +72,9 @@ describe('input refused before anything is sent', () => {
 });
 
 describe('GET_CAPABILITIES: how the host detects the extension', () => {
-  it('reports version 1.3, the six instructions, the nullifier origin and 64 fields', async () => {
+  it('reports version 1.4 (the latest, as extensions: true), the six instructions, the nullifier origin and 64 fields', async () => {
     expect(await new MinaLedgerApp(device()).getCapabilities()).toEqual({
-      version: '1.3',
+      version: '1.4',
       signFields: true,
       createNullifier: true,
       signZkapp: true,

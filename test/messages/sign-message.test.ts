@@ -56,19 +56,19 @@ describe('verification accepts only what signing signs', () => {
 });
 
 describe('verification work is bounded before it starts', () => {
-  it('verifyMessage and verifyJsonMessage refuse data over 2,048 characters (20003 naming data) before mina-signer hashes it in quadratic time', async () => {
+  it('verifyMessage and verifyJsonMessage refuse data over 16,384 characters (the longest text a Ledger signs) (20003 naming data) before mina-signer hashes it in quadratic time', async () => {
     const { chain } = await connectedProvider({ extensions: true });
     const signed = await chain.signMessage({ message: 'a'.repeat(1024) });
     expect(await chain.verifyMessage(signed)).toBe(true);
     const signers = await minaSigners();
     const hashed = vi.spyOn(signers.testnet, 'verifyMessage');
-    for (const data of ['a'.repeat(2049), 'a'.repeat(4 * 1024 * 1024)]) {
+    for (const data of ['a'.repeat(16385), 'a'.repeat(4 * 1024 * 1024)]) {
       for (const verify of [chain.verifyMessage.bind(chain), chain.verifyJsonMessage.bind(chain)]) {
         expect(await failure(verify({ ...signed, data }))).toMatchObject({ code: 20003, data: { field: 'data' } });
       }
     }
     expect(hashed).not.toHaveBeenCalled();
-    expect(await chain.verifyMessage({ ...signed, data: 'a'.repeat(2048) })).toBe(false); // at the bound: verified
+    expect(await chain.verifyMessage({ ...signed, data: 'a'.repeat(16384) })).toBe(false); // at the bound: verified
     expect(hashed).toHaveBeenCalledTimes(1);
   });
 });

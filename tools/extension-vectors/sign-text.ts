@@ -11,6 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import Client from 'mina-signer';
 import { MinaLedgerApp, type TextToSign } from '../../src/apdu.js';
+import { SoftwareLedger, TEST_MNEMONIC } from '../../src/emulator.js';
 import { addressOf, keyOf } from '../../test/support/vectors.js';
 import { FIXTURES, device, recorder } from './recorder.js';
 
@@ -43,7 +44,8 @@ const vectors: Record<string, TextToSign & { what: string }> = {
 
 const summary: string[] = [];
 {
-  const { transport, lines } = recorder(device());
+  // The 1.2 reply by name: `device()` is the latest version (extensions: true).
+  const { transport, lines } = recorder(SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { extensions: '1.2', warn: () => {} }));
   await new MinaLedgerApp(transport).getCapabilities();
   writeFileSync(new URL('extension-get-capabilities-1.2.apdu', FIXTURES), `${lines.join('\n')}\n`);
 }

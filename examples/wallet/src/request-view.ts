@@ -45,7 +45,7 @@ export class RequestView {
     request.dataset.state = 'working';
     $('request-card').dataset.state = 'working';
     const details = $('request-details');
-    details.textContent = describeParams(params);
+    details.textContent = describeParams(params, SIGNS_TEXT.test(method));
     $('request-details-box').hidden = params === undefined;
     const progress = $<HTMLOListElement>('progress');
     progress.replaceChildren();
@@ -185,12 +185,18 @@ export class RequestView {
 }
 
 /** The request's arguments as JSON, shortened: what will be signed is shown in full on the device. */
-function describeParams(params: unknown): string {
+/**
+ * The methods that sign a text: their parameters are shown whole, since for a text the Ledger shows only as its hash
+ * (over 4,096 characters shown: SIGN_TEXT 1.4) this panel is the only place the holder reads it.
+ */
+const SIGNS_TEXT = /_sign(Message|_?JsonMessage)$/;
+
+function describeParams(params: unknown, whole = false): string {
   let text: string;
   try {
     text = JSON.stringify(params, null, 2) ?? '';
   } catch {
     text = String(params);
   }
-  return text.length > 4000 ? `${text.slice(0, 4000)}\n… (${text.length} characters)` : text;
+  return !whole && text.length > 4000 ? `${text.slice(0, 4000)}\n… (${text.length} characters)` : text;
 }
