@@ -15,11 +15,11 @@ const TEST = join(ROOT, 'test');
 
 /**
  * What a heavy file does, as it reads in source: the modules it imports and the calls it makes (its own, or the
- * test helpers' of test/support/ that start a browser or a process or compile: a new such helper goes here).
+ * test helpers' (test/support/) and benchmarks' (bench/) that start a browser or a process or compile: a new such helper goes here).
  */
 const HEAVY_MARKS: [RegExp, string][] = [
   [/from '(node:)?child_process'/, 'child process'],
-  [/\b(runBounded|spawnBounded|esbuild|presentOnce)\(/, 'child process'],
+  [/\b(runBounded|spawnBounded|esbuild|presentOnce|benchImportCost|benchPresentation)\(/, 'child process'],
   [/from 'playwright-core'|\bchromiumPath\(/, 'browser'],
   [/\bPresentation\.(create|compile|precompile)\(|\.compile\(\)|\bverifiedOutput\(/, 'circuit'],
 ];

@@ -14,6 +14,7 @@ export type HeavyReason = 'browser' | 'circuit' | 'child process';
 
 /** The heavy files that the browser naming convention does not already mark, by path from the repository root. */
 export const HEAVY: Readonly<Record<string, HeavyReason>> = {
+  'test/bench/processes-smoke.test.ts': 'child process',
   'test/cli/cli.test.ts': 'child process',
   'test/connect/bundle.test.ts': 'child process',
   'test/credentials/file-store.test.ts': 'child process',
