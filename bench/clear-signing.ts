@@ -16,7 +16,9 @@ import { compare } from './lib.js';
 export async function benchClearSigning(rounds = 5) {
   const connect = async (extensions: boolean) => {
     const ledger = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {}, blindSigning: true, extensions });
-    const provider = createLedgerProvider({ transport: ledger, network: 'devnet', origin: 'http://localhost' });
+    // Blind (no extension), the host's review is what makes INS 06 acceptable (else 20006): the bench approves it as a
+    // holder would. Both sides are asked it (the host summarises the command either way), so both pay for it alike.
+    const provider = createLedgerProvider({ transport: ledger, network: 'devnet', origin: 'http://localhost', confirmZkapp: () => true });
     const [address] = await provider.requestAccounts();
     return { ledger, provider, address: address! };
   };

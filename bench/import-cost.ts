@@ -101,10 +101,10 @@ async function once(s: Scenario): Promise<{ marks: Mark[]; loaded: Record<string
   return { marks, loaded };
 }
 
-export async function benchImportCost() {
+export async function benchImportCost(rounds = ROUNDS) {
   if (!existsSync(`${DIST}index.js`)) throw new Error('dist/ is missing: run `npm run build` first');
   const samples = new Map<string, { marks: Mark[]; loaded: Record<string, string[]> }[]>();
-  for (let r = 0; r < ROUNDS; r++) {
+  for (let r = 0; r < rounds; r++) {
     for (const s of SCENARIOS) {
       const result = await once(s);
       samples.set(s.name, [...(samples.get(s.name) ?? []), result]);
@@ -120,7 +120,7 @@ export async function benchImportCost() {
       ms: round(median(results.map((x) => at(x.marks).ms)), 0),
       rssMB: round(median(results.map((x) => at(x.marks).rssMB)), 0),
       loaded: results[0]!.loaded[last] ?? [],
-      rounds: ROUNDS,
+      rounds,
     };
   });
   const base = rows.find((r) => r.scenario === 'mina-signer (baseline)')!;

@@ -1,7 +1,8 @@
 /**
  * chain_sendTransaction host time (software Ledger, onlySign) versus mina-signer's signZkappCommand on the same
  * command, same process, alternating runs: for 1, 10 and 50 account updates, both eras. Also device requests and
- * APDU bytes per command. The software Ledger's own signing is part of "ours" (a real device would add its time).
+ * APDU bytes per command. The software Ledger's own signing is part of "ours" (a real device would add its time), and
+ * so is the host's review summary (`confirmZkapp`, approved at once).
  */
 import ClientMesa from 'mina-signer';
 import ClientBerkeley from 'mina-signer-berkeley';
@@ -14,7 +15,9 @@ const PRIVATE_KEY_0 = 'EKDt66ubGg5SDiwcQABWfFZaruq6idcyrLLfyZQjoH4CN3PHEiNj'; //
 
 export async function benchSendTransaction(rounds = 7) {
   const ledger = SoftwareLedger.fromMnemonic(TEST_MNEMONIC, { warn: () => {}, blindSigning: true });
-  const provider = createLedgerProvider({ transport: ledger, network: 'devnet', origin: 'http://localhost' });
+  // A device without the extension signs blind (INS 06): the host shows the command first, and the bench approves
+  // that review as a holder would (without a review the provider refuses it: 20006).
+  const provider = createLedgerProvider({ transport: ledger, network: 'devnet', origin: 'http://localhost', confirmZkapp: () => true });
   const [address] = await provider.requestAccounts();
   const rows = [];
   for (const era of ['berkeley', 'mesa'] as const) {

@@ -6,7 +6,8 @@
  * The specs here are the ones the tests prove with (the circuit is named by a hash of its spec), over one native
  * credential with nationality, age and expiry:
  *   - createdAt ≤ expiresAt → the issuer: test/support/credentials.ts presentationSpec(), used by provider-credentials,
- *     device-faults, confirmation-faults, dishonest-device, presentations/abort, worker-reuse and the CLI test;
+ *     device-faults, confirmation-faults, dishonest-device, presentations/abort, worker-reuse, the CLI test and the
+ *     bench's one-credential presentation (bench/presentation-child.ts, which test/bench/processes-smoke.test.ts runs);
  *   - the web dapp's sample (examples/web-dapp/src/sample-spec.ts: also age ≥ 18): the e2e test seeds the page's
  *     key cache with its keys.
  * A Node test whose spec drifts from these still passes: its first compile then generates the keys itself.
