@@ -43,10 +43,10 @@ import { nullifierReview, presentationReview, signFieldsBlindDisabledNotice, sig
 import { createNullifier, signFieldElement, signFields as signFieldsWithKey } from './signer.js';
 import { storeKey } from './store-key-device.js';
 import { signText } from './text-device.js';
+import type { ExtensionVersion } from './extension-version.js';
 import { describeUpdates, parseZkappRequest, valuesToSign } from './zkapp-device.js';
 
-/** The extension version a device speaks, or false (the released app). */
-export type ExtensionVersion = false | '1.0' | '1.1' | '1.2' | '1.3' | '1.4';
+export type { ExtensionVersion } from './extension-version.js';
 
 const V1_1 = CAP_SIGN_FIELDS | CAP_CREATE_NULLIFIER | CAP_SIGN_ZKAPP | CAP_SIGN_PRESENTATION;
 /**

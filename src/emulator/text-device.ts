@@ -21,7 +21,7 @@ import { MAX_ORIGIN_BYTES } from '../apdu/sign-text.js';
 import { rawSignature, type Device } from './app-instructions.js';
 import { fail, invalidData } from './device-errors.js';
 import { valueScreens } from './display.js';
-import type { ExtensionVersion } from './extension-instructions.js';
+import type { ExtensionVersion } from './extension-version.js';
 import { APPROVE, REJECT, blindSigningDisabledNotice, bn, nn, pb, pbb, pnn, screen, type Review } from './review.js';
 import { signLegacyMessage } from './signer.js';
 
