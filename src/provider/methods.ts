@@ -162,6 +162,8 @@ export const WALLET_METHODS = {
   chain_switchChain: onHost({
     method: 'switchChain',
     params: switchChainParams,
+    // `['mina:devnet']`, as mina-js (and wagmina, for every wallet but Auro) sends it.
+    positional: { key: 'networkID', isObjectForm: isObject },
     pending: true,
     delegate: false,
     run: async (host, { networkID }) => {
