@@ -75,6 +75,8 @@ interface RowBase<M extends string, S extends z.ZodType | undefined, K extends s
 
 /** A method answered on the host, before or without a connection: no device, but `requestAccounts`'s connect. */
 interface HostRow<M extends string, S extends z.ZodType | undefined, R, K extends string> extends RowBase<M, S, K> {
+  /** Needs the connected account (1001 before `requestAccounts`), though not the device: the node's view of it. */
+  account?: true;
   /**
    * Counted as a pending call while it runs (bounded by `maxPendingCalls`, ended by `rejectPending()`): set where it
    * waits on the integrator's question (`confirmSwitchChain`, `confirmAddChain`).
@@ -273,11 +275,12 @@ export const WALLET_METHODS = {
       isObjectForm: (element: unknown) => isObject(element) && Object.hasOwn(element, 'signedTransaction'),
       tuple: ['signedTransaction', 'transactionType'],
     },
+    account: true,
     delegate: false,
     run: sendSignedTransaction,
   }),
   /** mina-js (Pallad): the connected account's balance from the node, nanomina as text (no device). */
-  chain_getBalance: onHost({ method: 'getBalance', delegate: false, run: balanceOnNode }),
+  chain_getBalance: onHost({ method: 'getBalance', account: true, delegate: false, run: balanceOnNode }),
   chain_createNullifier: onDevice({
     method: 'createNullifier',
     params: createNullifierParams,
@@ -361,6 +364,7 @@ export type MethodResult<P extends MethodName> = Rows[P] extends { run: (...args
 /** A row as the pipeline reads it, whichever its kind, with its wallet name (for a wallet method). */
 export interface Row extends RowBase<string, z.ZodType | undefined> {
   connection: 'none' | 'account';
+  account?: true;
   pending?: true;
   // biome-ignore lint/suspicious/noExplicitAny: each row's params are its own schema's output; the pipeline passes them as parsed.
   requires?: (capabilities: Capabilities, params: any) => ProviderError | undefined;
