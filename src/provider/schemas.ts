@@ -404,7 +404,13 @@ export const deleteCredentialParams = z.object({ id: z.string().regex(/^[0-9a-f]
 
 /** Parses with a schema, or throws 20003 naming the first invalid field (`feePayer.fee`, `message[3]`). */
 export function parseParams<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
-  const result = schema.safeParse(value);
+  let result: z.ZodSafeParseResult<z.output<T>>;
+  try {
+    result = schema.safeParse(value);
+  } catch {
+    // zod throws (not reports) on a Promise where it parses synchronously: a page's argument is plain data or 20003.
+    throw invalidParams('params', 'must be plain data (a JSON value), not a promise');
+  }
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.reduce<string>(
