@@ -38,7 +38,7 @@ export type {
   VerifyMessageArgs,
 } from './provider/rpc.js';
 export type { NullifierResult } from './nullifier/create-nullifier.js';
-export type { SignedLegacyTransaction, SignedTransaction, SignedZkappTransaction } from './payments/sign-only.js';
+export type { SignedLegacyTransaction, SignedTransaction, SignedZkappTransaction } from './provider/sign-only.js';
 /** What `confirmPresentation` sees of a presentation request, and what it answers (docs/provider.md). */
 export type {
   ConfirmPresentation,

@@ -22,7 +22,7 @@ import { fieldsRefusal, signFieldsOnLedger, verifyFields } from '../messages/sig
 import { jsonMessageText, messageRefusal, signMessageOnLedger, verifyMessage } from '../messages/sign-message.js';
 import { createNullifier } from '../nullifier/create-nullifier.js';
 import { sendLegacyCommand } from '../payments/send-payment.js';
-import { balanceOnNode, sendSignedTransaction, signTransactionOnLedger } from '../payments/sign-only.js';
+import { balanceOnNode, sendSignedTransaction, signTransactionOnLedger } from './sign-only.js';
 import { requestPresentation } from '../presentations/request-presentation.js';
 import { sendTransaction } from '../zkapp/send-transaction.js';
 import { ErrorCode, ProviderError, invalidParams, needsExtension } from '../errors/provider-error.js';

@@ -8,7 +8,7 @@
 import type { SignedFields } from '../messages/sign-fields.js';
 import type { SignedMessage } from '../messages/sign-message.js';
 import type { NullifierResult } from '../nullifier/create-nullifier.js';
-import type { SignedTransaction } from '../payments/sign-only.js';
+import type { SignedTransaction } from './sign-only.js';
 import type {
   AddChainArgs,
   CreateNullifierArgs,

@@ -6,7 +6,7 @@
  */
 import Client from 'mina-signer';
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_BALANCE_QUERY } from '../../src/payments/sign-only.js';
+import { ACCOUNT_BALANCE_QUERY } from '../../src/provider/sign-only.js';
 import { checkOperation, fakeMinaNodes } from '../support/mina-node.js';
 import { providerFailure as failure } from '../support/provider-failure.js';
 import { providerRigWith } from '../support/rig.js';

@@ -4,20 +4,20 @@
  * without broadcasting; `sendTransaction({ signedTransaction, transactionType })` broadcasts one, after checking its
  * signature with mina-signer (the node would refuse a bad one too, but a page must not learn that from a node it does
  * not know); `getBalance` reads the account's balance from the node. Payments and delegations get the device review
- * `sendPayment` gets (INS 03, in clear; ./send-payment.ts `signLegacyCommand`), zkApp commands the one
+ * `sendPayment` gets (INS 03, in clear; src/payments/send-payment.ts `signLegacyCommand`), zkApp commands the one
  * `sendTransaction({ onlySign: true })` gets (src/zkapp/send-transaction.ts).
  */
 import { z } from 'zod';
 import { ErrorCode, ProviderError, invalidParams } from '../errors/provider-error.js';
-import type { CallContext, HostContext } from '../provider/call-context.js';
-import type { sendSignedTransactionParams, signTransactionParams } from '../provider/sign-only-schemas.js';
-import { legacyInput } from '../provider/sign-only-schemas.js';
-import { parseParams } from '../provider/schemas.js';
+import type { CallContext, HostContext } from './call-context.js';
+import type { sendSignedTransactionParams, signTransactionParams } from './sign-only-schemas.js';
+import { legacyInput } from './sign-only-schemas.js';
+import { parseParams } from './schemas.js';
 import { minaSignerInternals } from '#upstream/mina-signer-internals';
 import { checkShape, detectEra } from '../zkapp/command.js';
 import { graphqlRequest, MinaNodeError, sendZkapp } from '../zkapp/graphql.js';
 import { sendTransaction } from '../zkapp/send-transaction.js';
-import { broadcastLegacy, signLegacyCommand, verifyLegacy, type LegacyCommandJson } from './send-payment.js';
+import { broadcastLegacy, signLegacyCommand, verifyLegacy, type LegacyCommandJson } from '../payments/send-payment.js';
 
 const signedLegacy = z.object({ signedTransaction: z.object({ data: legacyInput }) });
 
