@@ -136,6 +136,24 @@ describe('mina_signTransaction: signed on the device, returned, not broadcast', 
     expect(testnet.verifyTransaction(signed)).toBe(true);
   });
 
+  it('an app before 1.6.0 (no INS 06): a zkApp command → 20006 naming the version, before the device; a payment still signs', async () => {
+    const mina = await node();
+    const { chain, ledger } = setup({ version: '1.5.1', extensions: false }, { graphqlUrl: mina.url });
+    await chain.requestAccounts();
+    const before = ledger.exchanges.length;
+    const command = { zkappCommand: mesaCommand(), feePayer: { feePayer: ACCOUNT0, fee: '100000000', nonce: '4' } };
+    expect(await failure(chain.request({ method: 'mina_signTransaction', params: [{ command }] }))).toMatchObject({
+      code: 20006,
+      data: { reason: expect.stringMatching(/1\.5\.1 cannot sign zkApp commands/) },
+    });
+    expect(ledger.exchanges.length).toBe(before);
+    const signed: any = await chain.request({
+      method: 'mina_signTransaction',
+      params: [{ transaction: { ...PALLAD_BODY, from: ACCOUNT0 } }],
+    });
+    expect(testnet.verifyTransaction(signed)).toBe(true);
+  });
+
   it('refusals before the device: another from, a fractional amount, neither or both payloads; 1001 before connecting', async () => {
     const { chain, ledger } = setup();
     expect(await failure(chain.signTransaction({ transaction: { ...PALLAD_BODY, from: ACCOUNT0 } }))).toMatchObject({ code: 1001 });
