@@ -24,18 +24,21 @@ export type {
   RpcParams,
   RpcResult,
   SendPaymentArgs,
+  SendSignedTransactionArgs,
   SendStakeDelegationArgs,
   SendTransactionArgs,
   SendTransactionResultFor,
   SignFieldsArgs,
   SignJsonMessageArgs,
   SignMessageArgs,
+  SignTransactionArgs,
   StorePrivateCredentialArgs,
   SwitchChainArgs,
   VerifyFieldsArgs,
   VerifyMessageArgs,
 } from './provider/rpc.js';
 export type { NullifierResult } from './nullifier/create-nullifier.js';
+export type { SignedLegacyTransaction, SignedTransaction, SignedZkappTransaction } from './provider/sign-only.js';
 /** What `confirmPresentation` sees of a presentation request, and what it answers (docs/provider.md). */
 export type {
   ConfirmPresentation,
@@ -53,6 +56,7 @@ export { credentialManager, type CredentialManager } from './provider/credential
 export {
   announceProvider,
   install,
+  minaJsView,
   requestProviders,
   ANNOUNCE_PROVIDER_EVENT,
   DEFAULT_PROVIDER_INFO,
@@ -61,6 +65,7 @@ export {
   type InstallOptions,
   type ProviderDetail,
   type ProviderInfo,
+  type WalletIdentity,
 } from './provider/discovery.js';
 export type { JsonMessageEntry, SignedMessage } from './messages/sign-message.js';
 export type { SignedFields } from './messages/sign-fields.js';

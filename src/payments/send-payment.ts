@@ -36,6 +36,8 @@ export interface LegacyCommandParams {
   fee?: bigint;
   memo?: string;
   nonce?: number;
+  /** The last global slot it is valid in (default: no expiry). */
+  validUntil?: number;
 }
 
 export interface LegacyCommandContext {
@@ -66,6 +68,16 @@ export interface LegacyCommandJson {
   validUntil: string;
 }
 
+/** A payment or delegation as the device signed it (mina-signer's `Json.Payment` form) and its signature, verified. */
+export interface SignedLegacyCommand {
+  data: LegacyCommandJson;
+  signature: { field: string; scalar: string };
+}
+
+/**
+ * Auro's `sendPayment` / `sendStakeDelegation`: the command signed on the device (`signLegacyCommand`), then
+ * broadcast through the node.
+ */
 export async function sendLegacyCommand(
   kind: 'payment' | 'delegation',
   ctx: LegacyCommandContext,
@@ -78,10 +90,36 @@ export async function sendLegacyCommand(
     });
   }
   if (!ctx.graphqlUrl) throw invalidParams('graphqlUrl', `${method} broadcasts through a Mina node: configure the provider's graphqlUrl`);
+  const { data, signature } = await signLegacyCommand(kind, ctx, params);
+  // A refusal by the node is a MinaNodeError, which toProviderError turns into 21001 with the node's message.
+  ctx.progress?.('broadcasting');
+  const hash = await broadcastLegacy(kind, ctx.graphqlUrl, data, signature, { signal: ctx.signal, headers: ctx.graphqlHeaders });
+  // Only a nonce the host chose is remembered: a page's (a far one, 2^32 − 1) would become every later call's.
+  if (params.nonce === undefined) ctx.nonces.used(ctx.address, Number(data.nonce));
+  return { hash };
+}
+
+/**
+ * The sign step of `sendPayment` and of the sign-only `signTransaction`: the same device review (INS 03: amount, fee,
+ * receiver, memo, nonce, network in clear), the signature verified with mina-signer before it is returned. The
+ * nonce, when not given, is the node's inferred one (a `graphqlUrl` is needed then).
+ */
+export async function signLegacyCommand(
+  kind: 'payment' | 'delegation',
+  ctx: LegacyCommandContext,
+  params: LegacyCommandParams,
+): Promise<SignedLegacyCommand> {
   const fee = params.fee ?? DEFAULT_PAYMENT_FEE;
   if (fee > ctx.feeCap) throw invalidParams('fee', `fee ${fee} nanomina is above the cap of ${ctx.feeCap}`);
+  if (params.nonce === undefined && !ctx.graphqlUrl) {
+    throw invalidParams(
+      'nonce',
+      "without a nonce the wallet asks the node for one: configure the provider's graphqlUrl, or give the nonce",
+    );
+  }
   const nonce = params.nonce ?? (await inferNonce(ctx));
   const networkId: NetworkId = ctx.network === 'mainnet' ? 1 : 0;
+  const validUntil = params.validUntil ?? VALID_UNTIL_NONE;
   const tx: PaymentOrDelegation = {
     txType: kind,
     account: ctx.accountIndex,
@@ -90,7 +128,7 @@ export async function sendLegacyCommand(
     amount: kind === 'payment' ? (params.amount ?? 0n) : 0n,
     fee,
     nonce,
-    validUntil: VALID_UNTIL_NONE,
+    validUntil,
     memo: params.memo ?? '',
     networkId,
   };
@@ -103,19 +141,14 @@ export async function sendLegacyCommand(
     ...(kind === 'payment' ? { amount: tx.amount.toString() } : {}),
     nonce: String(nonce),
     memo: tx.memo!,
-    validUntil: String(VALID_UNTIL_NONE),
+    validUntil: String(validUntil),
   };
   if (!(await verifyLegacy(kind, ctx.network, data, signature, ctx.address))) {
     throw new ProviderError(ErrorCode.Internal, {
       reason: 'the Ledger returned a signature that does not verify for this account and network',
     });
   }
-  // A refusal by the node is a MinaNodeError, which toProviderError turns into 21001 with the node's message.
-  ctx.progress?.('broadcasting');
-  const hash = await broadcastLegacy(kind, ctx.graphqlUrl, data, signature, { signal: ctx.signal, headers: ctx.graphqlHeaders });
-  // Only a nonce the host chose is remembered: a page's (a far one, 2^32 − 1) would become every later call's.
-  if (params.nonce === undefined) ctx.nonces.used(ctx.address, nonce);
-  return { hash };
+  return { data, signature };
 }
 
 /** The node's inferred nonce (it counts mempool transactions), never below a nonce this provider broadcast. */
@@ -144,7 +177,8 @@ export async function verifyLegacy(
   }
 }
 
-async function broadcastLegacy(
+/** Broadcasts a signed payment or delegation through the node's `sendPayment` / `sendDelegation`; its hash. */
+export async function broadcastLegacy(
   kind: 'payment' | 'delegation',
   url: string,
   data: LegacyCommandJson,

@@ -7,10 +7,16 @@
  * and announces it.
  *
  * Identity: the provider announces itself as what it is (slug `chain-ledger`, rdns `org.chain-ledger`) and never
- * sets `isAuro`, which is Auro's claim about itself. An integrator may opt in to Auro's slug (`announceAsAuro`) for
- * dapps that pick a wallet by it (Auro's test dapp takes `info.slug === 'aurowallet' || provider.isAuro`); the rdns
- * stays this wallet's, so code keyed on Auro's rdns (wagmina) still treats it as another wallet (docs/provider.md,
- * "Identity").
+ * sets `isAuro`, which is Auro's claim about itself, unless the integrator opts in (docs/provider.md, "Identity"):
+ * `announceAsAuro` announces Auro's slug only (Auro's test dapp picks `info.slug === 'aurowallet' || provider.isAuro`);
+ * `identity: 'auro'` also Auro's rdns `com.aurowallet` (what wagmina keys its Auro reading on) and `isAuro: true`, as
+ * Clorio sets it.
+ *
+ * Events: a caller that finds the provider under this wallet's own identity is a mina-js caller (Auro's key on
+ * `window.mina`, Auro's slug or `isAuro`): wagmina reads every such wallet's `chainChanged` as the network id string
+ * and throws on Auro's `{ networkID }`. So what the default announcement hands out is a view of the provider
+ * (`minaJsView`) whose `chainChanged` listeners get `'mina:devnet'`; `window.chain` / `window.mina` and the Auro
+ * identities hand out the provider itself, with Auro's `{ networkID }`.
  */
 
 /** The library's version, as `getWalletInfo()` answers it (test/provider/auro-methods.test.ts keeps it equal to package.json's). */
@@ -51,6 +57,53 @@ export const DEFAULT_PROVIDER_INFO: ProviderInfo = Object.freeze({
   rdns: 'org.chain-ledger',
 });
 
+/** Who the announcement says the wallet is: this wallet (default), or Auro (`'auro'`: slug, rdns and `isAuro`). */
+export type WalletIdentity = 'chain-ledger' | 'auro';
+
+/** Auro's rdns, announced only with `identity: 'auro'`. */
+export const AURO_RDNS = 'com.aurowallet';
+
+const LISTENER_METHODS = new Set<PropertyKey>(['on', 'once', 'off', 'removeListener', 'addListener', 'prependListener']);
+
+/**
+ * `provider` as mina-js callers read its events: the same provider (every method runs on it, bound; the same state,
+ * the same listeners), but a `chainChanged` listener added through the view gets the network id as text
+ * (`'mina:devnet'`, what wagmina reads for every wallet but Auro) instead of `{ networkID }`. Removing the listener
+ * through the view removes what it added. A provider without `on` is returned as it is.
+ *
+ * @param provider - A `LedgerProvider` or the connector.
+ * @returns The view.
+ */
+export function minaJsView<P>(provider: P): P {
+  if (typeof provider !== 'object' || provider === null || typeof (provider as { on?: unknown }).on !== 'function') return provider;
+  type Listener = (...args: unknown[]) => unknown;
+  const wrappers = new WeakMap<Listener, Listener>();
+  const wrap = (event: unknown, listener: unknown) => {
+    if (event !== 'chainChanged' || typeof listener !== 'function') return listener;
+    let wrapper = wrappers.get(listener as Listener);
+    if (!wrapper) {
+      wrapper = (chain: unknown, ...rest: unknown[]) =>
+        (listener as Listener)((chain as { networkID?: unknown } | null)?.networkID ?? chain, ...rest);
+      wrappers.set(listener as Listener, wrapper);
+    }
+    return wrapper;
+  };
+  const target = provider as object;
+  const view: P = new Proxy(target, {
+    get(object, key) {
+      const value: unknown = Reflect.get(object, key, object);
+      if (typeof value !== 'function') return value;
+      // Bound to the provider: its methods read private state, which a proxy as `this` does not have.
+      if (!LISTENER_METHODS.has(key)) return value.bind(object);
+      return (event: unknown, listener: unknown, ...rest: unknown[]) => {
+        const returned: unknown = value.call(object, event, wrap(event, listener), ...rest);
+        return returned === object ? view : returned; // `on` chains: on the view
+      };
+    },
+  }) as P;
+  return view;
+}
+
 /** The part of `window` discovery needs: an EventTarget (a real window, or a stand-in in Node). */
 export type DiscoveryWindow = Pick<EventTarget, 'addEventListener' | 'removeEventListener' | 'dispatchEvent'>;
 
@@ -74,9 +127,11 @@ function currentWindow(): DiscoveryWindow {
  *
  * @param provider - What dapps receive in `event.detail.provider`.
  * @param options - `info` (`{ slug, name, icon, rdns }`, default `DEFAULT_PROVIDER_INFO`), `window` (default the
- *   global `window`), `announceAsAuro` (default false: announce Auro's slug `aurowallet` instead of `info.slug`).
- * @returns A function that stops answering.
- * @throws `TypeError` when `info` has an empty field or an icon that is not a `data:image/` URI, or when there is
+ *   global `window`), `announceAsAuro` (default false: announce Auro's slug `aurowallet` instead of `info.slug`),
+ *   `identity` (`'auro'`: Auro's slug and rdns, and `isAuro` on the provider). Under this wallet's own slug the
+ *   announced provider is `minaJsView(provider)` (`chainChanged` as the network id text).
+ * @returns A function that stops answering (and removes `isAuro`).
+ * @throws `TypeError` when `identity` is neither `'chain-ledger'` nor `'auro'`, when `info` has an empty field or an icon that is not a `data:image/` URI, or when there is
  *   no `window` and none is passed.
  * @example
  * ```ts
@@ -85,16 +140,38 @@ function currentWindow(): DiscoveryWindow {
  */
 export function announceProvider<P>(
   provider: P,
-  options: { info?: ProviderInfo; window?: DiscoveryWindow; announceAsAuro?: boolean } = {},
+  options: { info?: ProviderInfo; window?: DiscoveryWindow; announceAsAuro?: boolean; identity?: WalletIdentity } = {},
 ): () => void {
   const target = options.window ?? currentWindow();
   const given = options.info ?? DEFAULT_PROVIDER_INFO;
-  const info = checkInfo(options.announceAsAuro === true ? { ...given, slug: AURO_SLUG } : given);
-  const detail: ProviderDetail<P> = Object.freeze({ info, provider });
+  const asAuro = checkIdentity(options.identity) === 'auro';
+  const info = checkInfo(
+    asAuro ? { ...given, slug: AURO_SLUG, rdns: AURO_RDNS } : options.announceAsAuro === true ? { ...given, slug: AURO_SLUG } : given,
+  );
+  const unmark = asAuro ? markAsAuro(provider) : () => {};
+  // Callers that pick Auro's slug or rdns read Auro's `{ networkID }`; the others, mina-js's string (`minaJsView`).
+  const announced = asAuro || options.announceAsAuro === true ? provider : minaJsView(provider);
+  const detail: ProviderDetail<P> = Object.freeze({ info, provider: announced });
   const announce = () => target.dispatchEvent(new CustomEvent(ANNOUNCE_PROVIDER_EVENT, { detail }));
   target.addEventListener(REQUEST_PROVIDER_EVENT, announce);
   announce();
-  return () => target.removeEventListener(REQUEST_PROVIDER_EVENT, announce);
+  return () => {
+    target.removeEventListener(REQUEST_PROVIDER_EVENT, announce);
+    unmark();
+  };
+}
+
+function checkIdentity(identity: unknown): WalletIdentity | undefined {
+  if (identity !== undefined && identity !== 'chain-ledger' && identity !== 'auro')
+    throw new TypeError('identity must be "chain-ledger" or "auro"');
+  return identity;
+}
+
+/** `isAuro: true` on the provider, as Clorio sets it (the integrator's `identity: 'auro'`); undone by the returned function. */
+function markAsAuro(provider: unknown): () => void {
+  if (typeof provider !== 'object' || provider === null || Object.hasOwn(provider, 'isAuro')) return () => {};
+  Object.defineProperty(provider, 'isAuro', { value: true, configurable: true, enumerable: true });
+  return () => delete (provider as { isAuro?: boolean }).isAuro;
 }
 
 export interface InstallOptions {
@@ -108,6 +185,12 @@ export interface InstallOptions {
    * lists one wallet per slug (`@mina-js/connect`) then lists only one of this provider and a real Auro.
    */
   announceAsAuro?: boolean;
+  /**
+   * `'auro'`: announce Auro's slug and rdns (`aurowallet`, `com.aurowallet`) and set `isAuro: true` on the provider, as
+   * Clorio does (default `'chain-ledger'`: this wallet's own). The integrator's explicit claim, for dapps keyed on
+   * Auro (wagmina reads Auro's `{ networkID }` only under Auro's rdns); name and icon stay this wallet's.
+   */
+  identity?: WalletIdentity;
 }
 
 /**
@@ -129,9 +212,15 @@ export interface InstallOptions {
  */
 export function install<P>(provider: P, options: InstallOptions = {}): () => void {
   const target = (options.window ?? currentWindow()) as DiscoveryWindow & Record<string, unknown>;
+  checkIdentity(options.identity); // before any global is set
   const names = options.asMina ? ['chain', 'mina'] : ['chain'];
   for (const name of names) target[name] = provider;
-  const stop = announceProvider(provider, { info: options.info, window: target, announceAsAuro: options.announceAsAuro });
+  const stop = announceProvider(provider, {
+    info: options.info,
+    window: target,
+    announceAsAuro: options.announceAsAuro,
+    identity: options.identity,
+  });
   return () => {
     stop();
     for (const name of names) if (target[name] === provider) delete target[name];

@@ -22,6 +22,7 @@ import { fieldsRefusal, signFieldsOnLedger, verifyFields } from '../messages/sig
 import { jsonMessageText, messageRefusal, signMessageOnLedger, verifyMessage } from '../messages/sign-message.js';
 import { createNullifier } from '../nullifier/create-nullifier.js';
 import { sendLegacyCommand } from '../payments/send-payment.js';
+import { balanceOnNode, sendSignedTransaction, signTransactionOnLedger } from './sign-only.js';
 import { requestPresentation } from '../presentations/request-presentation.js';
 import { sendTransaction } from '../zkapp/send-transaction.js';
 import { ErrorCode, ProviderError, invalidParams, needsExtension } from '../errors/provider-error.js';
@@ -44,6 +45,7 @@ import {
   verifyFieldsParams,
   verifyMessageParams,
 } from './schemas.js';
+import { sendSignedTransactionParams, signTransactionParams } from './sign-only-schemas.js';
 
 /**
  * How a one-element `params` array reads (Auro reads `params[0]`; mina-js and the mina-attestations demo send the
@@ -52,6 +54,8 @@ import {
 export interface PositionalRule<K extends string = string> {
   key: K;
   isObjectForm(element: unknown): boolean;
+  /** mina-js's tuples (`[sendable, 'payment']`): an array of exactly this many elements, read as these keys. */
+  tuple?: readonly string[];
 }
 
 /** What a schema makes of a method's arguments (`undefined` for a method without params). */
@@ -71,6 +75,8 @@ interface RowBase<M extends string, S extends z.ZodType | undefined, K extends s
 
 /** A method answered on the host, before or without a connection: no device, but `requestAccounts`'s connect. */
 interface HostRow<M extends string, S extends z.ZodType | undefined, R, K extends string> extends RowBase<M, S, K> {
+  /** Needs the connected account (1001 before `requestAccounts`), though not the device: the node's view of it. */
+  account?: true;
   /**
    * Counted as a pending call while it runs (bounded by `maxPendingCalls`, ended by `rejectPending()`): set where it
    * waits on the integrator's question (`confirmSwitchChain`, `confirmAddChain`).
@@ -158,6 +164,8 @@ export const WALLET_METHODS = {
   chain_switchChain: onHost({
     method: 'switchChain',
     params: switchChainParams,
+    // `['mina:devnet']`, as mina-js (and wagmina, for every wallet but Auro) sends it.
+    positional: { key: 'networkID', isObjectForm: isObject },
     pending: true,
     delegate: false,
     run: async (host, { networkID }) => {
@@ -192,6 +200,8 @@ export const WALLET_METHODS = {
   chain_signMessage: onDevice({
     method: 'signMessage',
     params: signMessageParams,
+    // `[text]`, as mina-js's `mina_sign` sends it.
+    positional: { key: 'message', isObjectForm: isObject },
     requires: (capabilities, { message }) => messageRefusal(capabilities, message),
     delegate: true,
     run: (call, { message }) => signMessageOnLedger(call, message),
@@ -248,6 +258,29 @@ export const WALLET_METHODS = {
     delegate: true,
     run: (call, params) => sendTransaction(call, params),
   }),
+  /** mina-js (Pallad): a payment, delegation (INS 03, as sendPayment) or zkApp command (as onlySign) signed, not sent. */
+  chain_signTransaction: onDevice({
+    method: 'signTransaction',
+    params: signTransactionParams,
+    requires: (capabilities, { command }) => (command ? zkappSigning(capabilities) : undefined),
+    delegate: true,
+    run: (call, params) => signTransactionOnLedger(call, params),
+  }),
+  /** mina-js's `mina_sendTransaction({ signedTransaction, transactionType })`: verified, then broadcast (no device). */
+  chain_sendSignedTransaction: onHost({
+    method: 'sendSignedTransaction',
+    params: sendSignedTransactionParams,
+    positional: {
+      key: 'signedTransaction',
+      isObjectForm: (element: unknown) => isObject(element) && Object.hasOwn(element, 'signedTransaction'),
+      tuple: ['signedTransaction', 'transactionType'],
+    },
+    account: true,
+    delegate: false,
+    run: sendSignedTransaction,
+  }),
+  /** mina-js (Pallad): the connected account's balance from the node, nanomina as text (no device). */
+  chain_getBalance: onHost({ method: 'getBalance', account: true, delegate: false, run: balanceOnNode }),
   chain_createNullifier: onDevice({
     method: 'createNullifier',
     params: createNullifierParams,
@@ -331,6 +364,7 @@ export type MethodResult<P extends MethodName> = Rows[P] extends { run: (...args
 /** A row as the pipeline reads it, whichever its kind, with its wallet name (for a wallet method). */
 export interface Row extends RowBase<string, z.ZodType | undefined> {
   connection: 'none' | 'account';
+  account?: true;
   pending?: true;
   // biome-ignore lint/suspicious/noExplicitAny: each row's params are its own schema's output; the pipeline passes them as parsed.
   requires?: (capabilities: Capabilities, params: any) => ProviderError | undefined;
@@ -351,15 +385,36 @@ function walletRows(): Record<ProviderMethod, Row> {
 }
 
 /**
- * The row `request({ method })` names: a `chain_` or `wallet_` name, or Auro's (and mina-js's) `mina_` name of a
- * `chain_` method.
+ * Other wallets' spellings of a method of the table (mina-js's and Clorio's), served as the method they name: each
+ * is a `request()` name only (`mina_…` or `chain_…`), never a direct method or a row of its own.
+ */
+export const METHOD_ALIASES = {
+  chain_getAccounts: 'chain_accounts',
+  chain_getWalletInfo: 'wallet_info',
+  chain_revokePermissions: 'wallet_revokePermissions',
+  chain_sign: 'chain_signMessage',
+} as const satisfies Record<`chain_${string}`, WalletMethod>;
+
+/** mina-js's `mina_sendTransaction` of a signed transaction (`{ signedTransaction }`, `[sendable, type]`). */
+function isSignedSendable(params: unknown): boolean {
+  if (Array.isArray(params) && params.length === 2) return typeof params[1] === 'string';
+  const element = Array.isArray(params) && params.length === 1 ? params[0] : params;
+  return isObject(element) && Object.hasOwn(element, 'signedTransaction');
+}
+
+/**
+ * The row `request({ method })` names: a `chain_` or `wallet_` name, Auro's (and mina-js's) `mina_` name of a
+ * `chain_` method, or an alias (`METHOD_ALIASES`); `sendTransaction` of a signed transaction is
+ * `chain_sendSignedTransaction`.
  * @throws `ProviderError` 20003 when `args` is no `{ method }`, 20006 for a name that is no wallet method.
  */
 export function specOfRequest(args: unknown): Row & { walletMethod: WalletMethod } {
   const method = (args as { method?: unknown } | null)?.method;
   if (typeof args !== 'object' || args === null || typeof method !== 'string')
     throw invalidParams('method', 'request needs { method, params }');
-  const name = method.startsWith('mina_') ? `chain_${method.slice('mina_'.length)}` : method;
+  const spelled = method.startsWith('mina_') ? `chain_${method.slice('mina_'.length)}` : method;
+  let name = Object.hasOwn(METHOD_ALIASES, spelled) ? METHOD_ALIASES[spelled as keyof typeof METHOD_ALIASES] : spelled;
+  if (name === 'chain_sendTransaction' && isSignedSendable((args as { params?: unknown }).params)) name = 'chain_sendSignedTransaction';
   if (!Object.hasOwn(WALLET_METHODS, name)) {
     throw new ProviderError(ErrorCode.MethodNotSupported, { reason: `unknown method ${JSON.stringify(method.slice(0, 64))}` });
   }
@@ -374,6 +429,8 @@ export function specOfRequest(args: unknown): Row & { walletMethod: WalletMethod
  */
 export function paramsOf(spec: Pick<Row, 'positional'>, params: unknown): unknown {
   if (!Array.isArray(params)) return params;
+  const tuple = spec.positional?.tuple;
+  if (tuple && params.length === tuple.length) return Object.fromEntries(tuple.map((key, i) => [key, params[i]]));
   if (params.length !== 1) throw invalidParams('params', 'must be an object, or an array holding exactly one object');
   const [element] = params;
   return !spec.positional || spec.positional.isObjectForm(element) ? element : { [spec.positional.key]: element };

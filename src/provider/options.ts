@@ -199,6 +199,12 @@ export interface LedgerProviderOptions {
    */
   allowUnconfirmedSwitchChain?: boolean;
   /**
+   * `request()` resolves Pallad's (mina-js's) reply, `{ jsonrpc: '2.0', result }`, instead of the bare result (default
+   * false: Auro's form, which every `window.mina` caller reads). Only for a page whose dapps read `response.result`
+   * (Pallad's test dapp, the Nori bridge, TileVille's Pallad branch); the direct methods and errors are unchanged.
+   */
+  resultEnvelope?: boolean;
+  /**
    * The host's log, for details a page must not see (local paths of a failing credential store). Default
    * `console.warn`.
    */
@@ -269,6 +275,7 @@ export const providerOptionsSchema = z.looseObject({
   confirmAddChain: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   onProgress: optional((value) => value === undefined || value === null || typeof value === 'function', 'must be a function'),
   allowUnconfirmedSwitchChain: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
+  resultEnvelope: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
   allowUnreviewedBlindSigning: optional((value) => value === undefined || typeof value === 'boolean', 'must be true or false'),
   presentationLimits: optional(
     (value) =>

@@ -115,7 +115,9 @@ export class CallPipeline {
 
   /** The caller's origin, the row's schema, then its body, counted as pending where the row says so. */
   async #onHost(row: Row, args: unknown, context: RequestContext, report: CallReport): Promise<unknown> {
-    this.checkOrigin(context);
+    // A host method of the account (the node's balance, a broadcast) is 1001 before connecting, as device methods are.
+    if (row.account) this.caller(context);
+    else this.checkOrigin(context);
     const params = this.#params(row, args);
     const { network, device } = this.#parts;
     const host = (signal: AbortSignal): HostContext => ({

@@ -52,6 +52,7 @@ export class LedgerProvider {
   /** The device client and the connected account. */
   readonly #device: DeviceConnection;
   readonly #pipeline: CallPipeline;
+  readonly #resultEnvelope: boolean;
 
   /** @throws `ProviderError` 20003 naming the bad option (see createLedgerProvider). */
   constructor(options: LedgerProviderOptions) {
@@ -62,6 +63,7 @@ export class LedgerProvider {
     this.#network = new CurrentNetwork(checked.network, options, this.origin, this.#events);
     this.#device = new DeviceConnection(options, checked.accountIndex, this.#events);
     this.#pipeline = new CallPipeline({ provider: this, options, checked, device: this.#device, network: this.#network });
+    this.#resultEnvelope = options.resultEnvelope === true;
     registerHostCredentials(this, this.#hostCredentials());
   }
 
@@ -184,7 +186,7 @@ export class LedgerProvider {
    *
    * @param args - `{ method, params }`; `params` as the method of the same name takes them (see each method).
    * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
-   * @returns What the method resolves, typed by `method`.
+   * @returns What the method resolves, typed by `method` (with the `resultEnvelope` option: `{ jsonrpc: '2.0', result }`).
    * @throws `ProviderError`: 23001 another origin, 20003 without `{ method }`, 20006 an unknown method, and each
    *   method's own errors.
    * @example
@@ -195,7 +197,9 @@ export class LedgerProvider {
    * ```
    */
   async request<A extends RequestArguments>(args: A, context: RequestContext = {}): Promise<RequestResult<A>> {
-    return this.#pipeline.request(args, context) as Promise<RequestResult<A>>;
+    const result = await this.#pipeline.request(args, context);
+    // Pallad's envelope only where the integrator asked for it (`resultEnvelope`): Auro's callers read bare results.
+    return (this.#resultEnvelope ? { jsonrpc: '2.0', result } : result) as RequestResult<A>;
   }
 
   /**

@@ -13,7 +13,7 @@
  */
 import type { z } from 'zod';
 import type { SendTransactionResult } from '../zkapp/send-transaction.js';
-import type { WalletMethod, WalletMethodTable } from './methods.js';
+import type { METHOD_ALIASES, WalletMethod, WalletMethodTable } from './methods.js';
 
 // The params of the methods by name, for the signatures of ./wallet-methods.ts and for dapps (a method added later
 // needs no name of its own: `RpcParams<'chain_…'>` is its params).
@@ -34,6 +34,10 @@ export type SwitchChainArgs = RpcParams<'chain_switchChain'>;
 export type AddChainArgs = RpcParams<'chain_addChain'>;
 /** `revokePermissions(args?)`: ignored (every permission of the page is revoked); wagmina sends `{ mina_accounts: {} }`. */
 export type RevokePermissionsArgs = RpcParams<'wallet_revokePermissions'>;
+/** `signTransaction({ transaction: { from, to, fee, nonce?, memo?, validUntil?, amount? } })` or `({ command: { zkappCommand, feePayer? } })`, nanomina (mina-js). */
+export type SignTransactionArgs = RpcParams<'chain_signTransaction'>;
+/** `sendSignedTransaction({ signedTransaction, transactionType })`: mina-js's `mina_sendTransaction` of a signed one. */
+export type SendSignedTransactionArgs = RpcParams<'chain_sendSignedTransaction'>;
 /** `sendPayment({ to, amount, fee?, memo?, nonce? })`: amounts in MINA; empty fee, memo or nonce mean "not given". */
 export type SendPaymentArgs = RpcParams<'chain_sendPayment'>;
 /** `sendStakeDelegation({ to, fee?, memo?, nonce? })`: `to` is the block producer. */
@@ -103,10 +107,17 @@ export type TableMethods = {
  * way; `wallet_` names have no other spelling.
  */
 export type AuroMethod<M extends WalletMethod = WalletMethod> = M extends `chain_${infer Rest}` ? `mina_${Rest}` : never;
-/** Every name `request` serves: the `chain_` and `wallet_` names, and the `mina_` names of the `chain_` methods. */
-export type RequestMethod = WalletMethod | AuroMethod;
-/** The `chain_` method a name stands for (itself, or the `chain_` equivalent of a `mina_` name). */
-export type ChainMethod<M extends RequestMethod> = Extract<M extends `mina_${infer Rest}` ? `chain_${Rest}` : M, WalletMethod>;
+type MethodAliases = typeof METHOD_ALIASES;
+/** Other wallets' spellings (`mina_getAccounts`, `mina_sign`, …: `METHOD_ALIASES`), in both namespaces. */
+export type AliasMethod =
+  | keyof MethodAliases
+  | (keyof MethodAliases extends infer K ? (K extends `chain_${infer Rest}` ? `mina_${Rest}` : never) : never);
+/** Every name `request` serves: the `chain_` and `wallet_` names, the `mina_` names of the `chain_` methods, the aliases. */
+export type RequestMethod = WalletMethod | AuroMethod | AliasMethod;
+type Spelled<M> = M extends `mina_${infer Rest}` ? `chain_${Rest}` : M;
+type Resolved<N> = N extends keyof MethodAliases ? MethodAliases[N] : N;
+/** The `chain_` method a name stands for (itself, the `chain_` equivalent of a `mina_` name, or what an alias names). */
+export type ChainMethod<M extends RequestMethod> = Extract<Resolved<Spelled<M>>, WalletMethod>;
 export type RpcParams<M extends RequestMethod> = ChainRpcSchema[ChainMethod<M>]['params'];
 export type RpcResult<M extends RequestMethod> = ChainRpcSchema[ChainMethod<M>]['result'];
 type Positional<M extends RequestMethod> = ChainRpcSchema[ChainMethod<M>]['positional'];
@@ -118,8 +129,12 @@ type Positional<M extends RequestMethod> = ChainRpcSchema[ChainMethod<M>]['posit
 export type RequestArguments<M extends RequestMethod = RequestMethod> = {
   [K in M]: RpcParams<K> extends undefined
     ? { method: K; params?: undefined | readonly [] }
-    : { method: K; params: RpcParams<K> | readonly [RpcParams<K>] | Positional<K> };
+    : { method: K; params: RpcParams<K> | readonly [RpcParams<K>] | Positional<K> | SignedSend<K> };
 }[M];
+
+/** `mina_sendTransaction` also takes a signed transaction to broadcast (mina-js), as `chain_sendSignedTransaction`. */
+type SignedSend<K extends RequestMethod> =
+  ChainMethod<K> extends 'chain_sendTransaction' ? SendSignedTransactionArgs | readonly [SendSignedTransactionArgs] : never;
 
 /** `sendTransaction`'s `onlySign` as the caller's type says it: `true`, `false`, `boolean`, or `undefined` when left out. */
 type OnlySign<A> = A extends { onlySign: infer O } ? O : 'onlySign' extends keyof A ? A[keyof A & 'onlySign'] : undefined;
@@ -150,6 +165,8 @@ type ParamsObject<A> = A extends { params: infer P } ? (P extends readonly [infe
  */
 export type RequestResult<A> = A extends { method: infer M extends RequestMethod }
   ? ChainMethod<M> extends 'chain_sendTransaction'
-    ? SendTransactionResultFor<ParamsObject<A>>
+    ? ParamsObject<A> extends { signedTransaction: unknown }
+      ? { hash: string }
+      : SendTransactionResultFor<ParamsObject<A>>
     : RpcResult<M>
   : never;

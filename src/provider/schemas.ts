@@ -69,7 +69,7 @@ const accepting =
  */
 const absentAsEmpty = <S extends z.ZodType>(schema: S) => accepting<z.input<S>>()(z.preprocess((value) => value ?? {}, schema));
 
-const jsonObject = (what: keyof typeof LIMITS) => {
+export const jsonObject = (what: keyof typeof LIMITS) => {
   const { chars, depth, values } = LIMITS[what];
   // z.custom keeps the caller's object as it is: a copy by assignment would turn an own "__proto__" key into a
   // prototype and hide it from the checks that follow.
@@ -423,7 +423,7 @@ export function parseParams<T extends z.ZodType>(schema: T, value: unknown): z.o
 }
 
 /** A Mina address, checked the way the device would check it (base58check, version, curve point). */
-const minaAddress = z
+export const minaAddress = z
   .string()
   .max(64)
   .superRefine((value, ctx) => {

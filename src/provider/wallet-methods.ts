@@ -8,6 +8,7 @@
 import type { SignedFields } from '../messages/sign-fields.js';
 import type { SignedMessage } from '../messages/sign-message.js';
 import type { NullifierResult } from '../nullifier/create-nullifier.js';
+import type { SignedTransaction } from './sign-only.js';
 import type {
   AddChainArgs,
   CreateNullifierArgs,
@@ -15,12 +16,14 @@ import type {
   RequestPresentationArgs,
   RevokePermissionsArgs,
   SendPaymentArgs,
+  SendSignedTransactionArgs,
   SendStakeDelegationArgs,
   SendTransactionArgs,
   SendTransactionResultFor,
   SignFieldsArgs,
   SignJsonMessageArgs,
   SignMessageArgs,
+  SignTransactionArgs,
   StorePrivateCredentialArgs,
   SwitchChainArgs,
   TableMethods,
@@ -279,6 +282,48 @@ export interface WalletMethods {
    * ```
    */
   sendTransaction<A extends SendTransactionArgs>(args: A, context?: RequestContext): Promise<SendTransactionResultFor<A>>;
+
+  /**
+   * mina-js's (Pallad's) `mina_signTransaction`: a payment or stake delegation (`{ transaction }`, nanomina; a payment
+   * when it has `amount`) signed on INS 03 with the review `sendPayment` gets, or a zkApp command (`{ command }`)
+   * signed as `sendTransaction({ onlySign: true })` signs it; returned, never broadcast.
+   *
+   * @param args - `{ transaction: { from, to, fee, nonce?, memo?, validUntil?, amount? } }` (`from`: the connected
+   *   account; no nonce: the node's) or `{ command: { zkappCommand, feePayer?: { feePayer, fee?, nonce?, memo? } } }`.
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns mina-signer's `Signed` shape, `{ signature, publicKey, data }`, which its `verifyTransaction` verifies.
+   * @throws `ProviderError`: 23001 another origin, 1001 not connected, 20003 a bad argument, another `from`, a fee
+   *   over `feeCap`, 20006 a zkApp command on an app without INS 06, 1002 when the user rejects, 22001 when the
+   *   signature does not verify.
+   * @example
+   * ```ts
+   * const signed = await chain.signTransaction({ transaction: { from, to, amount: '1000000000', fee: '10000000', nonce: '3' } });
+   * ```
+   */
+  signTransaction(args: SignTransactionArgs, context?: RequestContext): Promise<SignedTransaction>;
+
+  /**
+   * mina-js's `mina_sendTransaction({ signedTransaction, transactionType })` (also `[sendable, type]`): a signed
+   * payment, delegation or zkApp command, its signature checked with mina-signer on the provider's network, then
+   * broadcast. `signedTransaction` is `signTransaction`'s result or mina-js's `{ input, signature? }`. No device.
+   *
+   * @param args - `{ signedTransaction, transactionType: 'payment' | 'delegation' | 'zkapp' }`.
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns `{ hash }` of the broadcast transaction.
+   * @throws `ProviderError`: 23001 another origin, 1001 not connected, 20003 a malformed transaction, a signature
+   *   that does not verify, or no `graphqlUrl`, 21001 when the node refuses it.
+   */
+  sendSignedTransaction(args: SendSignedTransactionArgs, context?: RequestContext): Promise<{ hash: string }>;
+
+  /**
+   * mina-js's `mina_getBalance`: the connected account's balance, read from the node (no device).
+   *
+   * @param context - The caller's origin (a bridge or a Node host passes the page's) and an `AbortSignal`.
+   * @returns The balance in nanomina, as decimal text (`'0'` for an account the node does not know).
+   * @throws `ProviderError`: 23001 another origin, 1001 not connected, 20006 without a `graphqlUrl`, 21001 when the
+   *   node fails.
+   */
+  getBalance(context?: RequestContext): Promise<string>;
 
   /**
    * A nullifier for `message` (0–64 field elements) and the connected account, made on the Ledger (extension

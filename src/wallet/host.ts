@@ -81,7 +81,7 @@ export interface WalletHostOptions {
 /** Calls that never need a connection (the provider answers them before `requestAccounts`): the table's column. */
 const WITHOUT_CONNECTION: ReadonlySet<string> = new Set(
   Object.entries(WALLET_METHODS)
-    .filter(([, row]) => row.connection === 'none')
+    .filter(([, row]) => row.connection === 'none' && !('account' in row && row.account))
     .map(([name]) => name),
 );
 

@@ -176,8 +176,8 @@ describe("Auro's method names: request({ method: 'mina_…' }) as a dapp written
     const { chain, ledger } = setup();
     await chain.requestAccounts();
     const before = ledger.exchanges.length;
-    // mina-js's mina_getBalance is a method neither Auro nor this provider has.
-    for (const method of ['mina_getBalance', 'mina_listCredentials', 'mina_', 'mina_requestaccounts', 'mina_info']) {
+    // mina-js's mina_getState (Pallad's credential store) is a method neither Auro nor this provider has.
+    for (const method of ['mina_getState', 'mina_listCredentials', 'mina_', 'mina_requestaccounts', 'mina_info']) {
       expect(await failure(chain.request({ method } as never))).toMatchObject({
         code: 20006,
         data: { reason: `unknown method ${JSON.stringify(method)}` },

@@ -34,12 +34,14 @@ describe('wallet discovery: mina:requestProvider / mina:announceProvider', () =>
     // The dapp side, as @mina-js/connect and Auro's docs do it: listen, then request.
     const found = await requestProviders({ window });
     expect(found).toHaveLength(1);
-    expect(found[0]!.provider).toBe(chain);
+    // Under this wallet's own identity the announced provider is its mina-js view (chainChanged as text: minaJsView).
+    expect(found[0]!.provider).not.toBe(chain);
     expect(found[0]!.info).toEqual(DEFAULT_PROVIDER_INFO);
     expect(found[0]!.info.icon).toMatch(/^data:image\//);
     expect(Object.isFrozen(found[0])).toBe(true);
     // The discovered provider works: connect through it.
     expect(await (found[0]!.provider as typeof chain).requestAccounts()).toEqual([ACCOUNT0]);
+    expect(chain.isConnected()).toBe(true); // the same provider
 
     uninstall();
     expect(window.chain).toBeUndefined();

@@ -17,7 +17,7 @@ import {
   type WalletMethod,
 } from '../../src/index.js';
 
-import type { AuroMethod, RequestMethod } from '../../src/provider/rpc.js';
+import type { AliasMethod, AuroMethod, RequestMethod } from '../../src/provider/rpc.js';
 import { ORIGIN, quietLedger } from '../support/rig.js';
 
 /** A call made only for its type: it is not connected, so it rejects, and the rejection is expected. */
@@ -59,12 +59,12 @@ describe('request() is typed per method', () => {
     expectTypeOf<RpcResult<'mina_sign_JsonMessage'>>().toEqualTypeOf<SignedMessage>();
     expectTypeOf<RpcParams<'mina_signFields'>>().toEqualTypeOf<RpcParams<'chain_signFields'>>();
     // One mina_ name per chain_ name, and nothing else; wallet_ names have no mina_ twin.
-    expectTypeOf<AuroMethod>().toEqualTypeOf<Extract<RequestMethod, `mina_${string}`>>();
+    expectTypeOf<AuroMethod>().toEqualTypeOf<Exclude<Extract<RequestMethod, `mina_${string}`>, AliasMethod>>();
     expectTypeOf<'mina_requestAccounts'>().toMatchTypeOf<AuroMethod>();
     expectTypeOf<'mina_addChain'>().toMatchTypeOf<RequestMethod>();
-    expectTypeOf<'mina_getBalance'>().not.toMatchTypeOf<RequestMethod>();
+    expectTypeOf<'mina_getState'>().not.toMatchTypeOf<RequestMethod>();
     expectTypeOf<'mina_info'>().not.toMatchTypeOf<RequestMethod>();
-    expectTypeOf<Exclude<RequestMethod, WalletMethod | AuroMethod>>().toEqualTypeOf<never>();
+    expectTypeOf<Exclude<RequestMethod, WalletMethod | AuroMethod | AliasMethod>>().toEqualTypeOf<never>();
   });
 
   it('narrows sendTransaction by onlySign: { signedData } when only signing, { hash } when broadcasting, directly and through request()', () => {
@@ -161,15 +161,18 @@ describe('request() is typed per method', () => {
         'chain_accounts',
         'chain_addChain',
         'chain_createNullifier',
+        'chain_getBalance',
         'chain_networkId',
         'chain_requestAccounts',
         'chain_requestNetwork',
         'chain_requestPresentation',
         'chain_sendPayment',
+        'chain_sendSignedTransaction',
         'chain_sendStakeDelegation',
         'chain_sendTransaction',
         'chain_signFields',
         'chain_signMessage',
+        'chain_signTransaction',
         'chain_sign_JsonMessage',
         'chain_storePrivateCredential',
         'chain_switchChain',

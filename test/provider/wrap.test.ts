@@ -54,8 +54,8 @@ describe("whenUnsupported: 'delegate'", () => {
     // The device can sign messages: that stays on the Ledger.
     const signed = (await chain.request({ method: 'chain_signMessage', params: { message: 'hi' } })) as { publicKey: string };
     expect(signed.publicKey).toBe(addressOf(0));
-    // An unknown method is something the Ledger cannot do either (mina-js's mina_getBalance: no Ledger method).
-    await chain.request({ method: 'mina_getBalance', params: [] } as never);
+    // An unknown method is something the Ledger cannot do either (Pallad's mina_getState: no Ledger method).
+    await chain.request({ method: 'mina_getState', params: [] } as never);
     expect(calls.map((c) => c.via)).toEqual(['createNullifier', 'requestPresentation', 'request', 'request']);
     expect(calls[2]!.args).toEqual({ method: 'chain_createNullifier', params: [{ message: ['5'] }] });
   });
@@ -117,12 +117,12 @@ describe('what wrapProvider checks before delegating, and passes on', () => {
 
   it('an unknown method from a wrong origin, or before connect, is never delegated', async () => {
     const { chain, calls, ledger } = contextRecording();
-    expect(await failure(chain.request({ method: 'mina_getBalance', params: [] } as never))).toMatchObject({ code: 1001 });
+    expect(await failure(chain.request({ method: 'mina_getState', params: [] } as never))).toMatchObject({ code: 1001 });
     expect(await failure(chain.createNullifier({ message: ['1'] }))).toMatchObject({ code: 1001 });
     await chain.requestAccounts();
     const before = ledger.exchanges.length;
     expect(
-      await failure(chain.request({ method: 'mina_getBalance', params: [] } as never, { origin: 'https://evil.example' })),
+      await failure(chain.request({ method: 'mina_getState', params: [] } as never, { origin: 'https://evil.example' })),
     ).toMatchObject({
       code: 23001,
     });
@@ -134,10 +134,10 @@ describe('what wrapProvider checks before delegating, and passes on', () => {
   it('a delegated call carries the checked origin', async () => {
     const { chain, calls } = contextRecording();
     await chain.requestAccounts();
-    expect(await chain.request({ method: 'mina_getBalance', params: [] } as never, { origin: ORIGIN })).toBe('from original');
+    expect(await chain.request({ method: 'mina_getState', params: [] } as never, { origin: ORIGIN })).toBe('from original');
     expect(await chain.createNullifier({ message: ['1'] })).toBe('from original');
     expect(calls).toEqual([
-      { method: 'mina_getBalance', context: { origin: ORIGIN } },
+      { method: 'mina_getState', context: { origin: ORIGIN } },
       { method: 'createNullifier', context: { origin: ORIGIN } },
     ]);
   });
@@ -201,6 +201,9 @@ describe('the wrapped object is a whole LedgerProvider', () => {
     sendTransaction: [{ transaction: berkeleyCommand(), onlySign: true, nonce: 3 }],
     sendPayment: [{ to: addressOf(1), amount: 1, fee: 0.01, nonce: 3 }],
     sendStakeDelegation: [{ to: addressOf(1), fee: 0.01, nonce: 3 }],
+    signTransaction: [{ transaction: { from: addressOf(0), to: addressOf(1), fee: '10000000', amount: '1', nonce: '3' } }],
+    sendSignedTransaction: [{ signedTransaction: { input: {}, signature: { field: '1', scalar: '2' } }, transactionType: 'payment' }],
+    getBalance: [],
     localChain: [],
     request: [{ method: 'mina_requestNetwork' }],
     on: ['chainChanged', () => {}],

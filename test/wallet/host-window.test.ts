@@ -69,7 +69,10 @@ describe('the wallet host and its window', () => {
 describe('the wallet host and the method table', () => {
   /** Every wallet method but `chain_requestAccounts` (which connects the site), with params no schema accepts. */
   const methods = Object.keys(WALLET_METHODS).filter((name) => name !== 'chain_requestAccounts');
-  const needsConnection = methods.filter((name) => WALLET_METHODS[name as keyof typeof WALLET_METHODS].connection === 'account');
+  const needsConnection = methods.filter((name) => {
+    const row = WALLET_METHODS[name as keyof typeof WALLET_METHODS];
+    return row.connection === 'account' || ('account' in row && row.account === true);
+  });
 
   it("the table's connection column is the provider's: before requestAccounts, exactly the methods that need an account are refused with 1001", async () => {
     const { chain } = providerRig({ extensions: true });

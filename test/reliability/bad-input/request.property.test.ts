@@ -136,6 +136,10 @@ function requestCase(method: string, params: unknown, form: Form, inner?: Case):
   if (Array.isArray(effective)) {
     if (effective.length !== 1) return c('invalid', 20003);
     effective = effective[0];
+    // Positional as mina-js sends them: `[text]` is { message: text } (mina_sign), `['mina:devnet']` { networkID }.
+    const isObject = typeof effective === 'object' && effective !== null && !Array.isArray(effective);
+    if (!isObject && name === 'signMessage') effective = { message: effective };
+    if (!isObject && name === 'switchChain') effective = { networkID: effective };
   }
   switch (name) {
     case 'signMessage': {
