@@ -162,7 +162,9 @@ export class Networks {
    */
   switchable(networkID: string): ChainNetwork {
     if (!NETWORK_ID.test(networkID)) throw invalidParams('networkID', 'must be a network id such as "mina:mainnet" or "zeko:testnet"');
-    const network = this.byId(networkID);
+    // 'mina:testnet' is Auro's name for devnet where nothing else has it: wagmina switches Auro to devnet by it, and
+    // ZkNoid's table names devnet so.
+    const network = this.byId(networkID) ?? (networkID === 'mina:testnet' ? this.byId('mina:devnet') : undefined);
     if (!network)
       throw unsupportedChain(`this wallet does not know ${networkID}; it knows ${this.list().join(', ')} (addChain adds others)`);
     const reason = unsignable(network);

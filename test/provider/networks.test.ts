@@ -135,11 +135,17 @@ describe('switchChain to Zeko, as ZkNoid and Lumina switch', () => {
   it.each([
     ['zeko:mainnet', /custom signature domain "zeko-mainnet"/],
     ['mina:berkeley', /does not know mina:berkeley; it knows mina:mainnet, mina:devnet, mina:local, zeko:testnet/],
-    ['mina:testnet', /does not know mina:testnet/],
   ])("%s → 20004 (Auro's code for a network it cannot use), nothing changes", async (networkID, reason) => {
     const { chain } = await connectedProvider({ extensions: true }, { allowUnconfirmedSwitchChain: true });
     expect(await failure(chain.switchChain({ networkID }))).toMatchObject({ code: 20004, message: 'Not support chain.', data: { reason } });
     expect(chain.chainId).toBe('mina:devnet');
+  });
+
+  it("mina:testnet is Auro's name for devnet (wagmina switches Auro so, ZkNoid's table names devnet so): a switch to devnet", async () => {
+    const { chain } = await connectedProvider({ extensions: true }, { allowUnconfirmedSwitchChain: true });
+    await chain.switchChain({ networkID: 'mina:mainnet' });
+    expect(await chain.switchChain({ networkID: 'mina:testnet' })).toEqual({ networkID: 'mina:devnet' });
+    expect([chain.chainId, chain.network]).toEqual(['mina:devnet', 'devnet']);
   });
 
   it('a value that is no network id stays 20003', async () => {

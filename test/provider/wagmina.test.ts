@@ -133,7 +133,12 @@ describe("wagmina under identity: 'auro' (the integrator's opt-in)", () => {
     expect(await wagmina.connect()).toEqual({ accounts: [ACCOUNT0], networkId: 'devnet' });
     expect(await wagmina.switchChain('mainnet')).toBe('mainnet');
     await chain.switchChain({ networkID: 'mina:devnet' });
+    expect(await wagmina.switchChain('mainnet')).toBe('mainnet');
+    // Its own switch to devnet asks Auro for 'mina:testnet': devnet, answered as 'mina:devnet'.
+    expect(await wagmina.switchChain('devnet')).toBe('devnet');
     expect(wagmina.events).toEqual([
+      ['change', { networkId: 'mainnet' }],
+      ['change', { networkId: 'devnet' }],
       ['change', { networkId: 'mainnet' }],
       ['change', { networkId: 'devnet' }],
     ]);
