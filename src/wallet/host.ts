@@ -37,6 +37,7 @@ import {
   type WalletMessage,
   type WireError,
 } from '../connect/protocol.js';
+import { activityEntry, type ActivityHistory } from './history.js';
 import type { ConnectedSites } from './sites.js';
 
 /** Where the wallet posts: the window that opened it (a WindowProxy of the dapp's origin). */
@@ -76,6 +77,8 @@ export interface WalletHostOptions {
   sites: ConnectedSites;
   /** Told what happens (a request arrived, waits for the device, settled, a message was ignored). Must not throw. */
   onActivity?: (activity: WalletActivity) => void;
+  /** Where what the wallet signed and sent for its sites is recorded (the page's `storageHistory(localStorage)`). */
+  history?: ActivityHistory;
 }
 
 /** Calls that never need a connection (the provider answers them before `requestAccounts`): the table's column. */
@@ -335,6 +338,7 @@ export class WalletHost {
     try {
       const result = await this.#run(id, method, params, pending.signal);
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'result', id, result });
+      this.#record(method, params, result);
     } catch (thrown) {
       error = toWireError(toProviderError(thrown));
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'error', id, error });
@@ -369,6 +373,17 @@ export class WalletHost {
         this.#options.sites.add({ origin: site, address: result[0], connectedAt: new Date().toISOString() });
     }
     return result;
+  }
+
+  /** The call's entry in the wallet's record, if it signed or sent something (a failing store never fails the call). */
+  #record(method: string, params: unknown, result: unknown): void {
+    const network = this.#provider?.chainId ?? `mina:${this.#options.provider.network}`;
+    const entry = activityEntry({ method, params, result, origin: this.#site!, network });
+    try {
+      if (entry) this.#options.history?.add(entry);
+    } catch {
+      // A full or unwritable storage: the site has its answer; the record misses one line.
+    }
   }
 
   #post(message: WalletMessage): void {
