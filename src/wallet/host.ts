@@ -249,7 +249,12 @@ export class WalletHost {
       this.#accounts = accounts;
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'accountsChanged', args: [accounts] });
     });
-    provider.on('chainChanged', (chain) => this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'chainChanged', args: [chain] }));
+    provider.on('chainChanged', (chain) => {
+      // The connected sites list says which network each site is on (the wallet's Sites).
+      const known = this.#options.sites.get(site);
+      if (known !== undefined && typeof chain === 'string') this.#options.sites.add({ ...known, network: chain });
+      this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'chainChanged', args: [chain] });
+    });
     provider.on('disconnect', (error) =>
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'disconnect', args: [toWireError(error)] }),
     );
@@ -370,7 +375,7 @@ export class WalletHost {
     if (method === 'chain_requestAccounts' && Array.isArray(result) && typeof result[0] === 'string') {
       const known = this.#options.sites.get(site);
       if (known?.address !== result[0])
-        this.#options.sites.add({ origin: site, address: result[0], connectedAt: new Date().toISOString() });
+        this.#options.sites.add({ origin: site, address: result[0], connectedAt: new Date().toISOString(), network: provider.chainId });
     }
     return result;
   }
