@@ -92,7 +92,22 @@ export async function walletScreens(): Promise<void> {
     JSON.stringify(queries),
   ).toBe(true);
   await expectNoOverflow(wallet, 'Home at 390 px');
+  expect(
+    await wallet
+      .locator('#tab-home')
+      .boundingBox()
+      .then((box) => box!.height),
+  ).toBeGreaterThanOrEqual(44); // a thumb's target
+  await wallet.evaluate(() => scrollTo(0, 0)); // the node field's fill scrolled it
   await wallet.screenshot({ path: image('wallet-home-390') });
+
+  // The switcher: mainnet, then back to devnet; the balance is read again each time (the same node, asked for it).
+  const before = queries.length;
+  await wallet.selectOption('#network', 'mina:mainnet');
+  expect(await wallet.locator('#network-note').getAttribute('data-network')).toBe('mina:mainnet');
+  await wallet.selectOption('#network', 'mina:devnet');
+  await expect.poll(() => queries.length).toBeGreaterThanOrEqual(before + 2);
+  await wallet.waitForSelector('#balance[data-state="ok"]');
 
   // A site connects and signs in, in its wallet window: the request is a sheet over the wallet.
   const { page } = await openDapp(context, issuer);
@@ -134,7 +149,14 @@ export async function walletScreens(): Promise<void> {
     }
     if (width === 1280) {
       await walletScreen(shown, 'home');
+      await shown.click('#demo');
+      await shown.waitForSelector('#balance[data-state="ok"]');
       await shown.screenshot({ path: image('wallet-home-1280') });
+      // Dark, as the holder's system asks (prefers-color-scheme): the same screens in the dark theme.
+      await shown.emulateMedia({ colorScheme: 'dark' });
+      await shown.screenshot({ path: image('wallet-home-1280-dark') });
+      await walletScreen(shown, 'activity');
+      await shown.screenshot({ path: image('wallet-activity-1280-dark') });
     }
     await shown.close();
   }
