@@ -2,7 +2,8 @@
  * `chain-ledger/wallet`: the wallet page's side of `chain-ledger/connect`, for a wallet of one's own (examples/wallet
  * is one, built on exactly these): `WalletHost` serves the one dapp that opened the wallet window, on a Ledger
  * provider bound to the origin the browser reports for it; `storageSites` keeps the connected sites in the wallet
- * origin's `localStorage`; the prover window relay (`proverWindowProver` in the wallet window, `serveProverWindow` in
+ * origin's `localStorage`, `storageHistory` what the wallet signed and sent for them (its Activity), and
+ * `fetchAccountOverview` an account's balance and nonce from the network's node (its Home); the prover window relay (`proverWindowProver` in the wallet window, `serveProverWindow` in
  * the prover window, set with `useBrowserProver`) proves where the wallet window is not cross-origin isolated
  * (docs/wallet.md). For a browser bundle with the `chain-ledger/vite` plugin.
  *
@@ -25,6 +26,17 @@ export {
   type WalletActivity,
   type WalletHostOptions,
 } from './wallet/host.js';
+export {
+  ACTIVITY_KEY,
+  ACTIVITY_LIMIT,
+  activityEntry,
+  memoryHistory,
+  storageHistory,
+  type ActivityEntry,
+  type ActivityHistory,
+  type ActivityKind,
+} from './wallet/history.js';
+export { ACCOUNT_OVERVIEW_QUERY, fetchAccountOverview, type AccountOverview } from './wallet/account.js';
 export { CONNECTED_SITES_KEY, storageSites, type ConnectedSite, type ConnectedSites, type SiteStorage } from './wallet/sites.js';
 export {
   PROVER_WINDOW_WAIT_MS,

@@ -37,6 +37,7 @@ import {
   type WalletMessage,
   type WireError,
 } from '../connect/protocol.js';
+import { activityEntry, type ActivityHistory } from './history.js';
 import type { ConnectedSites } from './sites.js';
 
 /** Where the wallet posts: the window that opened it (a WindowProxy of the dapp's origin). */
@@ -76,6 +77,8 @@ export interface WalletHostOptions {
   sites: ConnectedSites;
   /** Told what happens (a request arrived, waits for the device, settled, a message was ignored). Must not throw. */
   onActivity?: (activity: WalletActivity) => void;
+  /** Where what the wallet signed and sent for its sites is recorded (the page's `storageHistory(localStorage)`). */
+  history?: ActivityHistory;
 }
 
 /** Calls that never need a connection (the provider answers them before `requestAccounts`): the table's column. */
@@ -246,7 +249,12 @@ export class WalletHost {
       this.#accounts = accounts;
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'accountsChanged', args: [accounts] });
     });
-    provider.on('chainChanged', (chain) => this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'chainChanged', args: [chain] }));
+    provider.on('chainChanged', (chain) => {
+      // The connected sites list says which network each site is on (the wallet's Sites).
+      const known = this.#options.sites.get(site);
+      if (known !== undefined && typeof chain === 'string') this.#options.sites.add({ ...known, network: chain });
+      this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'chainChanged', args: [chain] });
+    });
     provider.on('disconnect', (error) =>
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'disconnect', args: [toWireError(error)] }),
     );
@@ -335,6 +343,7 @@ export class WalletHost {
     try {
       const result = await this.#run(id, method, params, pending.signal);
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'result', id, result });
+      this.#record(method, params, result);
     } catch (thrown) {
       error = toWireError(toProviderError(thrown));
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'error', id, error });
@@ -366,9 +375,20 @@ export class WalletHost {
     if (method === 'chain_requestAccounts' && Array.isArray(result) && typeof result[0] === 'string') {
       const known = this.#options.sites.get(site);
       if (known?.address !== result[0])
-        this.#options.sites.add({ origin: site, address: result[0], connectedAt: new Date().toISOString() });
+        this.#options.sites.add({ origin: site, address: result[0], connectedAt: new Date().toISOString(), network: provider.chainId });
     }
     return result;
+  }
+
+  /** The call's entry in the wallet's record, if it signed or sent something (a failing store never fails the call). */
+  #record(method: string, params: unknown, result: unknown): void {
+    const network = this.#provider?.chainId ?? `mina:${this.#options.provider.network}`;
+    const entry = activityEntry({ method, params, result, origin: this.#site!, network });
+    try {
+      if (entry) this.#options.history?.add(entry);
+    } catch {
+      // A full or unwritable storage: the site has its answer; the record misses one line.
+    }
   }
 
   #post(message: WalletMessage): void {

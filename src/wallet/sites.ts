@@ -12,6 +12,8 @@ export interface ConnectedSite {
   address: string;
   /** ISO 8601 date of the connection. */
   connectedAt: string;
+  /** The network the site was connected on, and switched to since (`mina:devnet`), when known. */
+  network?: string;
 }
 
 export interface ConnectedSites {
@@ -55,7 +57,12 @@ export function storageSites(storage: SiteStorage, key = CONNECTED_SITES_KEY): C
     add(site) {
       write([
         ...read().filter((s) => s.origin !== site.origin),
-        { origin: site.origin, address: site.address, connectedAt: site.connectedAt },
+        {
+          origin: site.origin,
+          address: site.address,
+          connectedAt: site.connectedAt,
+          ...(typeof site.network === 'string' ? { network: site.network } : {}),
+        },
       ]);
     },
     remove(origin) {

@@ -31,6 +31,7 @@ import {
   result,
   shot,
   walletContext,
+  walletScreen,
   walletStoragePage,
 } from '../support/wallet-harness.js';
 import {
@@ -51,6 +52,7 @@ import {
   replacedWalletWindow,
 } from './web-dapp-scenarios.js';
 import { staxOnAPhone } from './touch-device-scenario.js';
+import { walletScreens } from './wallet-screens-scenario.js';
 
 afterAll(closeEnv);
 
@@ -129,6 +131,12 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
   it(
     'the demo device as a Stax on a 390 px phone: the site connects through the touch screen, and a sign-in text is signed by holding "Hold to sign" (a tap does nothing)',
     staxOnAPhone,
+    300_000,
+  );
+
+  it(
+    "the wallet's screens: Home shows the device's account with its balance and nonce from the node (schema-checked queries), Activity the site's signed message, Sites the site with its account and network; revoked there, its next call is refused with 1001",
+    walletScreens,
     300_000,
   );
 
@@ -491,6 +499,7 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     expect(await popup.locator('#site').getAttribute('data-origin')).toBe(issuer);
     // Revoking the issuer in the wallet posts its disconnect to the issuer's origin only: nothing reaches this page
     // (while the issuer was there, the wallet's messages did: see the hostile script's log above).
+    await walletScreen(popup, 'sites');
     await popup.click(`#sites button.revoke[data-origin="${issuer}"]`);
     await new Promise((wake) => setTimeout(wake, 1_000));
     const fromWallet = await page.evaluate(

@@ -5,11 +5,15 @@
  * dapp that opened it through chain-ledger/wallet's `WalletHost`: every call bound to the origin the browser
  * reported for the dapp.
  *
- * What the user sees: which site asks (the browser-given origin), what it asks, "Confirm on your Ledger…" with what
- * to check, the host's summary of a zkApp command when the device can only sign it blind, how long the work takes,
- * and the connected sites with a Revoke button each. Opened directly (no dapp), it is the connected-sites manager.
+ * What the user sees: three screens (./nav.ts) — Home (the account, its balance and nonce, the network, the device:
+ * ./home.ts), Activity (what the wallet signed and sent) and Sites (the connected sites, each with Revoke: ./lists.ts)
+ * — and a site's request as a sheet over them (./sheet.ts): which site asks (the browser-given origin), what it asks,
+ * "Confirm on your Ledger…" with what to check, the host's summary of a zkApp command when the device can only sign
+ * it blind, how long the work takes. Opened directly (no dapp), it is the holder's wallet: Home reads the account
+ * from the device (silently: an address is public), and the lists are there to look at and revoke.
  */
 import type { ZkappSummary } from 'chain-ledger';
+import { MinaLedgerApp } from 'chain-ledger/apdu';
 import { type DeviceModel, SoftwareLedger, TEST_MNEMONIC } from 'chain-ledger/emulator';
 import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
 import {
@@ -18,38 +22,48 @@ import {
   WalletHost,
   catchUnisolatedO1jsStart,
   proverWindowProver,
+  storageHistory,
   storageSites,
   useBrowserProver,
   type WalletActivity,
   type WalletHostOptions,
 } from 'chain-ledger/wallet';
 import { DeviceView } from './device-view.js';
+import { $, setText } from './dom.js';
+import { Home, type DeviceFacts, type WalletSettings, loadSettings } from './home.js';
+import { renderActivity, renderSites as renderSiteList } from './lists.js';
+import { setUpNavigation } from './nav.js';
 import { PresentationPanel } from './presentation-panel.js';
 import { RequestView } from './request-view.js';
+import { Sheet } from './sheet.js';
 import { renderZkappReview, zkappReviewPanel } from './zkapp-review.js';
 
-const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`missing #${id}`);
-  return element as T;
-};
-
 const sites = storageSites(localStorage);
+const history = storageHistory(localStorage);
+const home = new Home(loadSettings());
+const sheet = new Sheet();
 const request = new RequestView();
+request.onShow = () => sheet.open();
+/** What Home shows of the device in use (undefined: none yet). */
+let deviceFacts: DeviceFacts | undefined;
+/** True while the holder's own network switch runs (from Home): it needs no second question. */
+let holderSwitching = false;
 /** A presentation request is reviewed here before anything is read from the store (./presentation-panel.ts). */
 const presentations = new PresentationPanel($('presentation-review'));
 presentations.onShow = () => request.bringIntoView();
 /** The options every provider of this window gets; network and node are read from the form when a device is chosen. */
 const providerOptions: WalletHostOptions['provider'] = {
-  network: 'devnet',
+  network: home.settings.networkID === 'mina:mainnet' ? 'mainnet' : 'devnet',
+  graphqlUrl: home.settings.graphqlUrl || undefined,
   onDeviceAction: (action) => request.deviceAction(action),
   onProgress: (event) => request.progress(event),
   confirmZkapp,
   confirmPresentation: (review) => presentations.review(review),
   onPresentationNotSatisfied: (notice) => presentations.notSatisfied(notice),
-  confirmSwitchChain: ({ from, to, origin }) => request.ask(`${origin} asks to switch the network from ${from} to ${to}.`, 'Switch'),
+  confirmSwitchChain: ({ from, to, origin }) =>
+    holderSwitching || request.ask(`${origin} asks to switch the network from ${from} to ${to}.`, 'Switch'),
 };
-const host = new WalletHost({ provider: providerOptions, sites, onActivity });
+const host = new WalletHost({ provider: providerOptions, sites, history, onActivity });
 
 // ---- what the site asks ----
 
@@ -57,13 +71,15 @@ function onActivity(activity: WalletActivity): void {
   switch (activity.kind) {
     case 'site':
       setText('site', `Serving ${activity.origin}`, { state: 'bound', origin: activity.origin });
-      renderSites();
+      renderLists();
       return;
     case 'request':
+      sheet.settled(false);
       request.start(activity.origin, activity.method, activity.params);
       return;
     case 'waiting-for-device':
       request.status(`Connect your Ledger (or start the demo) to answer ${activity.origin}.`);
+      request.bringIntoView();
       return;
     case 'reconnecting':
       request.status(`${activity.origin} was connected before: confirm your address on the Ledger to reconnect it.`);
@@ -71,7 +87,8 @@ function onActivity(activity: WalletActivity): void {
       return;
     case 'settled':
       request.settle(activity.method, activity.origin, activity.error);
-      renderSites();
+      sheet.settled(true);
+      afterCall();
       return;
     case 'refused':
     case 'ignored':
@@ -94,17 +111,72 @@ function confirmZkapp(summary: ZkappSummary & { origin: string }): boolean | Pro
 
 // ---- the device ----
 
-function useDevice(transport: ApduTransport, kind: 'ledger' | 'software', how: string): void {
-  const network = $<HTMLSelectElement>('network').value as 'devnet' | 'mainnet';
-  providerOptions.network = network;
-  providerOptions.graphqlUrl = $<HTMLInputElement>('graphql').value.trim() || undefined;
-  for (const id of ['network', 'graphql', 'connect', 'connect-dmk', 'connect-ble', 'demo', 'demo-firmware'])
+function useDevice(
+  transport: ApduTransport,
+  kind: 'ledger' | 'software',
+  how: string,
+  model = 'Ledger (the browser does not say which)',
+): void {
+  for (const id of ['connect', 'connect-dmk', 'connect-ble', 'demo', 'demo-model', 'demo-firmware'])
     $<HTMLButtonElement>(id).disabled = true;
-  setText('device', `${kind === 'software' ? 'Software Ledger (NOT HARDWARE)' : 'Ledger'} ${how}, ${network}.`, {
-    state: 'connected',
-    kind,
-  });
+  $('device-connect').hidden = true;
+  sheet.deviceChosen();
+  setText('device', `${kind === 'software' ? 'Software Ledger (NOT HARDWARE)' : 'Ledger'} ${how}.`, { state: 'connected', kind });
+  deviceFacts = { model, ...(kind === 'software' ? { blindSigning: true } : {}) };
+  home.showDevice(deviceFacts);
   host.useDevice(transport);
+  // Opened by no site, the window is the holder's own wallet: Home reads the device at once. In a site's window the
+  // device answers that site's requests only (its provider reports the app when the site connects: afterCall).
+  if (window.opener === null) void readDevice(transport);
+}
+
+/** The Mina app's version and extension, and account 0's address, read without a prompt (public facts). */
+async function readDevice(transport: ApduTransport): Promise<void> {
+  const app = new MinaLedgerApp(transport);
+  try {
+    const { version, extension, blindSigningEnabled } = await app.getAppConfiguration();
+    deviceFacts = {
+      ...deviceFacts!,
+      capabilities: { appVersion: { version }, extension },
+      ...(blindSigningEnabled === undefined ? {} : { blindSigning: blindSigningEnabled }),
+    };
+    home.showDevice(deviceFacts);
+    home.setAccount(await app.getAddress(0));
+  } catch (error) {
+    setText('device', `The device did not answer: ${(error as Error).message}`, { state: 'error' });
+  }
+}
+
+/** After a site's call: the lists, the site's account on Home, what its provider learnt of the device. */
+function afterCall(): void {
+  renderLists();
+  const site = host.site === undefined ? undefined : sites.get(host.site);
+  if (site !== undefined) home.setAccount(site.address);
+  const capabilities = host.provider?.capabilities;
+  if (deviceFacts !== undefined && capabilities !== undefined) {
+    deviceFacts = { ...deviceFacts, capabilities };
+    home.showDevice(deviceFacts);
+  }
+}
+
+/**
+ * The holder switched the network on Home: later providers are made for it, and this window's site is switched too
+ * (told with chainChanged). The holder asked, here: no second question.
+ */
+async function switchNetwork(settings: WalletSettings): Promise<void> {
+  providerOptions.network = settings.networkID === 'mina:mainnet' ? 'mainnet' : 'devnet';
+  providerOptions.graphqlUrl = settings.graphqlUrl || undefined;
+  const provider = host.provider;
+  if (provider === undefined || host.site === undefined || provider.chainId === settings.networkID) return;
+  holderSwitching = true;
+  try {
+    await provider.request({ method: 'chain_switchChain', params: { networkID: settings.networkID } }, { origin: host.site });
+  } catch (error) {
+    setText('network-note', `The site's network stays ${provider.chainId}: ${(error as Error).message}`, { state: 'error' });
+  } finally {
+    holderSwitching = false;
+    renderLists();
+  }
 }
 
 async function connectLedger(): Promise<void> {
@@ -154,7 +226,8 @@ function startDemo(): void {
     request.bringIntoView();
     $('demo-device').scrollIntoView({ block: 'nearest' });
   };
-  useDevice(device, 'software', 'in this window');
+  const model = $<HTMLSelectElement>('demo-model');
+  useDevice(device, 'software', 'in this window', `${model.selectedOptions[0]?.textContent ?? model.value} (drawn here)`);
 }
 
 // ---- the prover window ----
@@ -186,46 +259,17 @@ function useProverWindow(): void {
   );
 }
 
-// ---- connected sites ----
+// ---- Activity and Sites ----
 
-function renderSites(): void {
-  const list = $('sites');
-  const all = sites.list();
-  if (all.length === 0) {
-    const li = document.createElement('li');
-    li.className = 'note';
-    li.textContent = 'No site is connected.';
-    list.replaceChildren(li);
-    return;
-  }
-  list.replaceChildren(
-    ...all.map((site) => {
-      const li = document.createElement('li');
-      li.dataset.origin = site.origin;
-      const text = document.createElement('span');
-      text.textContent = `${site.origin} — ${site.address.slice(0, 12)}…${site.address.slice(-6)}, since ${site.connectedAt.slice(0, 10)} `;
-      const revoke = document.createElement('button');
-      revoke.type = 'button';
-      revoke.className = 'secondary revoke';
-      revoke.dataset.origin = site.origin;
-      revoke.textContent = 'Revoke';
-      revoke.onclick = () => {
-        host.revoke(site.origin);
-        renderSites();
-      };
-      li.append(text, revoke);
-      return li;
-    }),
-  );
+function renderLists(): void {
+  renderActivity(history);
+  renderSiteList(sites, (origin) => {
+    host.revoke(origin);
+    renderLists();
+  });
 }
 
 // ---- page ----
-
-function setText(id: string, text: string, data: Record<string, string> = {}): void {
-  const element = $(id);
-  element.textContent = text;
-  Object.assign(element.dataset, data);
-}
 
 export function start(): void {
   $('wallet-origin').textContent = location.origin;
@@ -238,6 +282,9 @@ export function start(): void {
     { isolated: String(isolated) },
   );
   if (!isolated) useProverWindow();
+  setUpNavigation(() => renderLists());
+  home.onNetworkChange = (settings) => void switchNetwork(settings);
+  void home.refresh();
   $<HTMLButtonElement>('connect').onclick = () => void connectLedger();
   $<HTMLButtonElement>('demo').onclick = startDemo;
   $<HTMLButtonElement>('connect-dmk').onclick = () => void connectDmk('usb');
@@ -260,9 +307,9 @@ export function start(): void {
     if (event.key !== CONNECTED_SITES_KEY) return;
     const site = host.site;
     if (site !== undefined && sites.get(site) === undefined) host.revoke(site);
-    renderSites();
+    renderLists();
   });
-  renderSites();
+  renderLists();
   host.attach(window);
   document.body.dataset.ready = 'true';
 }

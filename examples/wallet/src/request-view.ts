@@ -30,6 +30,8 @@ const STAGES: Record<ProgressEvent['stage'], string> = {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export class RequestView {
+  /** Called before the panel is brought into view: the page opens its request sheet. */
+  onShow: () => void = () => {};
   #started = 0;
   /** The question asked last (answered or not): the next one is shown once it is answered. */
   #questions: Promise<unknown> = Promise.resolve();
@@ -162,6 +164,7 @@ export class RequestView {
 
   /** The request panel at the top of the window, focused (for a screen reader, and for the keyboard). */
   bringIntoView(): void {
+    this.onShow();
     const card = $('request-card');
     card.scrollIntoView({ block: 'start' });
     if (!card.contains(document.activeElement)) card.focus({ preventScroll: true });
