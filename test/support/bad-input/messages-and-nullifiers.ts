@@ -16,8 +16,8 @@ const testnet = new Client({ network: 'testnet' });
 /**
  * `{ message }`: a string is well-formed (anything else is 20003), and so is its text (a lone surrogate, which UTF-8
  * cannot encode, is 20003); the store-key text is reserved (20003); the device under test has the extension's
- * SIGN_TEXT, which signs 1–1024 bytes of UTF-8 without NUL, and a well-formed text beyond that is 20006
- * (docs/provider.md).
+ * SIGN_TEXT at its latest version (1.4, Blind signing on), which signs 1–16384 bytes of UTF-8 without NUL (past
+ * 4,096 characters as its hash), and a well-formed text beyond that is 20006 (docs/provider.md).
  */
 function signMessageVerdict(args: unknown): 'valid' | 20003 | 20006 {
   if (!isObject(args) || typeof args.message !== 'string') return 20003;
@@ -26,7 +26,7 @@ function signMessageVerdict(args: unknown): 'valid' | 20003 | 20006 {
   // Reserved (src/apdu/store-key.ts): the store-key text anywhere, in any letter case.
   if (m.toLowerCase().includes('chain-ledger credential store')) return 20003;
   const bytes = new TextEncoder().encode(m).length;
-  return bytes >= 1 && bytes <= 1024 && !m.includes('\0') ? 'valid' : 20006;
+  return bytes >= 1 && bytes <= 16384 && !m.includes('\0') ? 'valid' : 20006;
 }
 
 /**
@@ -110,6 +110,9 @@ const messageArb: fc.Arbitrary<unknown> = fc.oneof(
       'a'.repeat(66),
       'a'.repeat(1024),
       'a'.repeat(1025),
+      'a'.repeat(4097),
+      'a'.repeat(16384),
+      'a'.repeat(16385),
       `${'é'.repeat(512)}`,
       `${'é'.repeat(512)}a`,
       '\uFEFFhi',
