@@ -9,9 +9,6 @@ import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { chainLedger } from 'chain-ledger/vite';
 import { headersFile, walletHeadersFor } from './headers.js';
 
-/** The site's headers by path (headers.ts, the one definition); re-exported for the scripts that import them from here. */
-export { PROVER_HEADERS, WALLET_HEADERS, walletHeadersFor } from './headers.js';
-
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const src = (path: string) => here(`../../src/${path}`);
 
