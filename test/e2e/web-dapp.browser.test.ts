@@ -6,7 +6,7 @@
  * bridged to the software Ledger in Node) or its demo software Ledger. A hostile script runs in every dapp page
  * (test/support/hostile.ts). Harness: test/support/wallet-harness.ts; checks in Node: test/support/wallet-checks.ts;
  * key cache: test/support/key-cache.ts. The bodies of the scenarios with a browser context of their own are in
- * web-dapp-scenarios.ts; the shared flow (one context, one device: the issuer, the verifier, the attacks) is here.
+ * web-dapp-scenarios.ts (hosting-scenario.ts: the wallet served by its _headers file alone); the shared flow (one context, one device: the issuer, the verifier, the attacks) is here.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,7 @@ import {
   proverWindowWithoutSiteIsolation,
   replacedWalletWindow,
 } from './web-dapp-scenarios.js';
+import { hostedByItsHeadersFile } from './hosting-scenario.js';
 import { staxOnAPhone } from './touch-device-scenario.js';
 import { walletScreens } from './wallet-screens-scenario.js';
 
@@ -114,6 +115,12 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
     'demo mode: the wallet window, isolated by Document-Isolation-Policy with its opener kept, runs the software Ledger (NOT HARDWARE); sendTransaction onlySign in clear and createNullifier',
     demoModeInTheWalletWindow,
     300_000,
+  );
+
+  it(
+    "hosted by its _headers file alone: the build's file is the dev server's rules, the served headers are exactly its own, and with them the wallet window is isolated with its opener, a site connects, signs in and makes a nullifier, and the prover window is isolated",
+    hostedByItsHeadersFile,
+    240_000,
   );
 
   it(
