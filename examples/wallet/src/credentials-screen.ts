@@ -59,6 +59,13 @@ function fieldName(name: string, value: unknown): string {
   return type === undefined ? visible(name) : `${visible(name)} (${visible(type)})`;
 }
 
+/** mina-attestations' kinds of credential, in words. */
+const KINDS: Record<string, string> = {
+  native: 'Native (signed by its issuer’s key)',
+  imported: 'Imported (from a zero-knowledge proof)',
+  unsigned: 'Unsigned (no issuer vouches for it)',
+};
+
 /** A ProviderError as the holder reads it: its message and why. */
 function why(error: unknown): string {
   const { message, data } = error as { message?: string; data?: { reason?: string } };
@@ -142,7 +149,7 @@ export class CredentialsScreen {
     if (witness?.issuer) heading.title = witness.issuer.value;
     const facts = el('dl', 'facts');
     const row = (name: string, value: string) => facts.append(el('dt', '', name), el('dd', '', value));
-    row('Kind', witness?.type ?? 'not readable');
+    row('Kind', witness === undefined ? 'not readable' : (KINDS[witness.type] ?? visible(witness.type)));
     if (witness?.issuer) row('Issuer', witness.issuer.value);
     row('Stored', `${when(entry.storedAt)}${stored ? ` from ${stored.origin}` : ' (the site is not in this wallet’s record)'}`);
     const data = parsed.success ? (parsed.data.credential.data ?? {}) : {};
