@@ -16,7 +16,8 @@ export class PresentedCredentials {
 
   /** The page's review hook, its answer noted. */
   wrap(confirm: ConfirmPresentation | undefined): ConfirmPresentation | undefined {
-    if (confirm === undefined) return undefined;
+    // Anything but a function is passed on as it is: the provider's option check refuses it, as without the host.
+    if (typeof confirm !== 'function') return confirm;
     return async (review) => {
       const answer = await confirm(review);
       // `true` is the provider's default choice, which the wallet does not see: nothing is noted for it.
