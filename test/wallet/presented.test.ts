@@ -2,18 +2,35 @@
  * What the wallet's record keeps to tie its Credentials screen to the sites (src/wallet/history.ts,
  * src/wallet/presented.ts): a stored credential's approval code (the 8 hex digits the device showed, checked here
  * against node:crypto's sha256 of the credential's text), and the store ids the holder chose for a presentation,
- * attributed only while one presentation call runs.
+ * attributed only while one presentation call runs. Through the wallet host, a site's stored credential is recorded
+ * with the code the device showed, which names the entry the wallet's own credential manager lists.
  */
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { connectWallet } from '../../src/connect.js';
+import { FileCredentialStore } from '../../src/credentials-node.js';
+import { createLedgerProvider, credentialManager } from '../../src/index.js';
+import type { Review } from '../../src/emulator/review.js';
 import type { PresentationReview } from '../../src/presentations/context.js';
 import { activityEntry, memoryHistory } from '../../src/wallet/history.js';
+import { WalletHost } from '../../src/wallet/host.js';
 import { PresentedCredentials } from '../../src/wallet/presented.js';
+import { memorySites } from '../../src/wallet/sites.js';
+import { credentialIssuer, type Issuer } from '../support/credentials.js';
+import { FakeWindow, settle } from '../support/fake-windows.js';
+import { quietLedger, tempDirs, within } from '../support/rig.js';
+import { addressOf } from '../support/vectors.js';
 
 const ID_A = 'a'.repeat(64);
 const ID_B = 'b'.repeat(64);
 const review = {} as PresentationReview;
 const call = { origin: 'https://issuer.example', network: 'mina:devnet' };
+const tempDir = tempDirs('presented');
+
+let issuer: Issuer;
+beforeAll(async () => {
+  issuer = await credentialIssuer();
+}, 120_000);
 
 describe("the record's credential links", () => {
   it("a stored credential's entry carries the device's approval code: sha256 of its text, 8 hex digits", () => {
@@ -60,4 +77,41 @@ describe("the record's credential links", () => {
     expect(presented.end()).toEqual([ID_B]);
     expect(presented.wrap(undefined)).toBeUndefined();
   });
+
+  it("a site stores a credential through the wallet host: the record's code is the device's, and finds the entry the wallet's own manager lists", async () => {
+    const dir = tempDir();
+    const reviews: Review[] = [];
+    const ledger = quietLedger({ extensions: true, approve: (review) => (reviews.push(review), true) });
+    const history = memoryHistory();
+    const dapp = new FakeWindow(call.origin);
+    dapp.onOpen = (url) => {
+      const wallet = new FakeWindow(new URL(url).origin);
+      const host = new WalletHost({
+        provider: { network: 'devnet', credentialStore: new FileCredentialStore(dir) },
+        sites: memorySites(),
+        history,
+      });
+      host.useDevice(ledger);
+      setTimeout(() => host.attach(wallet));
+      return wallet;
+    };
+    const chain = connectWallet({ walletUrl: 'https://wallet.example/', window: dapp });
+    await within(chain.requestAccounts(), 'requestAccounts');
+    const { credential } = await within(chain.storePrivateCredential({ credential: issuer.issue(addressOf(0)) }), 'store', 120_000);
+    await settle();
+    const shown = reviews.flatMap((r) => r.screens).find((s) => s.text?.startsWith('Store credential'))!.text!;
+    const [entry] = history.list();
+    expect(entry).toMatchObject({ kind: 'credential', origin: call.origin, credentialCode: shown.split(' ')[2] });
+    // The wallet's own provider (its Credentials screen) lists the same store: the code names its entry.
+    const own = createLedgerProvider({
+      transport: ledger,
+      network: 'devnet',
+      origin: 'https://wallet.example',
+      credentialStore: new FileCredentialStore(dir),
+    });
+    await own.requestAccounts();
+    const [stored] = await credentialManager(own).list();
+    expect(stored!.credential).toBe(credential);
+    expect(createHash('sha256').update(stored!.credential, 'utf8').digest('hex').slice(0, 8)).toBe(entry!.credentialCode);
+  }, 180_000);
 });
