@@ -1,7 +1,8 @@
 /**
  * Accessibility of the wallet page (examples/wallet), checked with axe-core in the packaged Chromium: every screen
  * (Home, Activity, Sites, Credentials locked and listed) and the request sheet with the drawn demo device waiting
- * for an answer, at 390 px and at 1280 px, light and (at 1280 px) dark. A serious or critical violation fails the
+ * for an answer, at 390 px and at 1280 px, light and (at 1280 px) dark; then a site's requests in its wallet window
+ * (connect, signMessage with what it sent unfolded) and Activity and Sites with their entries, at 440 and 1280 px. A serious or critical violation fails the
  * test, with its rule, help and the elements it found. axe's own source is read from node_modules and evaluated in
  * the page: nothing is loaded from elsewhere.
  */
@@ -9,7 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { approveInWallet, env, walletContext, watch } from '../support/wallet-harness.js';
+import type { BrowserContext } from 'playwright-core';
+import { approveInWallet, clickOpeningWallet, env, openDapp, walletContext, watch } from '../support/wallet-harness.js';
 
 interface Violation {
   id: string;
@@ -39,6 +41,35 @@ async function show(page: Page, screen: string): Promise<void> {
   if (await page.locator('#sheet-close').isVisible()) await page.click('#sheet-close');
   await page.click(`#tab-${screen}`);
   await page.waitForSelector(`#screen-${screen}:not([hidden])`);
+}
+
+/**
+ * A site's requests in its wallet window (the sheet with what the site sent, the drawn device), then Activity and
+ * Sites with their entries, at the window's 440 px and at 1280 px.
+ */
+async function siteRequests(context: BrowserContext, check: (page: Page, what: string) => Promise<void>): Promise<void> {
+  const { issuer } = await env();
+  const { page } = await openDapp(context, issuer);
+  const { popup } = await clickOpeningWallet(page, '#connect');
+  await popup.click('#demo');
+  await popup.waitForSelector('#demo-device[data-review="true"]');
+  await check(popup, "a site's connect in the sheet (440 px)");
+  await approveInWallet(popup, /Address/i);
+  await page.waitForSelector('#connection[data-state="connected"]');
+  await page.click('#sign-in');
+  await popup.waitForSelector('#demo-device[data-review="true"]');
+  await popup.click('#request-details-box summary');
+  await check(popup, "a site's signMessage in the sheet, what it sent unfolded (440 px)");
+  await approveInWallet(popup, /Message/);
+  await popup.waitForSelector('#sheet-close:not([hidden])');
+  for (const width of [440, 1280]) {
+    await popup.setViewportSize({ width, height: 900 });
+    for (const screen of ['activity', 'sites']) {
+      await show(popup, screen);
+      await check(popup, `${screen} with entries at ${width} px`);
+    }
+  }
+  await page.close();
 }
 
 export async function walletAccessibility(): Promise<void> {
@@ -87,6 +118,7 @@ export async function walletAccessibility(): Promise<void> {
     }
     await page.close();
   }
+  await siteRequests(context, check);
   await context.close();
   expect(found).toEqual({});
 }
