@@ -119,6 +119,32 @@ export async function walletCredentials(): Promise<void> {
   await expectNoOverflow(wallet, 'Credentials at 1280 px');
   await wallet.screenshot({ path: image('wallet-credentials-1280') });
 
+  // Shown to: what the record says of presentations of this credential (the host records the holder's chosen store
+  // ids, test/wallet/presented.test.ts; proving one here would take minutes), joined by the store id on the screen.
+  const { verifier } = await env();
+  const id = (await item.getAttribute('data-id'))!;
+  await wallet.evaluate(
+    ({ id, verifier }) => {
+      const record = JSON.parse(localStorage.getItem('chain-ledger:activity') ?? '[]') as unknown[];
+      record.push({
+        at: new Date().toISOString(),
+        origin: verifier,
+        network: 'mina:devnet',
+        kind: 'presentation',
+        method: 'chain_requestPresentation',
+        title: 'Presented a credential',
+        detail: 'revealed {}',
+        credentialIds: [id],
+      });
+      localStorage.setItem('chain-ledger:activity', JSON.stringify(record));
+    },
+    { id, verifier },
+  );
+  await wallet.click('#tab-home');
+  await wallet.click('#tab-credentials');
+  expect(await item.getAttribute('data-presented')).toBe('1');
+  expect(await item.textContent()).toContain(`Shown to${verifier} (`);
+
   // Delete, approved on the device with the code the store approval showed: gone.
   await wallet.click('#credentials button.delete-credential');
   const deletion = await device.nextReview();
