@@ -3,7 +3,8 @@
  * is one, built on exactly these): `WalletHost` serves the one dapp that opened the wallet window, on a Ledger
  * provider bound to the origin the browser reports for it; `storageSites` keeps the connected sites in the wallet
  * origin's `localStorage`, `storageHistory` what the wallet signed and sent for them (its Activity), and
- * `fetchAccountOverview` an account's balance and nonce from the network's node (its Home); the prover window relay (`proverWindowProver` in the wallet window, `serveProverWindow` in
+ * `fetchAccountOverview` an account's balance and nonce from the network's node (its Home), `credentialCode` the
+ * device's approval code of a stored credential (its Credentials screen ties each to the site that stored it); the prover window relay (`proverWindowProver` in the wallet window, `serveProverWindow` in
  * the prover window, set with `useBrowserProver`) proves where the wallet window is not cross-origin isolated
  * (docs/wallet.md). For a browser bundle with the `chain-ledger/vite` plugin.
  *
@@ -48,3 +49,4 @@ export {
   type RejectionTarget,
 } from './wallet/prover.js';
 export { useBrowserProver, type BrowserProver } from './presentations/runner.js';
+export { credentialCode } from './credentials/store-credential.js';

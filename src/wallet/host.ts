@@ -38,6 +38,7 @@ import {
   type WireError,
 } from '../connect/protocol.js';
 import { activityEntry, type ActivityHistory } from './history.js';
+import { PresentedCredentials } from './presented.js';
 import type { ConnectedSites } from './sites.js';
 
 /** Where the wallet posts: the window that opened it (a WindowProxy of the dapp's origin). */
@@ -133,6 +134,8 @@ export class WalletHost {
    * is connected, when they wait here), and rejected together by the page's rejectPending.
    */
   readonly #pending: PendingCalls;
+  /** Which stored credentials the site's presentations showed (the holder's answers), for the record. */
+  readonly #presented = new PresentedCredentials();
 
   /**
    * @param options - The options of the site's provider (the host adds the transport, the site's origin and
@@ -241,7 +244,14 @@ export class WalletHost {
       pageProgress?.(progress);
     };
     const provider: LedgerProvider = asWalletPage(() =>
-      createLedgerProvider({ ...this.#options.provider, onProgress, transport, origin: site, bridge: true }),
+      createLedgerProvider({
+        ...this.#options.provider,
+        confirmPresentation: this.#presented.wrap(this.#options.provider.confirmPresentation),
+        onProgress,
+        transport,
+        origin: site,
+        bridge: true,
+      }),
     );
     this.#provider = provider;
     provider.on('accountsChanged', (accounts) => {
@@ -339,15 +349,19 @@ export class WalletHost {
     }
     this.#calls.set(id, controller);
     this.#activity({ kind: 'request', id, origin: site, method, params });
+    let presenting = method === 'chain_requestPresentation';
+    if (presenting) this.#presented.begin();
     let error: WireError | undefined;
     try {
       const result = await this.#run(id, method, params, pending.signal);
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'result', id, result });
-      this.#record(method, params, result);
+      this.#record(method, params, result, presenting ? this.#presented.end() : undefined);
+      presenting = false;
     } catch (thrown) {
       error = toWireError(toProviderError(thrown));
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'error', id, error });
     } finally {
+      if (presenting) this.#presented.end();
       pending.leave();
       this.#calls.delete(id);
       this.#activity({ kind: 'settled', id, origin: site, method, ...(error ? { error } : {}) });
@@ -381,9 +395,9 @@ export class WalletHost {
   }
 
   /** The call's entry in the wallet's record, if it signed or sent something (a failing store never fails the call). */
-  #record(method: string, params: unknown, result: unknown): void {
+  #record(method: string, params: unknown, result: unknown, credentialIds?: string[]): void {
     const network = this.#provider?.chainId ?? `mina:${this.#options.provider.network}`;
-    const entry = activityEntry({ method, params, result, origin: this.#site!, network });
+    const entry = activityEntry({ method, params, result, origin: this.#site!, network, ...(credentialIds ? { credentialIds } : {}) });
     try {
       if (entry) this.#options.history?.add(entry);
     } catch {

@@ -5,14 +5,14 @@
  * dapp that opened it through chain-ledger/wallet's `WalletHost`: every call bound to the origin the browser
  * reported for the dapp.
  *
- * What the user sees: three screens (./nav.ts) — Home (the account, its balance and nonce, the network, the device:
- * ./home.ts), Activity (what the wallet signed and sent) and Sites (the connected sites, each with Revoke: ./lists.ts)
- * — and a site's request as a sheet over them (./sheet.ts): which site asks (the browser-given origin), what it asks,
+ * What the user sees: four screens (./nav.ts) — Home (the account, its balance and nonce, the network, the device:
+ * ./home.ts), Activity (what the wallet signed and sent), Sites (the connected sites, each with Revoke: ./lists.ts)
+ * and Credentials (./credentials-screen.ts) — and a site's request as a sheet over them (./sheet.ts): which site asks (the browser-given origin), what it asks,
  * "Confirm on your Ledger…" with what to check, the host's summary of a zkApp command when the device can only sign
  * it blind, how long the work takes. Opened directly (no dapp), it is the holder's wallet: Home reads the account
  * from the device (silently: an address is public), and the lists are there to look at and revoke.
  */
-import type { ZkappSummary } from 'chain-ledger';
+import { createLedgerProvider, type ZkappSummary } from 'chain-ledger';
 import { MinaLedgerApp } from 'chain-ledger/apdu';
 import { type DeviceModel, SoftwareLedger, TEST_MNEMONIC } from 'chain-ledger/emulator';
 import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
@@ -28,6 +28,7 @@ import {
   type WalletActivity,
   type WalletHostOptions,
 } from 'chain-ledger/wallet';
+import { CredentialsScreen } from './credentials-screen.js';
 import { DeviceView } from './device-view.js';
 import { $, setText } from './dom.js';
 import { Home, type DeviceFacts, type WalletSettings, loadSettings } from './home.js';
@@ -64,6 +65,12 @@ const providerOptions: WalletHostOptions['provider'] = {
     holderSwitching || request.ask(`${origin} asks to switch the network from ${from} to ${to}.`, 'Switch'),
 };
 const host = new WalletHost({ provider: providerOptions, sites, history, onActivity });
+/** Credentials (./credentials-screen.ts): on the wallet's own provider (this origin, the address read silently). */
+const credentials = new CredentialsScreen($('credentials-panel'), {
+  history,
+  provider: (transport) => createLedgerProvider({ ...providerOptions, transport, confirmAddress: false }),
+  ownRequest,
+});
 
 // ---- what the site asks ----
 
@@ -101,6 +108,27 @@ function onActivity(activity: WalletActivity): void {
 }
 
 /**
+ * A step the holder asked for in the wallet itself (Credentials), shown in the request sheet as a site's request is:
+ * the device prompts, the drawn demo device. Refused while a site's request runs (one review on the device at a time).
+ */
+async function ownRequest<T>(what: string, work: () => Promise<T>): Promise<T> {
+  if ($('request-card').dataset.state === 'working') throw new Error("finish the site's request first (it is in the sheet)");
+  sheet.settled(false);
+  request.start(location.origin, what, undefined);
+  try {
+    const done = await work();
+    request.settle(what, 'this wallet');
+    return done;
+  } catch (error) {
+    const { code, message, data } = error as { code?: number; message: string; data?: { reason?: string } };
+    request.settle(what, 'this wallet', { code: code ?? 0, message, ...(data ? { data } : {}) });
+    throw error;
+  } finally {
+    sheet.settled(true);
+  }
+}
+
+/**
  * A blind-signing device shows only a hash: the summary computed here is all the user can read before approving,
  * the library's whole summary (./zkapp-review.ts), never a shorter text of the wallet's own.
  */
@@ -125,6 +153,7 @@ function useDevice(
   deviceFacts = { model, ...(kind === 'software' ? { blindSigning: true } : {}) };
   home.showDevice(deviceFacts);
   host.useDevice(transport);
+  credentials.useDevice(transport);
   // Opened by no site, the window is the holder's own wallet: Home reads the device at once. In a site's window the
   // device answers that site's requests only (its provider reports the app when the site connects: afterCall).
   if (window.opener === null) void readDevice(transport);
@@ -282,7 +311,7 @@ export function start(): void {
     { isolated: String(isolated) },
   );
   if (!isolated) useProverWindow();
-  setUpNavigation(() => renderLists());
+  setUpNavigation((screen) => (screen === 'credentials' ? credentials.render() : renderLists()));
   home.onNetworkChange = (settings) => void switchNetwork(settings);
   void home.refresh();
   $<HTMLButtonElement>('connect').onclick = () => void connectLedger();

@@ -1,11 +1,11 @@
 /**
- * The wallet's screens (Home, Activity, Sites) and their tabs: a bottom bar on a phone, a sidebar on a desktop
+ * The wallet's screens (Home, Activity, Sites, Credentials) and their tabs: a bottom bar on a phone, a sidebar on a desktop
  * (layout.css). Tabs follow the ARIA tabs pattern: the arrow keys move between them, one is selected.
  */
 import { $ } from './dom.js';
 
-export type Screen = 'home' | 'activity' | 'sites';
-const SCREENS: Screen[] = ['home', 'activity', 'sites'];
+export type Screen = 'home' | 'activity' | 'sites' | 'credentials';
+const SCREENS: Screen[] = ['home', 'activity', 'sites', 'credentials'];
 
 /** Called with the screen shown (to render it afresh). */
 export function setUpNavigation(onShow: (screen: Screen) => void): (screen: Screen) => void {
