@@ -53,6 +53,8 @@ import {
 } from './web-dapp-scenarios.js';
 import { hostedByItsHeadersFile } from './hosting-scenario.js';
 import { staxOnAPhone } from './touch-device-scenario.js';
+import { walletAccessibility } from './wallet-a11y-scenario.js';
+import { walletCredentials } from './wallet-credentials-scenario.js';
 import { walletScreens } from './wallet-screens-scenario.js';
 
 afterAll(closeEnv);
@@ -144,6 +146,18 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
   it(
     "the wallet's screens: Home shows the device's account with its balance and nonce from the node (schema-checked queries), Activity the site's signed message, Sites the site with its account and network; revoked there, its next call is refused with 1001",
     walletScreens,
+    300_000,
+  );
+
+  it(
+    'an issuer site stores a credential; the wallet lists it only after the device unlocks the store (STORE_KEY naming the wallet), with its issuer, the site, its field names and the device code; Delete, approved on the device, removes it',
+    walletCredentials,
+    400_000,
+  );
+
+  it(
+    'axe-core finds no serious or critical violation on Home, Activity, Sites, Credentials and the request sheet, at 390 and 1280 px',
+    walletAccessibility,
     300_000,
   );
 
