@@ -45,6 +45,8 @@ describe('the chain-ledger/connect bundle', () => {
     const code = readFileSync(out);
     const gzip = gzipSync(code, { level: 9 }).length;
     console.log(`chain-ledger/connect: ${code.length} bytes minified, ${gzip} bytes gzipped`);
-    expect(gzip).toBeLessThan(6 * 1024); // zod alone would be ≈ 15 kB gzipped
+    // 6.2 kB since the drop-in round's methods and the announced mina-js view (issue #33); zod alone would be ≈ 15 kB
+    // gzipped, so the bound still catches a schema library, or any other package, pulled into a dapp's bundle.
+    expect(gzip).toBeLessThan(6.5 * 1024);
   });
 });
