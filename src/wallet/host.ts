@@ -79,6 +79,8 @@ export interface WalletHostOptions {
   onActivity?: (activity: WalletActivity) => void;
   /** Where what the wallet signed and sent for its sites is recorded (the page's `storageHistory(localStorage)`). */
   history?: ActivityHistory;
+  /** The Ledger account a site connecting now is given (the holder's choice); a remembered site keeps its own. */
+  accountFor?: (origin: string) => number;
 }
 
 /** Calls that never need a connection (the provider answers them before `requestAccounts`): the table's column. */
@@ -232,6 +234,27 @@ export class WalletHost {
     if (origin === this.#site) void this.#provider?.disconnect();
   }
 
+  /**
+   * The holder gives `origin` another account: kept in the sites list; for this window's site, its provider is made
+   * again for it and reconnects (the Ledger shows the address): the site is told `accountsChanged`. False: not connected.
+   */
+  switchAccount(origin: string, accountIndex: number): boolean {
+    const known = this.#options.sites.get(origin);
+    if (known === undefined) return false;
+    this.#options.sites.add({ ...known, accountIndex });
+    const old = this.#provider;
+    if (origin !== this.#site || this.#transport === undefined || old === undefined) return true;
+    this.#deviceReady = new Promise((resolve) => (this.#markReady = resolve));
+    this.#startProvider(this.#transport);
+    void old.disconnect();
+    return true;
+  }
+
+  /** The account index `site` is served with: its remembered one, else the holder's choice for new connections. */
+  #accountOf(site: string): number {
+    return this.#options.sites.get(site)?.accountIndex ?? this.#options.accountFor?.(site) ?? this.#options.provider.accountIndex ?? 0;
+  }
+
   #startProvider(transport: ApduTransport): void {
     const site = this.#site!;
     const pageProgress = this.#options.provider.onProgress;
@@ -240,8 +263,9 @@ export class WalletHost {
       if (this.#provider === provider) this.#post({ protocol: CONNECT_PROTOCOL, type: 'progress', progress });
       pageProgress?.(progress);
     };
+    const accountIndex = this.#accountOf(site);
     const provider: LedgerProvider = asWalletPage(() =>
-      createLedgerProvider({ ...this.#options.provider, onProgress, transport, origin: site, bridge: true }),
+      createLedgerProvider({ ...this.#options.provider, accountIndex, onProgress, transport, origin: site, bridge: true }),
     );
     this.#provider = provider;
     provider.on('accountsChanged', (accounts) => {
@@ -255,9 +279,11 @@ export class WalletHost {
       if (known !== undefined && typeof chain === 'string') this.#options.sites.add({ ...known, network: chain });
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'chainChanged', args: [chain] });
     });
-    provider.on('disconnect', (error) =>
-      this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'disconnect', args: [toWireError(error)] }),
-    );
+    provider.on('disconnect', (error) => {
+      // A provider replaced for another account (switchAccount) goes quietly: the site is told accountsChanged only.
+      if (this.#provider === provider)
+        this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'disconnect', args: [toWireError(error)] });
+    });
     const ready = this.#markReady;
     const remembered = this.#options.sites.get(site);
     if (remembered === undefined) {
@@ -271,7 +297,7 @@ export class WalletHost {
         // never a connected site that is not in the list, where its Revoke button is.
         if (this.#options.sites.get(site) === undefined) void provider.disconnect();
         // Another account than the one the site was given: the site is told (accountsChanged) and kept with it.
-        else if (address !== remembered.address) this.#options.sites.add({ ...remembered, address: address! });
+        else if (address !== remembered.address) this.#options.sites.add({ ...remembered, address: address!, accountIndex });
         ready();
       },
       () => ready(), // refused on the device or no device: the site's calls get the provider's 1001
@@ -375,7 +401,13 @@ export class WalletHost {
     if (method === 'chain_requestAccounts' && Array.isArray(result) && typeof result[0] === 'string') {
       const known = this.#options.sites.get(site);
       if (known?.address !== result[0])
-        this.#options.sites.add({ origin: site, address: result[0], connectedAt: new Date().toISOString(), network: provider.chainId });
+        this.#options.sites.add({
+          origin: site,
+          address: result[0],
+          connectedAt: new Date().toISOString(),
+          network: provider.chainId,
+          accountIndex: this.#accountOf(site),
+        });
     }
     return result;
   }
