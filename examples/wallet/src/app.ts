@@ -28,14 +28,18 @@ import {
   type WalletActivity,
   type WalletHostOptions,
 } from 'chain-ledger/wallet';
+import { AccountList, type WalletAccount } from './accounts.js';
+import { AccountsScreen } from './accounts-screen.js';
 import { DeviceView } from './device-view.js';
-import { $, setText } from './dom.js';
-import { Home, type DeviceFacts, type WalletSettings, loadSettings } from './home.js';
+import { $, el, setText } from './dom.js';
+import { Home, type DeviceFacts, type WalletSettings, balanceNode, loadSettings } from './home.js';
 import { renderActivity, renderSites as renderSiteList } from './lists.js';
 import { setUpNavigation } from './nav.js';
 import { PresentationPanel } from './presentation-panel.js';
 import { RequestView } from './request-view.js';
+import { SendScreen } from './send-screen.js';
 import { Sheet } from './sheet.js';
+import { StatusWatch, statusOf, statusText } from './tx-status.js';
 import { renderZkappReview, zkappReviewPanel } from './zkapp-review.js';
 
 const sites = storageSites(localStorage);
@@ -63,7 +67,58 @@ const providerOptions: WalletHostOptions['provider'] = {
   confirmSwitchChain: ({ from, to, origin }) =>
     holderSwitching || request.ask(`${origin} asks to switch the network from ${from} to ${to}.`, 'Switch'),
 };
-const host = new WalletHost({ provider: providerOptions, sites, history, onActivity });
+const accounts = new AccountList(localStorage);
+/** The holder's selected account (Accounts, Home's selector): Home shows it, Send uses it, a site connecting gets it. */
+const selectedIndex = () => home.settings.accountIndex ?? 0;
+const host = new WalletHost({ provider: providerOptions, sites, history, onActivity, accountFor: selectedIndex });
+/** Sent payments and delegations, asked about while pending (Activity shows their status). */
+const statuses = new StatusWatch(
+  () => history.list(),
+  (network) => (network === home.settings.networkID ? balanceNode(home.settings) : undefined),
+);
+statuses.onChange = () => renderLists();
+const send = new SendScreen({
+  account: () => accounts.get(selectedIndex()),
+  balance: () => home.balance,
+  settings: () => home.settings,
+  provider: providerOptions,
+  history,
+  statuses,
+  onStart: ownRequest,
+  onSettle: ownSettle,
+});
+const accountsScreen = new AccountsScreen({
+  accounts,
+  selected: selectedIndex,
+  select: selectAccount,
+  onStart: (what) => ownRequest(what, undefined),
+  onSettle: ownSettle,
+});
+accountsScreen.onChange = () => {
+  home.showAccounts(accounts.list(), selectedIndex());
+  renderLists();
+};
+
+// ---- what the holder asks (Send, Add account): the same sheet as a site's request, the wallet's origin as the site ----
+
+function ownRequest(method: string, params: unknown): void {
+  sheet.settled(false);
+  request.start(location.origin, method, params);
+}
+
+function ownSettle(method: string, error?: { code: number; message: string; data?: { reason?: string } }): void {
+  request.settle(method, location.origin, error);
+  sheet.settled(true);
+  renderLists();
+}
+
+/** The holder chose an account: Home shows it (its balance read), Send sends from it. */
+function selectAccount(account: WalletAccount): void {
+  home.showAccounts(accounts.list(), account.index);
+  home.setAccount(account.address);
+  send.render();
+  accountsScreen.render();
+}
 
 // ---- what the site asks ----
 
@@ -125,6 +180,8 @@ function useDevice(
   deviceFacts = { model, ...(kind === 'software' ? { blindSigning: true } : {}) };
   home.showDevice(deviceFacts);
   host.useDevice(transport);
+  send.useDevice(transport);
+  accountsScreen.useDevice(transport);
   // Opened by no site, the window is the holder's own wallet: Home reads the device at once. In a site's window the
   // device answers that site's requests only (its provider reports the app when the site connects: afterCall).
   if (window.opener === null) void readDevice(transport);
@@ -141,7 +198,9 @@ async function readDevice(transport: ApduTransport): Promise<void> {
       ...(blindSigningEnabled === undefined ? {} : { blindSigning: blindSigningEnabled }),
     };
     home.showDevice(deviceFacts);
-    home.setAccount(await app.getAddress(0));
+    // The selected account (account 0 at first, read silently as Home always has; others were confirmed when added).
+    const index = accounts.get(selectedIndex()) === undefined ? 0 : selectedIndex();
+    selectAccount(accounts.add(index, await app.getAddress(index)));
   } catch (error) {
     setText('device', `The device did not answer: ${(error as Error).message}`, { state: 'error' });
   }
@@ -262,11 +321,28 @@ function useProverWindow(): void {
 // ---- Activity and Sites ----
 
 function renderLists(): void {
-  renderActivity(history);
-  renderSiteList(sites, (origin) => {
-    host.revoke(origin);
-    renderLists();
+  renderActivity(history, (li, entry) => {
+    if (entry.hash === undefined || (entry.kind !== 'payment' && entry.kind !== 'delegation')) return;
+    const status = statusOf(entry.hash);
+    const line = el('p', 'entry-status', statusText(status));
+    line.dataset.status = status.status;
+    li.dataset.status = status.status;
+    li.append(line);
   });
+  renderSiteList(
+    sites,
+    (origin) => {
+      host.revoke(origin);
+      renderLists();
+    },
+    {
+      accounts: accounts.list(),
+      choose: (origin, index) => {
+        host.switchAccount(origin, index);
+        renderLists();
+      },
+    },
+  );
 }
 
 // ---- page ----
@@ -282,7 +358,17 @@ export function start(): void {
     { isolated: String(isolated) },
   );
   if (!isolated) useProverWindow();
-  setUpNavigation(() => renderLists());
+  setUpNavigation((screen) => {
+    renderLists();
+    if (screen === 'send') send.show();
+    if (screen === 'accounts') accountsScreen.render();
+  });
+  home.showAccounts(accounts.list(), selectedIndex());
+  home.onAccountSelect = (index) => {
+    const account = accounts.get(index);
+    if (account) selectAccount(account);
+  };
+  home.onBalance = () => send.render();
   home.onNetworkChange = (settings) => void switchNetwork(settings);
   void home.refresh();
   $<HTMLButtonElement>('connect').onclick = () => void connectLedger();
@@ -310,6 +396,7 @@ export function start(): void {
     renderLists();
   });
   renderLists();
+  statuses.check();
   host.attach(window);
   document.body.dataset.ready = 'true';
 }
