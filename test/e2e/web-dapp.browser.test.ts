@@ -53,6 +53,7 @@ import {
 } from './web-dapp-scenarios.js';
 import { staxOnAPhone } from './touch-device-scenario.js';
 import { walletScreens } from './wallet-screens-scenario.js';
+import { walletSend } from './wallet-send-scenario.js';
 
 afterAll(closeEnv);
 
@@ -137,6 +138,12 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
   it(
     "the wallet's screens: Home shows the device's account with its balance and nonce from the node (schema-checked queries), Activity the site's signed message, Sites the site with its account and network; revoked there, its next call is refused with 1001",
     walletScreens,
+    300_000,
+  );
+
+  it(
+    "the wallet's Accounts and Send: a second account added on the device shows its balance; a payment from the wallet itself, reviewed on the device and verified by mina-signer at the node, is listed in Activity pending, then included",
+    walletSend,
     300_000,
   );
 
