@@ -92,6 +92,10 @@ async function addSecondAccount(wallet: Page): Promise<void> {
   await wallet.waitForSelector('#balance[data-state="ok"]');
   expect(await wallet.locator('#balance').textContent()).toBe('7 MINA');
   expect(await wallet.locator('#account-index').textContent()).toBe('Account 2');
+  // Its QR code (uqr, drawn as SVG), shown on request.
+  await wallet.click('#show-qr');
+  expect(await wallet.locator('#address-qr svg').getAttribute('data-address')).toBe(ACCOUNT_1);
+  expect(await wallet.locator('#address-qr').isVisible()).toBe(true);
 }
 
 async function sendPayment(wallet: Page, node: Node): Promise<void> {
@@ -112,7 +116,7 @@ async function sendPayment(wallet: Page, node: Node): Promise<void> {
   await expect.poll(() => wallet.locator('#send-submit').isDisabled()).toBe(false);
   await wallet.evaluate(() => scrollTo(0, 0));
   await expectNoOverflow(wallet, 'Send at 390 px');
-  await wallet.screenshot({ path: image('wallet-send-390'), fullPage: true });
+  await wallet.screenshot({ path: image('wallet-send-390') });
   await wallet.click('#send-submit');
   await approveInWallet(wallet, /1\.5/);
   await wallet.waitForSelector('#send-result[data-state="ok"]');
@@ -138,7 +142,7 @@ export async function walletSend(): Promise<void> {
   await addSecondAccount(wallet);
   await walletScreen(wallet, 'accounts');
   await expectNoOverflow(wallet, 'Accounts at 390 px');
-  await wallet.screenshot({ path: image('wallet-accounts-390'), fullPage: true });
+  await wallet.screenshot({ path: image('wallet-accounts-390') });
 
   await sendPayment(wallet, node);
   // Activity: the payment, from the wallet itself, pending, then included (the status is asked every 5 s).

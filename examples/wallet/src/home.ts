@@ -6,6 +6,7 @@
 import { NETWORKS, type Capabilities } from 'chain-ledger';
 import { fetchAccountOverview } from 'chain-ledger/wallet';
 import { $, setText } from './dom.js';
+import { addressQr } from './qr.js';
 
 /** The networks the wallet can be created for (the Ledger signs mainnet and testnet domains; Zeko is reached by switchChain). */
 export const WALLET_NETWORKS = NETWORKS.filter((n) => n.networkID === 'mina:mainnet' || n.networkID === 'mina:devnet');
@@ -85,6 +86,12 @@ export class Home {
     $<HTMLInputElement>('graphql').onchange = changed;
     $('refresh-balance').onclick = () => void this.refresh();
     $('copy-address').onclick = () => void this.#copy();
+    $('show-qr').onclick = () => {
+      const box = $('address-qr');
+      box.hidden = !box.hidden;
+      $('show-qr').setAttribute('aria-expanded', String(!box.hidden));
+      $('show-qr').textContent = box.hidden ? 'Show the QR code' : 'Hide the QR code';
+    };
     $<HTMLSelectElement>('account-select').onchange = (event) => this.onAccountSelect(Number((event.target as HTMLSelectElement).value));
     this.#renderNetwork();
     this.#renderAccount();
@@ -189,6 +196,8 @@ export class Home {
     setText('account-address', address ?? 'No account yet: connect your Ledger below.', { state: address ? 'known' : 'none' });
     $('copy-address').hidden = address === undefined;
     $('refresh-balance').hidden = address === undefined;
+    $('show-qr').hidden = address === undefined;
+    $('address-qr').replaceChildren(...(address === undefined ? [] : [addressQr(address)]));
   }
 
   async #copy(): Promise<void> {

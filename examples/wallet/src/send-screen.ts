@@ -61,7 +61,9 @@ export class SendScreen {
         input('send-fee').value = fee.mina;
         this.render();
       };
-      label.append(radio, ` ${fee.label} · ${fee.mina} MINA`);
+      const text = el('span', 'fee-text', fee.label);
+      text.append(el('small', '', `${fee.mina} MINA`));
+      label.append(radio, text);
       levels.append(label);
     }
     input('send-fee').value = AURO_FEES[1].mina;
