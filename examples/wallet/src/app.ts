@@ -345,6 +345,22 @@ function renderLists(): void {
   );
 }
 
+/** The account index this window last switched its site to (the holder's choice in another window's Sites). */
+let followedIndex: number | undefined;
+
+/**
+ * The holder gave this window's site another account in another wallet window (Sites): that window kept the choice
+ * in the list; here, where the site is served, its provider is made for that account (the site told accountsChanged).
+ */
+function followSiteAccount(site: string): void {
+  const entry = sites.get(site);
+  const wanted = entry?.accountIndex;
+  if (entry === undefined || wanted === undefined || wanted === followedIndex) return;
+  if (accounts.byAddress(entry.address)?.index === wanted) return; // already served with it
+  followedIndex = wanted;
+  host.switchAccount(site, wanted);
+}
+
 // ---- page ----
 
 export function start(): void {
@@ -393,6 +409,7 @@ export function start(): void {
     if (event.key !== CONNECTED_SITES_KEY) return;
     const site = host.site;
     if (site !== undefined && sites.get(site) === undefined) host.revoke(site);
+    else if (site !== undefined) followSiteAccount(site);
     renderLists();
   });
   renderLists();
