@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import type { KeyCacheReport } from '../src/presentations/indexeddb-key-cache.js';
 import { buildWebDapp, type BundleSizes } from '../examples/web-dapp/build.js';
-import { walletHeadersFor } from '../examples/wallet/vite.config.js';
+import { walletHeadersFor } from '../examples/wallet/headers.js';
 import { CHROMIUM_FLAGS, chromiumPath } from '../test/support/chromium.js';
 import { serveIsolated } from '../test/support/serve-isolated.js';
 import { round } from './lib.js';

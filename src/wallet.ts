@@ -4,7 +4,8 @@
  * provider bound to the origin the browser reports for it; `storageSites` keeps the connected sites in the wallet
  * origin's `localStorage`, `storageHistory` what the wallet signed and sent for them (its Activity), and
  * `fetchAccountOverview` an account's balance and nonce from the network's node (its Home), `fetchCommandStatus` a
- * payment's status (pending, included, failed: its Activity); the prover window relay (`proverWindowProver` in the wallet window, `serveProverWindow` in
+ * payment's status (pending, included, failed: its Activity), `credentialCode` the device's approval code of a stored
+ * credential (its Credentials screen ties each to the site that stored it); the prover window relay (`proverWindowProver` in the wallet window, `serveProverWindow` in
  * the prover window, set with `useBrowserProver`) proves where the wallet window is not cross-origin isolated
  * (docs/wallet.md). For a browser bundle with the `chain-ledger/vite` plugin.
  *
@@ -50,3 +51,4 @@ export {
   type RejectionTarget,
 } from './wallet/prover.js';
 export { useBrowserProver, type BrowserProver } from './presentations/runner.js';
+export { credentialCode } from './credentials/store-credential.js';

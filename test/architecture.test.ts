@@ -62,7 +62,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'zkapp',
   ],
   connect: ['errors', 'provider'],
-  wallet: ['connect', 'errors', 'presentations', 'provider', 'transport', 'zkapp'],
+  wallet: ['connect', 'credentials', 'errors', 'presentations', 'provider', 'transport', 'zkapp'],
   cli: ['credentials', 'emulator', 'errors', 'provider', 'transport', 'util', 'zkapp'],
 };
 

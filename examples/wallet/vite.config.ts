@@ -7,30 +7,15 @@
 import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { chainLedger } from 'chain-ledger/vite';
+import { headersFile, walletHeadersFor } from './headers.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const src = (path: string) => here(`../../src/${path}`);
 
 /**
- * What the wallet's site sends with every response (the same in production): Document-Isolation-Policy isolates the
- * wallet window and keeps its opener; COEP `require-corp` lets the prover window (below) start its Worker from these
- * scripts (a COEP document's worker must have a compatible policy) and changes nothing for the wallet window;
- * `frame-ancestors 'none'`: no site can frame the wallet to make its Revoke or device buttons be clicked unseen.
+ * Sends `walletHeadersFor` from `vite` and `vite preview`, and writes the same rules into the build as `_headers`
+ * (Netlify, Cloudflare Pages: docs/wallet.md, "Host the wallet page").
  */
-export const WALLET_HEADERS = {
-  'Document-Isolation-Policy': 'isolate-and-require-corp',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Content-Security-Policy': "frame-ancestors 'none'",
-} as const;
-/** And with prover.html: COOP too, which isolates it (with COEP) where the browser ignores Document-Isolation-Policy. */
-export const PROVER_HEADERS = { ...WALLET_HEADERS, 'Cross-Origin-Opener-Policy': 'same-origin' } as const;
-
-/** The headers of a response of the wallet's site, by path. */
-export function walletHeadersFor(path: string): Record<string, string> {
-  return /^\/prover(\.html)?(\?|$)/.test(path) ? { ...PROVER_HEADERS } : { ...WALLET_HEADERS };
-}
-
-/** Sends `walletHeadersFor` from `vite` and `vite preview`. */
 function walletHeaders(): Plugin {
   type Server = Parameters<NonNullable<Extract<Plugin['configurePreviewServer'], (...args: never[]) => unknown>>>[0];
   const use = (server: Pick<Server, 'middlewares'>): void => {
@@ -39,7 +24,14 @@ function walletHeaders(): Plugin {
       next();
     });
   };
-  return { name: 'chain-ledger-wallet-headers', configureServer: use, configurePreviewServer: use };
+  return {
+    name: 'chain-ledger-wallet-headers',
+    configureServer: use,
+    configurePreviewServer: use,
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile() });
+    },
+  };
 }
 
 export default defineConfig({

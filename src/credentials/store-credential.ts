@@ -46,6 +46,13 @@ export function schemaError(prefix: string, issues: readonly { path: readonly Pr
 
 const short = (address: string) => `${address.slice(0, 8)}..${address.slice(-4)}`;
 
+/**
+ * The 8 hex digits the device shows in the store and delete approvals of a credential ("Store credential
+ * 1a2b3c4d from …"): the start of sha256 over its normalised JSON text. Shown on the device, so not a secret; what a
+ * wallet records to tell which stored credential a site stored.
+ */
+export const credentialCode = (text: string): string => toHex(sha256(utf8.encode(text))).slice(0, 8);
+
 export async function storePrivateCredential(ctx: CredentialContext, credential: Record<string, unknown>): Promise<{ credential: string }> {
   const { attestations, validation } = await loadAttestations();
   const parsed = safeParseWithoutStacks(validation.StoredCredentialSchema, credential);
@@ -71,7 +78,7 @@ export async function storePrivateCredential(ctx: CredentialContext, credential:
   // What the user approves: a short hash of the credential and its issuer, ≤ 65 printable ASCII characters.
   const witness = stored.witness as { type: string; issuer?: { toBase58(): string } };
   const issuer = witness.type === 'native' && witness.issuer ? short(witness.issuer.toBase58()) : witness.type;
-  const approval = `Store credential ${toHex(sha256(utf8.encode(text))).slice(0, 8)} from ${issuer}`;
+  const approval = `Store credential ${credentialCode(text)} from ${issuer}`;
   // One device step: the approval, then (once per connection) the store key; the checks above and the store's write
   // below are host work, done without holding the device.
   const secret = await ctx.withDevice(async (app) => {
@@ -104,7 +111,7 @@ export async function deleteCredential(ctx: CredentialContext, id: string): Prom
   const secret = await ctx.storeSecret();
   const entry = (await ctx.store.list(ctx.address, secret)).find((e) => e.id === id);
   if (!entry) return false;
-  const approval = `Delete credential ${toHex(sha256(utf8.encode(entry.credential))).slice(0, 8)}`;
+  const approval = `Delete credential ${credentialCode(entry.credential)}`;
   ctx.onConfirm?.('Approve deleting the credential on your Ledger');
   const signed = await ctx.app.signMessage(ctx.accountIndex, approval, ctx.networkId, { signal: ctx.signal });
   if (!ctx.verifyMessage(signed)) {

@@ -8,6 +8,7 @@
  * sign, the claims a presentation revealed), never a credential's private fields, a key or a nullifier's secret.
  */
 import { z } from 'zod';
+import { credentialCode } from '../credentials/store-credential.js';
 
 /** What kind of thing was signed or sent. */
 export type ActivityKind = 'payment' | 'delegation' | 'zkapp' | 'message' | 'fields' | 'nullifier' | 'presentation' | 'credential';
@@ -29,6 +30,16 @@ export interface ActivityEntry {
   detail: string;
   /** The transaction hash, when it was broadcast. */
   hash?: string;
+  /**
+   * A stored credential (`chain_storePrivateCredential`): the 8 hex digits the device showed in its approval
+   * (`credentialCode`), by which the wallet's Credentials screen tells which site stored which credential.
+   */
+  credentialCode?: string;
+  /**
+   * A presentation: the store ids (64 hex digits, opaque) of the credentials the holder chose for it, when the wallet
+   * knows them for sure; absent otherwise.
+   */
+  credentialIds?: string[];
 }
 
 /** The wallet's record: read newest first, added to as calls succeed. */
@@ -53,6 +64,14 @@ const entrySchema = z.object({
   title: z.string(),
   detail: z.string(),
   hash: z.string().optional(),
+  credentialCode: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/)
+    .optional(),
+  credentialIds: z
+    .array(z.string().regex(/^[0-9a-f]{64}$/))
+    .max(64)
+    .optional(),
 });
 
 /**
@@ -107,7 +126,7 @@ const hashOf = (result: unknown) => {
   return typeof hash === 'string' && hash !== '' ? { hash } : {};
 };
 
-type Described = Pick<ActivityEntry, 'kind' | 'title' | 'detail'> & { hash?: string };
+type Described = Pick<ActivityEntry, 'kind' | 'title' | 'detail' | 'hash' | 'credentialCode'>;
 
 /** The zkApp command's account updates, counted from its JSON (an object, or its text). */
 function zkappDetail(params: Record<string, unknown>, result: unknown): Described {
@@ -130,6 +149,12 @@ function presentationDetail(result: unknown): Described {
   return { kind: 'presentation', title: 'Presented a credential', detail: short(`revealed ${JSON.stringify(revealed)}`) };
 }
 
+/** The device's approval code of the credential a store call answered with (its normalised text), if it has one. */
+function storedCode(result: unknown): { credentialCode?: string } {
+  const text = object(result).credential;
+  return typeof text === 'string' ? { credentialCode: credentialCode(text) } : {};
+}
+
 /** The entry's kind, title and detail for a `chain_` method; undefined for a method that signs or sends nothing. */
 function describe(method: string, params: Record<string, unknown>, result: unknown): Described | undefined {
   switch (method) {
@@ -150,7 +175,12 @@ function describe(method: string, params: Record<string, unknown>, result: unkno
     case 'chain_requestPresentation':
       return presentationDetail(result);
     case 'chain_storePrivateCredential':
-      return { kind: 'credential', title: 'Stored a credential', detail: 'from this site (its private fields stay in this wallet)' };
+      return {
+        kind: 'credential',
+        title: 'Stored a credential',
+        detail: 'from this site (its private fields stay in this wallet)',
+        ...storedCode(result),
+      };
     default:
       return undefined;
   }
@@ -158,14 +188,16 @@ function describe(method: string, params: Record<string, unknown>, result: unkno
 
 /**
  * The entry for a call that succeeded, or undefined when the method signs and sends nothing (accounts, network,
- * verification). `method` may be Auro's `mina_` name.
+ * verification). `method` may be Auro's `mina_` name; `credentialIds`, for a presentation, the store ids of the
+ * credentials the holder chose for it.
  */
 export function activityEntry(
-  call: { method: string; params: unknown; result: unknown; origin: string; network: string },
+  call: { method: string; params: unknown; result: unknown; origin: string; network: string; credentialIds?: string[] },
   at: Date = new Date(),
 ): ActivityEntry | undefined {
   const method = call.method.replace(/^mina_/, 'chain_');
   const described = describe(method, paramsObject(call.params), call.result);
   if (described === undefined) return undefined;
-  return { at: at.toISOString(), origin: call.origin, network: call.network, method, ...described };
+  const chosen = described.kind === 'presentation' && call.credentialIds?.length ? { credentialIds: [...call.credentialIds] } : {};
+  return { at: at.toISOString(), origin: call.origin, network: call.network, method, ...described, ...chosen };
 }

@@ -38,7 +38,9 @@ import {
   type WireError,
 } from '../connect/protocol.js';
 import { activityEntry, type ActivityHistory } from './history.js';
+import { PresentedCredentials } from './presented.js';
 import type { ConnectedSites } from './sites.js';
+import { untilAborted } from './until-aborted.js';
 
 /** Where the wallet posts: the window that opened it (a WindowProxy of the dapp's origin). */
 export interface DappWindow {
@@ -135,6 +137,8 @@ export class WalletHost {
    * is connected, when they wait here), and rejected together by the page's rejectPending.
    */
   readonly #pending: PendingCalls;
+  /** Which stored credentials the site's presentations showed (the holder's answers), for the record. */
+  readonly #presented = new PresentedCredentials();
 
   /**
    * @param options - The options of the site's provider (the host adds the transport, the site's origin and
@@ -234,10 +238,8 @@ export class WalletHost {
     if (origin === this.#site) void this.#provider?.disconnect();
   }
 
-  /**
-   * The holder gives `origin` another account: kept in the sites list; for this window's site, its provider is made
-   * again for it and reconnects (the Ledger shows the address): the site is told `accountsChanged`. False: not connected.
-   */
+  /** The holder gives `origin` another account (kept in the list); this window's site reconnects with it, told
+   * `accountsChanged` (the Ledger shows the address). False: the site is not connected. */
   switchAccount(origin: string, accountIndex: number): boolean {
     const known = this.#options.sites.get(origin);
     if (known === undefined) return false;
@@ -251,9 +253,7 @@ export class WalletHost {
   }
 
   /** The account index `site` is served with: its remembered one, else the holder's choice for new connections. */
-  #accountOf(site: string): number {
-    return this.#options.sites.get(site)?.accountIndex ?? this.#options.accountFor?.(site) ?? this.#options.provider.accountIndex ?? 0;
-  }
+  #accountOf = (site: string) => this.#options.sites.get(site)?.accountIndex ?? this.#options.accountFor?.(site);
 
   #startProvider(transport: ApduTransport): void {
     const site = this.#site!;
@@ -263,9 +263,17 @@ export class WalletHost {
       if (this.#provider === provider) this.#post({ protocol: CONNECT_PROTOCOL, type: 'progress', progress });
       pageProgress?.(progress);
     };
-    const accountIndex = this.#accountOf(site);
+    const accountIndex = this.#accountOf(site) ?? this.#options.provider.accountIndex;
     const provider: LedgerProvider = asWalletPage(() =>
-      createLedgerProvider({ ...this.#options.provider, accountIndex, onProgress, transport, origin: site, bridge: true }),
+      createLedgerProvider({
+        ...this.#options.provider,
+        accountIndex,
+        confirmPresentation: this.#presented.wrap(this.#options.provider.confirmPresentation),
+        onProgress,
+        transport,
+        origin: site,
+        bridge: true,
+      }),
     );
     this.#provider = provider;
     provider.on('accountsChanged', (accounts) => {
@@ -365,15 +373,19 @@ export class WalletHost {
     }
     this.#calls.set(id, controller);
     this.#activity({ kind: 'request', id, origin: site, method, params });
+    let presenting = method === 'chain_requestPresentation';
+    if (presenting) this.#presented.begin();
     let error: WireError | undefined;
     try {
       const result = await this.#run(id, method, params, pending.signal);
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'result', id, result });
-      this.#record(method, params, result);
+      this.#record(method, params, result, presenting ? this.#presented.end() : undefined);
+      presenting = false;
     } catch (thrown) {
       error = toWireError(toProviderError(thrown));
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'error', id, error });
     } finally {
+      if (presenting) this.#presented.end();
       pending.leave();
       this.#calls.delete(id);
       this.#activity({ kind: 'settled', id, origin: site, method, ...(error ? { error } : {}) });
@@ -413,9 +425,9 @@ export class WalletHost {
   }
 
   /** The call's entry in the wallet's record, if it signed or sent something (a failing store never fails the call). */
-  #record(method: string, params: unknown, result: unknown): void {
+  #record(method: string, params: unknown, result: unknown, credentialIds?: string[]): void {
     const network = this.#provider?.chainId ?? `mina:${this.#options.provider.network}`;
-    const entry = activityEntry({ method, params, result, origin: this.#site!, network });
+    const entry = activityEntry({ method, params, result, origin: this.#site!, network, ...(credentialIds ? { credentialIds } : {}) });
     try {
       if (entry) this.#options.history?.add(entry);
     } catch {
@@ -435,14 +447,4 @@ export class WalletHost {
       // The UI's problem, never the call's.
     }
   }
-}
-
-/** `work`, or the signal's reason as soon as it aborts. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -6,7 +6,7 @@
  * bridged to the software Ledger in Node) or its demo software Ledger. A hostile script runs in every dapp page
  * (test/support/hostile.ts). Harness: test/support/wallet-harness.ts; checks in Node: test/support/wallet-checks.ts;
  * key cache: test/support/key-cache.ts. The bodies of the scenarios with a browser context of their own are in
- * web-dapp-scenarios.ts; the shared flow (one context, one device: the issuer, the verifier, the attacks) is here.
+ * web-dapp-scenarios.ts (hosting-scenario.ts: the wallet served by its _headers file alone); the shared flow (one context, one device: the issuer, the verifier, the attacks) is here.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,7 +51,10 @@ import {
   proverWindowWithoutSiteIsolation,
   replacedWalletWindow,
 } from './web-dapp-scenarios.js';
+import { hostedByItsHeadersFile } from './hosting-scenario.js';
 import { staxOnAPhone } from './touch-device-scenario.js';
+import { walletAccessibility } from './wallet-a11y-scenario.js';
+import { walletCredentials } from './wallet-credentials-scenario.js';
 import { walletScreens } from './wallet-screens-scenario.js';
 import { walletSend } from './wallet-send-scenario.js';
 
@@ -118,6 +121,12 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
   );
 
   it(
+    "hosted by its _headers file alone: the build's file is the dev server's rules, the served headers are exactly its own, and with them the wallet window is isolated with its opener, a site connects, signs in and makes a nullifier, and the prover window is isolated",
+    hostedByItsHeadersFile,
+    240_000,
+  );
+
+  it(
     'on a 360 px phone nothing sticks out sideways, in the dapp or the wallet; on the released app a sign-in text is refused at once with 20006 and the reason, and a zkApp command is reviewed whole in the wallet before the device signs it blind (a state write and a send: None with their values)',
     phoneLayoutOnTheReleasedApp,
     120_000,
@@ -144,6 +153,18 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
   it(
     "the wallet's Accounts and Send: a second account added on the device shows its balance; a payment from the wallet itself, reviewed on the device and verified by mina-signer at the node, is listed in Activity pending, then included",
     walletSend,
+    300_000,
+  );
+
+  it(
+    'an issuer site stores a credential; the wallet lists it only after the device unlocks the store (STORE_KEY naming the wallet), with its issuer, the site, its field names and the device code; Delete, approved on the device, removes it',
+    walletCredentials,
+    400_000,
+  );
+
+  it(
+    'axe-core finds no serious or critical violation on Home, Send, Accounts, Activity, Sites, Credentials and the request sheet, at 390 and 1280 px',
+    walletAccessibility,
     300_000,
   );
 

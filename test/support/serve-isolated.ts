@@ -23,6 +23,8 @@ export interface ServeOptions {
   host?: string;
   /** The headers of every response (default COOP_COEP), or of each response by its path. */
   headers?: Record<string, string> | ((path: string) => Record<string, string>);
+  /** Adds `cache-control: no-store` (default true); false: the headers above are all that is sent beside the type. */
+  noStore?: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function serveIsolated(
       res.writeHead(200, {
         'content-type': TYPES[extname(file as string)] ?? 'application/octet-stream',
         ...(typeof headers === 'function' ? headers(path) : headers),
-        'cache-control': 'no-store',
+        ...(options.noStore === false ? {} : { 'cache-control': 'no-store' }),
       });
       res.end(body);
     } catch {

@@ -17,7 +17,7 @@ import type { KeyCacheReport } from '../../src/presentations/indexeddb-key-cache
 import { CHROMIUM_FLAGS, chromiumPath } from './chromium.js';
 import { runBounded } from './process.js';
 import { serveIsolated } from './serve-isolated.js';
-import { walletHeadersFor } from '../../examples/wallet/vite.config.js';
+import { headersFileServer } from './headers-file.js';
 import { hostileScript, walletProbe } from './hostile.js';
 import { nodeCacheRoute } from './key-cache.js';
 
@@ -58,10 +58,11 @@ export function env(): Promise<Env> {
     const executablePath = await chromiumPath();
     const started = Date.now();
     const tsx = join(REPO, 'node_modules/.bin/tsx');
-    // The wallet's own headers (examples/wallet/vite.config.ts): Document-Isolation-Policy; COOP + COEP for its prover
-    // window. Listening before the build, so that the dapp (whose wallet URL is a build-time constant, as a real
-    // dapp's would be) builds beside it.
-    const wallet = await serveIsolated(WALLET_DIST, nodeCacheRoute, { host: '127.0.0.2', headers: walletHeadersFor });
+    // The wallet's own headers, as a static host sends them: only what the build's _headers file says (Netlify,
+    // Cloudflare Pages; examples/wallet/headers.ts writes it), read once the build has written it. Listening before
+    // the build, so that the dapp (whose wallet URL is a build-time constant, as a real dapp's would be) builds beside it.
+    const hosted = headersFileServer(join(WALLET_DIST, '_headers'));
+    const wallet = await serveIsolated(WALLET_DIST, nodeCacheRoute, { host: '127.0.0.2', headers: hosted.headers, noStore: false });
     closers.push(wallet.close);
     const [, , hidBridge] = await Promise.all([
       runBounded(tsx, ['examples/wallet/build.ts'], 300_000, 'the wallet build'),
@@ -73,6 +74,7 @@ export function env(): Promise<Env> {
       ),
     ]);
     const buildMillis = Date.now() - started;
+    await hosted.load();
     const sizesOf = async (example: string) =>
       JSON.parse(await readFile(join(REPO, `examples/${example}/bundle-sizes.json`), 'utf8')) as BundleSizes;
     const [sizes, walletSizes] = await Promise.all([sizesOf('web-dapp'), sizesOf('wallet')]);

@@ -12,9 +12,8 @@ export interface AccountsScreenOptions {
   accounts: AccountList;
   selected: () => number;
   select: (account: WalletAccount) => void;
-  /** The device is asked to show an address (the page opens the request sheet, where the demo device is drawn). */
-  onStart: (what: string) => void;
-  onSettle: (what: string, error?: { code: number; message: string }) => void;
+  /** Runs the holder's own request in the request sheet (where the demo device is drawn), with what it is in words. */
+  ownRequest: <T>(what: string, work: () => Promise<T>) => Promise<T>;
 }
 
 export class AccountsScreen {
@@ -78,17 +77,14 @@ export class AccountsScreen {
     this.#busy = true;
     this.render();
     setText('accounts-status', 'Check the address on your Ledger and approve it.', { state: 'pending' });
-    this.#options.onStart(what);
+    const transport = this.#transport;
     try {
-      const address = await new MinaLedgerApp(this.#transport).getAddress(index, { display: true });
+      const address = await this.#options.ownRequest(what, () => new MinaLedgerApp(transport).getAddress(index, { display: true }));
       const account = this.#options.accounts.add(index, address);
       setText('accounts-status', `${account.name} added: ${address}.`, { state: 'added', index: String(index) });
-      this.#options.onSettle(what);
       this.#options.select(account);
     } catch (error) {
-      const e = error as { name?: string; message?: string; code?: number };
-      setText('accounts-status', `Not added: ${e.message ?? String(error)}`, { state: 'error' });
-      this.#options.onSettle(what, { code: e.code ?? 1002, message: e.message ?? String(error) });
+      setText('accounts-status', `Not added: ${(error as Error).message ?? String(error)}`, { state: 'error' });
     } finally {
       this.#busy = false;
       this.render();

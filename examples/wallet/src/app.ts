@@ -5,14 +5,14 @@
  * dapp that opened it through chain-ledger/wallet's `WalletHost`: every call bound to the origin the browser
  * reported for the dapp.
  *
- * What the user sees: three screens (./nav.ts) — Home (the account, its balance and nonce, the network, the device:
- * ./home.ts), Activity (what the wallet signed and sent) and Sites (the connected sites, each with Revoke: ./lists.ts)
- * — and a site's request as a sheet over them (./sheet.ts): which site asks (the browser-given origin), what it asks,
+ * What the user sees: four screens (./nav.ts) — Home (the account, its balance and nonce, the network, the device:
+ * ./home.ts), Activity (what the wallet signed and sent), Sites (the connected sites, each with Revoke: ./lists.ts)
+ * and Credentials (./credentials-screen.ts) — and a site's request as a sheet over them (./sheet.ts): which site asks (the browser-given origin), what it asks,
  * "Confirm on your Ledger…" with what to check, the host's summary of a zkApp command when the device can only sign
  * it blind, how long the work takes. Opened directly (no dapp), it is the holder's wallet: Home reads the account
  * from the device (silently: an address is public), and the lists are there to look at and revoke.
  */
-import type { ZkappSummary } from 'chain-ledger';
+import { createLedgerProvider, type ZkappSummary } from 'chain-ledger';
 import { MinaLedgerApp } from 'chain-ledger/apdu';
 import { type DeviceModel, SoftwareLedger, TEST_MNEMONIC } from 'chain-ledger/emulator';
 import { isWebHidAvailable, openWebHid, type ApduTransport } from 'chain-ledger/transport';
@@ -30,6 +30,7 @@ import {
 } from 'chain-ledger/wallet';
 import { AccountList, type WalletAccount } from './accounts.js';
 import { AccountsScreen } from './accounts-screen.js';
+import { CredentialsScreen } from './credentials-screen.js';
 import { DeviceView } from './device-view.js';
 import { $, el, setText } from './dom.js';
 import { Home, type DeviceFacts, type WalletSettings, balanceNode, loadSettings } from './home.js';
@@ -71,6 +72,12 @@ const accounts = new AccountList(localStorage);
 /** The holder's selected account (Accounts, Home's selector): Home shows it, Send uses it, a site connecting gets it. */
 const selectedIndex = () => home.settings.accountIndex ?? 0;
 const host = new WalletHost({ provider: providerOptions, sites, history, onActivity, accountFor: selectedIndex });
+/** Credentials (./credentials-screen.ts): on the wallet's own provider (this origin, the address read silently). */
+const credentials = new CredentialsScreen($('credentials-panel'), {
+  history,
+  provider: (transport) => createLedgerProvider({ ...providerOptions, transport, confirmAddress: false }),
+  ownRequest,
+});
 /** Sent payments and delegations, asked about while pending (Activity shows their status). */
 const statuses = new StatusWatch(
   () => history.list(),
@@ -84,33 +91,18 @@ const send = new SendScreen({
   provider: providerOptions,
   history,
   statuses,
-  onStart: ownRequest,
-  onSettle: ownSettle,
+  ownRequest,
 });
 const accountsScreen = new AccountsScreen({
   accounts,
   selected: selectedIndex,
   select: selectAccount,
-  onStart: (what) => ownRequest(what, undefined),
-  onSettle: ownSettle,
+  ownRequest,
 });
 accountsScreen.onChange = () => {
   home.showAccounts(accounts.list(), selectedIndex());
   renderLists();
 };
-
-// ---- what the holder asks (Send, Add account): the same sheet as a site's request, the wallet's origin as the site ----
-
-function ownRequest(method: string, params: unknown): void {
-  sheet.settled(false);
-  request.start(location.origin, method, params);
-}
-
-function ownSettle(method: string, error?: { code: number; message: string; data?: { reason?: string } }): void {
-  request.settle(method, location.origin, error);
-  sheet.settled(true);
-  renderLists();
-}
 
 /** The holder chose an account: Home shows it (its balance read), Send sends from it. */
 function selectAccount(account: WalletAccount): void {
@@ -156,6 +148,27 @@ function onActivity(activity: WalletActivity): void {
 }
 
 /**
+ * A step the holder asked for in the wallet itself (Credentials), shown in the request sheet as a site's request is:
+ * the device prompts, the drawn demo device. Refused while a site's request runs (one review on the device at a time).
+ */
+async function ownRequest<T>(what: string, work: () => Promise<T>): Promise<T> {
+  if ($('request-card').dataset.state === 'working') throw new Error("finish the site's request first (it is in the sheet)");
+  sheet.settled(false);
+  request.start(location.origin, what, undefined);
+  try {
+    const done = await work();
+    request.settle(what, 'this wallet');
+    return done;
+  } catch (error) {
+    const { code, message, data } = error as { code?: number; message: string; data?: { reason?: string } };
+    request.settle(what, 'this wallet', { code: code ?? 0, message, ...(data ? { data } : {}) });
+    throw error;
+  } finally {
+    sheet.settled(true);
+  }
+}
+
+/**
  * A blind-signing device shows only a hash: the summary computed here is all the user can read before approving,
  * the library's whole summary (./zkapp-review.ts), never a shorter text of the wallet's own.
  */
@@ -182,6 +195,7 @@ function useDevice(
   host.useDevice(transport);
   send.useDevice(transport);
   accountsScreen.useDevice(transport);
+  credentials.useDevice(transport);
   // Opened by no site, the window is the holder's own wallet: Home reads the device at once. In a site's window the
   // device answers that site's requests only (its provider reports the app when the site connects: afterCall).
   if (window.opener === null) void readDevice(transport);
@@ -375,6 +389,7 @@ export function start(): void {
   );
   if (!isolated) useProverWindow();
   setUpNavigation((screen) => {
+    if (screen === 'credentials') return credentials.render();
     renderLists();
     if (screen === 'send') send.show();
     if (screen === 'accounts') accountsScreen.render();

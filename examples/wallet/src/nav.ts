@@ -1,5 +1,5 @@
 /**
- * The wallet's screens (Home, Send, Accounts, Activity, Sites…) and their tabs: a bottom bar on a phone, a sidebar on
+ * The wallet's screens (Home, Send, Accounts, Activity, Sites, Credentials) and their tabs: a bottom bar on a phone, a sidebar on
  * a desktop (layout.css). Tabs follow the ARIA tabs pattern: the arrow keys move between them, one is selected. The
  * screens are index.html's tabs (`data-screen`), so a new screen is its tab and section only.
  */

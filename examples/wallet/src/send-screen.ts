@@ -30,9 +30,8 @@ export interface SendScreenOptions {
   provider: WalletHostOptions['provider'];
   history: ActivityHistory;
   statuses: StatusWatch;
-  /** The call is on its way to the device (the page opens the request sheet, where the demo device is drawn). */
-  onStart: (method: string, params: unknown) => void;
-  onSettle: (method: string, error?: { code: number; message: string; data?: { reason?: string } }) => void;
+  /** Runs the holder's own request in the request sheet (where the demo device is drawn), with what it is in words. */
+  ownRequest: <T>(what: string, work: () => Promise<T>) => Promise<T>;
 }
 
 const FIELDS = ['to', 'amount', 'fee', 'memo'] as const;
@@ -220,19 +219,20 @@ export class SendScreen {
     this.render();
     setText('send-result', 'Review it on your Ledger: receiver, amount, fee and memo.', { state: 'pending' });
     $('send-result').hidden = false;
-    this.#options.onStart(method, params);
+    const what =
+      form.kind === 'payment' ? `Send ${params.amount} MINA to ${shortAddress(params.to)}` : `Delegate to ${shortAddress(params.to)}`;
     try {
-      const provider = this.#providerFor(account);
-      const [address] = await provider.request({ method: 'chain_requestAccounts' });
-      if (address !== account.address)
-        throw new Error(`This Ledger's account ${account.index} is ${address}, not the ${account.address} added here: another Ledger?`);
-      const result = (await provider.request({ method, params } as never)) as { hash: string };
+      const result = await this.#options.ownRequest(what, async () => {
+        const provider = this.#providerFor(account);
+        const [address] = await provider.request({ method: 'chain_requestAccounts' });
+        if (address !== account.address)
+          throw new Error(`This Ledger's account ${account.index} is ${address}, not the ${account.address} added here: another Ledger?`);
+        return (await provider.request({ method, params } as never)) as { hash: string };
+      });
       this.#sent(method, params, result);
-      this.#options.onSettle(method);
     } catch (error) {
       const e = error as { code?: number; message?: string; data?: { reason?: string } };
       setText('send-result', `Not sent: ${e.message ?? String(error)}${e.data?.reason ? ` (${e.data.reason})` : ''}`, { state: 'error' });
-      this.#options.onSettle(method, { code: e.code ?? 0, message: e.message ?? String(error), ...(e.data ? { data: e.data } : {}) });
     } finally {
       this.#busy = false;
       this.render();

@@ -153,10 +153,12 @@ function requestCase(method: string, params: unknown, form: Form, inner?: Case):
     }
     case 'switchChain': {
       // A network id (namespace:reference) is well-formed; the provider switches to the one it is on (devnet) and
-      // answers 20004 for one it does not know or cannot sign for, as Auro does (the others it knows are not generated).
+      // answers 20004 for one it does not know or cannot sign for, as Auro does (the others it knows are not generated);
+      // 'mina:testnet' is Auro's name for devnet.
       const id = (effective as { networkID?: unknown } | null | undefined)?.networkID;
       if (typeof id !== 'string' || !/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(id)) return c('invalid', 20003);
-      return id === 'mina:devnet' ? c('valid', 0) : c('invalid', 20004);
+      if (id !== 'mina:devnet' && id !== 'mina:testnet') return c('invalid', 20004);
+      return c('valid', 0, (v) => expect(v).toEqual({ networkID: 'mina:devnet' }));
     }
     default: {
       // sendTransaction, storePrivateCredential, requestPresentation: the inner case knows, for its own argument.

@@ -263,7 +263,7 @@ function clientCases(): ClientCase[] {
     correct: (v) =>
       JSON.stringify(v) ===
       JSON.stringify({
-        version: '1.3',
+        version: '1.4', // the software Ledger's latest (extensions: true)
         signFields: true,
         createNullifier: true,
         signZkapp: true,
