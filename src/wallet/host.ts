@@ -40,6 +40,7 @@ import {
 import { activityEntry, type ActivityHistory } from './history.js';
 import { PresentedCredentials } from './presented.js';
 import type { ConnectedSites } from './sites.js';
+import { untilAborted } from './until-aborted.js';
 
 /** Where the wallet posts: the window that opened it (a WindowProxy of the dapp's origin). */
 export interface DappWindow {
@@ -80,6 +81,8 @@ export interface WalletHostOptions {
   onActivity?: (activity: WalletActivity) => void;
   /** Where what the wallet signed and sent for its sites is recorded (the page's `storageHistory(localStorage)`). */
   history?: ActivityHistory;
+  /** The Ledger account a site connecting now is given (the holder's choice); a remembered site keeps its own. */
+  accountFor?: (origin: string) => number;
 }
 
 /** Calls that never need a connection (the provider answers them before `requestAccounts`): the table's column. */
@@ -235,6 +238,23 @@ export class WalletHost {
     if (origin === this.#site) void this.#provider?.disconnect();
   }
 
+  /** The holder gives `origin` another account (kept in the list); this window's site reconnects with it, told
+   * `accountsChanged` (the Ledger shows the address). False: the site is not connected. */
+  switchAccount(origin: string, accountIndex: number): boolean {
+    const known = this.#options.sites.get(origin);
+    if (known === undefined) return false;
+    this.#options.sites.add({ ...known, accountIndex });
+    const old = this.#provider;
+    if (origin !== this.#site || this.#transport === undefined || old === undefined) return true;
+    this.#deviceReady = new Promise((resolve) => (this.#markReady = resolve));
+    this.#startProvider(this.#transport);
+    void old.disconnect();
+    return true;
+  }
+
+  /** The account index `site` is served with: its remembered one, else the holder's choice for new connections. */
+  #accountOf = (site: string) => this.#options.sites.get(site)?.accountIndex ?? this.#options.accountFor?.(site);
+
   #startProvider(transport: ApduTransport): void {
     const site = this.#site!;
     const pageProgress = this.#options.provider.onProgress;
@@ -243,9 +263,11 @@ export class WalletHost {
       if (this.#provider === provider) this.#post({ protocol: CONNECT_PROTOCOL, type: 'progress', progress });
       pageProgress?.(progress);
     };
+    const accountIndex = this.#accountOf(site) ?? this.#options.provider.accountIndex;
     const provider: LedgerProvider = asWalletPage(() =>
       createLedgerProvider({
         ...this.#options.provider,
+        accountIndex,
         confirmPresentation: this.#presented.wrap(this.#options.provider.confirmPresentation),
         onProgress,
         transport,
@@ -265,9 +287,11 @@ export class WalletHost {
       if (known !== undefined && typeof chain === 'string') this.#options.sites.add({ ...known, network: chain });
       this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'chainChanged', args: [chain] });
     });
-    provider.on('disconnect', (error) =>
-      this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'disconnect', args: [toWireError(error)] }),
-    );
+    provider.on('disconnect', (error) => {
+      // A provider replaced for another account (switchAccount) goes quietly: the site is told accountsChanged only.
+      if (this.#provider === provider)
+        this.#post({ protocol: CONNECT_PROTOCOL, type: 'event', event: 'disconnect', args: [toWireError(error)] });
+    });
     const ready = this.#markReady;
     const remembered = this.#options.sites.get(site);
     if (remembered === undefined) {
@@ -281,7 +305,7 @@ export class WalletHost {
         // never a connected site that is not in the list, where its Revoke button is.
         if (this.#options.sites.get(site) === undefined) void provider.disconnect();
         // Another account than the one the site was given: the site is told (accountsChanged) and kept with it.
-        else if (address !== remembered.address) this.#options.sites.add({ ...remembered, address: address! });
+        else if (address !== remembered.address) this.#options.sites.add({ ...remembered, address: address!, accountIndex });
         ready();
       },
       () => ready(), // refused on the device or no device: the site's calls get the provider's 1001
@@ -389,7 +413,13 @@ export class WalletHost {
     if (method === 'chain_requestAccounts' && Array.isArray(result) && typeof result[0] === 'string') {
       const known = this.#options.sites.get(site);
       if (known?.address !== result[0])
-        this.#options.sites.add({ origin: site, address: result[0], connectedAt: new Date().toISOString(), network: provider.chainId });
+        this.#options.sites.add({
+          origin: site,
+          address: result[0],
+          connectedAt: new Date().toISOString(),
+          network: provider.chainId,
+          accountIndex: this.#accountOf(site),
+        });
     }
     return result;
   }
@@ -417,14 +447,4 @@ export class WalletHost {
       // The UI's problem, never the call's.
     }
   }
-}
-
-/** `work`, or the signal's reason as soon as it aborts. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -14,6 +14,8 @@ export interface ConnectedSite {
   connectedAt: string;
   /** The network the site was connected on, and switched to since (`mina:devnet`), when known. */
   network?: string;
+  /** The Ledger account index of `address` (absent in entries of earlier versions: account 0). */
+  accountIndex?: number;
 }
 
 export interface ConnectedSites {
@@ -62,6 +64,7 @@ export function storageSites(storage: SiteStorage, key = CONNECTED_SITES_KEY): C
           address: site.address,
           connectedAt: site.connectedAt,
           ...(typeof site.network === 'string' ? { network: site.network } : {}),
+          ...(Number.isInteger(site.accountIndex) && site.accountIndex! >= 0 ? { accountIndex: site.accountIndex } : {}),
         },
       ]);
     },

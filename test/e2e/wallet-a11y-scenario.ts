@@ -96,7 +96,7 @@ export async function walletAccessibility(): Promise<void> {
     await check(page, `Home without a device at ${width} px`);
     await page.click('#demo');
     await page.waitForSelector('#account-address[data-state="known"]');
-    for (const screen of ['home', 'activity', 'sites', 'credentials']) {
+    for (const screen of ['home', 'send', 'accounts', 'activity', 'sites', 'credentials']) {
       await show(page, screen);
       await check(page, `${screen} at ${width} px`);
     }
@@ -111,7 +111,7 @@ export async function walletAccessibility(): Promise<void> {
     await check(page, `credentials listed at ${width} px`);
     if (width === 1280) {
       await page.emulateMedia({ colorScheme: 'dark' });
-      for (const screen of ['home', 'activity', 'sites', 'credentials']) {
+      for (const screen of ['home', 'send', 'accounts', 'activity', 'sites', 'credentials']) {
         await show(page, screen);
         await check(page, `${screen} at ${width} px, dark`);
       }

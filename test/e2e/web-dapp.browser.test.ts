@@ -56,6 +56,7 @@ import { staxOnAPhone } from './touch-device-scenario.js';
 import { walletAccessibility } from './wallet-a11y-scenario.js';
 import { walletCredentials } from './wallet-credentials-scenario.js';
 import { walletScreens } from './wallet-screens-scenario.js';
+import { walletSend } from './wallet-send-scenario.js';
 
 afterAll(closeEnv);
 
@@ -150,13 +151,19 @@ describe('the web dapp and the wallet window in Chromium (chain-ledger/connect, 
   );
 
   it(
+    "the wallet's Accounts and Send: a second account added on the device shows its balance; a payment from the wallet itself, reviewed on the device and verified by mina-signer at the node, is listed in Activity pending, then included",
+    walletSend,
+    300_000,
+  );
+
+  it(
     'an issuer site stores a credential; the wallet lists it only after the device unlocks the store (STORE_KEY naming the wallet), with its issuer, the site, its field names and the device code; Delete, approved on the device, removes it',
     walletCredentials,
     400_000,
   );
 
   it(
-    'axe-core finds no serious or critical violation on Home, Activity, Sites, Credentials and the request sheet, at 390 and 1280 px',
+    'axe-core finds no serious or critical violation on Home, Send, Accounts, Activity, Sites, Credentials and the request sheet, at 390 and 1280 px',
     walletAccessibility,
     300_000,
   );

@@ -339,7 +339,7 @@ export async function answerPresentation(popup: Page, answer: 'approve' | 'refus
  * Shows one of the wallet's screens (examples/wallet/src/nav.ts), as the holder does: the request sheet closed first
  * ("Back to the wallet", there once its request is over), then the screen's tab.
  */
-export async function walletScreen(popup: Page, screen: 'home' | 'activity' | 'sites'): Promise<void> {
+export async function walletScreen(popup: Page, screen: 'home' | 'send' | 'accounts' | 'activity' | 'sites'): Promise<void> {
   if (await popup.locator('#sheet-close').isVisible()) await popup.click('#sheet-close');
   await popup.click(`#tab-${screen}`);
   await popup.waitForSelector(`#screen-${screen}:not([hidden])`);

@@ -28,15 +28,19 @@ import {
   type WalletActivity,
   type WalletHostOptions,
 } from 'chain-ledger/wallet';
+import { AccountList, type WalletAccount } from './accounts.js';
+import { AccountsScreen } from './accounts-screen.js';
 import { CredentialsScreen } from './credentials-screen.js';
 import { DeviceView } from './device-view.js';
-import { $, setText } from './dom.js';
-import { Home, type DeviceFacts, type WalletSettings, loadSettings } from './home.js';
+import { $, el, setText } from './dom.js';
+import { Home, type DeviceFacts, type WalletSettings, balanceNode, loadSettings } from './home.js';
 import { renderActivity, renderSites as renderSiteList } from './lists.js';
 import { setUpNavigation } from './nav.js';
 import { PresentationPanel } from './presentation-panel.js';
 import { RequestView } from './request-view.js';
+import { SendScreen } from './send-screen.js';
 import { Sheet } from './sheet.js';
+import { StatusWatch, statusOf, statusText } from './tx-status.js';
 import { renderZkappReview, zkappReviewPanel } from './zkapp-review.js';
 
 const sites = storageSites(localStorage);
@@ -64,13 +68,49 @@ const providerOptions: WalletHostOptions['provider'] = {
   confirmSwitchChain: ({ from, to, origin }) =>
     holderSwitching || request.ask(`${origin} asks to switch the network from ${from} to ${to}.`, 'Switch'),
 };
-const host = new WalletHost({ provider: providerOptions, sites, history, onActivity });
+const accounts = new AccountList(localStorage);
+/** The holder's selected account (Accounts, Home's selector): Home shows it, Send uses it, a site connecting gets it. */
+const selectedIndex = () => home.settings.accountIndex ?? 0;
+const host = new WalletHost({ provider: providerOptions, sites, history, onActivity, accountFor: selectedIndex });
 /** Credentials (./credentials-screen.ts): on the wallet's own provider (this origin, the address read silently). */
 const credentials = new CredentialsScreen($('credentials-panel'), {
   history,
   provider: (transport) => createLedgerProvider({ ...providerOptions, transport, confirmAddress: false }),
   ownRequest,
 });
+/** Sent payments and delegations, asked about while pending (Activity shows their status). */
+const statuses = new StatusWatch(
+  () => history.list(),
+  (network) => (network === home.settings.networkID ? balanceNode(home.settings) : undefined),
+);
+statuses.onChange = () => renderLists();
+const send = new SendScreen({
+  account: () => accounts.get(selectedIndex()),
+  balance: () => home.balance,
+  settings: () => home.settings,
+  provider: providerOptions,
+  history,
+  statuses,
+  ownRequest,
+});
+const accountsScreen = new AccountsScreen({
+  accounts,
+  selected: selectedIndex,
+  select: selectAccount,
+  ownRequest,
+});
+accountsScreen.onChange = () => {
+  home.showAccounts(accounts.list(), selectedIndex());
+  renderLists();
+};
+
+/** The holder chose an account: Home shows it (its balance read), Send sends from it. */
+function selectAccount(account: WalletAccount): void {
+  home.showAccounts(accounts.list(), account.index);
+  home.setAccount(account.address);
+  send.render();
+  accountsScreen.render();
+}
 
 // ---- what the site asks ----
 
@@ -153,6 +193,8 @@ function useDevice(
   deviceFacts = { model, ...(kind === 'software' ? { blindSigning: true } : {}) };
   home.showDevice(deviceFacts);
   host.useDevice(transport);
+  send.useDevice(transport);
+  accountsScreen.useDevice(transport);
   credentials.useDevice(transport);
   // Opened by no site, the window is the holder's own wallet: Home reads the device at once. In a site's window the
   // device answers that site's requests only (its provider reports the app when the site connects: afterCall).
@@ -170,7 +212,9 @@ async function readDevice(transport: ApduTransport): Promise<void> {
       ...(blindSigningEnabled === undefined ? {} : { blindSigning: blindSigningEnabled }),
     };
     home.showDevice(deviceFacts);
-    home.setAccount(await app.getAddress(0));
+    // The selected account (account 0 at first, read silently as Home always has; others were confirmed when added).
+    const index = accounts.get(selectedIndex()) === undefined ? 0 : selectedIndex();
+    selectAccount(accounts.add(index, await app.getAddress(index)));
   } catch (error) {
     setText('device', `The device did not answer: ${(error as Error).message}`, { state: 'error' });
   }
@@ -291,11 +335,44 @@ function useProverWindow(): void {
 // ---- Activity and Sites ----
 
 function renderLists(): void {
-  renderActivity(history);
-  renderSiteList(sites, (origin) => {
-    host.revoke(origin);
-    renderLists();
+  renderActivity(history, (li, entry) => {
+    if (entry.hash === undefined || (entry.kind !== 'payment' && entry.kind !== 'delegation')) return;
+    const status = statusOf(entry.hash);
+    const line = el('p', 'entry-status', statusText(status));
+    line.dataset.status = status.status;
+    li.dataset.status = status.status;
+    li.append(line);
   });
+  renderSiteList(
+    sites,
+    (origin) => {
+      host.revoke(origin);
+      renderLists();
+    },
+    {
+      accounts: accounts.list(),
+      choose: (origin, index) => {
+        host.switchAccount(origin, index);
+        renderLists();
+      },
+    },
+  );
+}
+
+/** The account index this window last switched its site to (the holder's choice in another window's Sites). */
+let followedIndex: number | undefined;
+
+/**
+ * The holder gave this window's site another account in another wallet window (Sites): that window kept the choice
+ * in the list; here, where the site is served, its provider is made for that account (the site told accountsChanged).
+ */
+function followSiteAccount(site: string): void {
+  const entry = sites.get(site);
+  const wanted = entry?.accountIndex;
+  if (entry === undefined || wanted === undefined || wanted === followedIndex) return;
+  if (accounts.byAddress(entry.address)?.index === wanted) return; // already served with it
+  followedIndex = wanted;
+  host.switchAccount(site, wanted);
 }
 
 // ---- page ----
@@ -311,7 +388,18 @@ export function start(): void {
     { isolated: String(isolated) },
   );
   if (!isolated) useProverWindow();
-  setUpNavigation((screen) => (screen === 'credentials' ? credentials.render() : renderLists()));
+  setUpNavigation((screen) => {
+    if (screen === 'credentials') return credentials.render();
+    renderLists();
+    if (screen === 'send') send.show();
+    if (screen === 'accounts') accountsScreen.render();
+  });
+  home.showAccounts(accounts.list(), selectedIndex());
+  home.onAccountSelect = (index) => {
+    const account = accounts.get(index);
+    if (account) selectAccount(account);
+  };
+  home.onBalance = () => send.render();
   home.onNetworkChange = (settings) => void switchNetwork(settings);
   void home.refresh();
   $<HTMLButtonElement>('connect').onclick = () => void connectLedger();
@@ -336,9 +424,11 @@ export function start(): void {
     if (event.key !== CONNECTED_SITES_KEY) return;
     const site = host.site;
     if (site !== undefined && sites.get(site) === undefined) host.revoke(site);
+    else if (site !== undefined) followSiteAccount(site);
     renderLists();
   });
   renderLists();
+  statuses.check();
   host.attach(window);
   document.body.dataset.ready = 'true';
 }

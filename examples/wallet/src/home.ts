@@ -6,6 +6,7 @@
 import { NETWORKS, type Capabilities } from 'chain-ledger';
 import { fetchAccountOverview } from 'chain-ledger/wallet';
 import { $, setText } from './dom.js';
+import { addressQr } from './qr.js';
 
 /** The networks the wallet can be created for (the Ledger signs mainnet and testnet domains; Zeko is reached by switchChain). */
 export const WALLET_NETWORKS = NETWORKS.filter((n) => n.networkID === 'mina:mainnet' || n.networkID === 'mina:devnet');
@@ -18,6 +19,8 @@ export interface WalletSettings {
   graphqlUrl: string;
   /** The account Home shows (the address the device gave, or the one a site was given). */
   address?: string;
+  /** The holder's selected account of the Ledger (Accounts): Home, Send and new site connections use it. */
+  accountIndex?: number;
 }
 
 export function loadSettings(): WalletSettings {
@@ -27,6 +30,7 @@ export function loadSettings(): WalletSettings {
       networkID: saved.networkID === 'mina:mainnet' ? 'mina:mainnet' : 'mina:devnet',
       graphqlUrl: typeof saved.graphqlUrl === 'string' ? saved.graphqlUrl : '',
       ...(typeof saved.address === 'string' && /^B62q[1-9A-HJ-NP-Za-km-z]{51}$/.test(saved.address) ? { address: saved.address } : {}),
+      ...(Number.isInteger(saved.accountIndex) && saved.accountIndex! >= 0 ? { accountIndex: saved.accountIndex } : {}),
     };
   } catch {
     return { networkID: 'mina:devnet', graphqlUrl: '' };
@@ -52,7 +56,13 @@ export const balanceNode = (settings: WalletSettings) =>
 export class Home {
   #settings: WalletSettings;
   #lookup = 0;
+  /** The balance read last for the account shown (nanomina), undefined while unknown. */
+  #balance: bigint | undefined;
   onNetworkChange: (settings: WalletSettings) => void = () => {};
+  /** The holder picked another account in Home's selector. */
+  onAccountSelect: (index: number) => void = () => {};
+  /** A balance was read (Send checks against it). */
+  onBalance: () => void = () => {};
 
   constructor(settings: WalletSettings) {
     this.#settings = settings;
@@ -76,6 +86,13 @@ export class Home {
     $<HTMLInputElement>('graphql').onchange = changed;
     $('refresh-balance').onclick = () => void this.refresh();
     $('copy-address').onclick = () => void this.#copy();
+    $('show-qr').onclick = () => {
+      const box = $('address-qr');
+      box.hidden = !box.hidden;
+      $('show-qr').setAttribute('aria-expanded', String(!box.hidden));
+      $('show-qr').textContent = box.hidden ? 'Show the QR code' : 'Hide the QR code';
+    };
+    $<HTMLSelectElement>('account-select').onchange = (event) => this.onAccountSelect(Number((event.target as HTMLSelectElement).value));
     this.#renderNetwork();
     this.#renderAccount();
   }
@@ -84,10 +101,26 @@ export class Home {
     return this.#settings;
   }
 
+  get balance(): bigint | undefined {
+    return this.#balance;
+  }
+
+  /** The selector of the holder's accounts (hidden with fewer than two) and the selected one's name as the heading. */
+  showAccounts(accounts: { index: number; name: string; address: string }[], selected: number): void {
+    this.#settings = { ...this.#settings, accountIndex: selected };
+    saveSettings(this.#settings);
+    const select = $<HTMLSelectElement>('account-select');
+    select.replaceChildren(...accounts.map((a) => new Option(a.name, String(a.index), false, a.index === selected)));
+    $('account-choice').hidden = accounts.length < 2;
+    const current = accounts.find((a) => a.index === selected);
+    setText('account-index', current?.name ?? `Account ${selected + 1}`, { index: String(selected) });
+  }
+
   /** The account to show (from the device or the site's connection): kept, shown, its balance read. */
   setAccount(address: string): void {
     if (this.#settings.address === address) return;
     this.#settings = { ...this.#settings, address };
+    this.#balance = undefined;
     saveSettings(this.#settings);
     this.#renderAccount();
     void this.refresh();
@@ -105,13 +138,16 @@ export class Home {
       const overview = await fetchAccountOverview(url, address, { timeoutMs: 15_000 });
       if (lookup !== this.#lookup) return; // a later lookup (another network or account) answers
       if (overview === undefined) {
+        this.#balance = 0n;
         setText('balance', '0 MINA', { state: 'new' });
         setText('nonce', 'Not on the chain yet (no transaction received)');
       } else {
+        this.#balance = overview.balance;
         setText('balance', overview.balanceText, { state: 'ok', nanomina: String(overview.balance) });
         setText('nonce', `Nonce ${overview.inferredNonce}`, { nonce: String(overview.nonce), inferred: String(overview.inferredNonce) });
       }
       setText('balance-source', `from ${new URL(url).host}`);
+      this.onBalance();
     } catch (error) {
       if (lookup !== this.#lookup) return;
       setText('balance', 'The node did not answer', { state: 'error' });
@@ -160,6 +196,8 @@ export class Home {
     setText('account-address', address ?? 'No account yet: connect your Ledger below.', { state: address ? 'known' : 'none' });
     $('copy-address').hidden = address === undefined;
     $('refresh-balance').hidden = address === undefined;
+    $('show-qr').hidden = address === undefined;
+    $('address-qr').replaceChildren(...(address === undefined ? [] : [addressQr(address)]));
   }
 
   async #copy(): Promise<void> {

@@ -2,24 +2,26 @@
  * Activity and Sites: what the wallet signed and sent (newest first, from its own record), and the connected sites
  * with their account and network, each with a Revoke button.
  */
-import { NETWORKS } from 'chain-ledger';
-import type { ActivityHistory, ConnectedSites } from 'chain-ledger/wallet';
+import type { ActivityEntry, ActivityHistory, ConnectedSites } from 'chain-ledger/wallet';
+import type { WalletAccount } from './accounts.js';
 import { $, el, shortAddress, when } from './dom.js';
+import { explorerUrl } from './explorer.js';
 
-/** A transaction's page on the network's block explorer, when the network has one. */
+/** A transaction's page on the holder's block explorer for the network (./explorer.ts), when there is one. */
 function explorerLink(network: string, hash: string): HTMLElement {
-  const explorer = NETWORKS.find((n) => n.networkID === network)?.explorer;
+  const url = explorerUrl(network, hash);
   const code = el('code', '', hash);
-  if (explorer === undefined) return code;
+  if (url === undefined) return code;
   const link = el('a', '');
-  link.href = `${explorer}/tx/${encodeURIComponent(hash)}`;
+  link.href = url;
   link.target = '_blank';
   link.rel = 'noopener noreferrer';
   link.append(code);
   return link;
 }
 
-export function renderActivity(history: ActivityHistory): void {
+/** `decorate` adds to an entry's item (a transaction's status: ./tx-status.ts). */
+export function renderActivity(history: ActivityHistory, decorate: (li: HTMLLIElement, entry: ActivityEntry) => void = () => {}): void {
   const entries = history.list();
   const list = $('activity');
   if (entries.length === 0) {
@@ -42,12 +44,38 @@ export function renderActivity(history: ActivityHistory): void {
         hash.append(explorerLink(entry.network, entry.hash));
         li.append(hash);
       }
+      decorate(li, entry);
       return li;
     }),
   );
 }
 
-export function renderSites(sites: ConnectedSites, revoke: (origin: string) => void): void {
+/** The holder's accounts, for each site's account chooser (none with fewer than two). */
+export interface SiteAccounts {
+  accounts: WalletAccount[];
+  choose: (origin: string, index: number) => void;
+}
+
+/** The site's account: a chooser of the holder's accounts, or the address. */
+function siteAccount(site: { origin: string; address: string; accountIndex?: number }, choice?: SiteAccounts): HTMLElement {
+  const account = el('p', 'entry-detail', 'Account ');
+  account.title = site.address;
+  const known = choice?.accounts.find((a) => a.address === site.address);
+  if (choice === undefined || choice.accounts.length < 2) {
+    account.append(el('code', '', known ? `${known.name} · ${shortAddress(site.address)}` : shortAddress(site.address)));
+    return account;
+  }
+  const select = el('select', 'site-account');
+  select.setAttribute('aria-label', `The account ${site.origin} sees`);
+  select.dataset.origin = site.origin;
+  if (known === undefined) select.append(new Option(shortAddress(site.address), '', true, true));
+  for (const a of choice.accounts) select.append(new Option(`${a.name} · ${shortAddress(a.address)}`, String(a.index), false, a === known));
+  select.onchange = () => select.value !== '' && choice.choose(site.origin, Number(select.value));
+  account.append(select);
+  return account;
+}
+
+export function renderSites(sites: ConnectedSites, revoke: (origin: string) => void, choice?: SiteAccounts): void {
   const list = $('sites');
   const all = sites.list();
   if (all.length === 0) {
@@ -58,9 +86,7 @@ export function renderSites(sites: ConnectedSites, revoke: (origin: string) => v
     ...all.map((site) => {
       const li = el('li', 'entry');
       li.dataset.origin = site.origin;
-      const account = el('p', 'entry-detail', 'Account ');
-      account.append(el('code', '', shortAddress(site.address)));
-      account.title = site.address;
+      const account = siteAccount(site, choice);
       const button = el('button', 'secondary revoke', 'Revoke');
       button.type = 'button';
       button.dataset.origin = site.origin;

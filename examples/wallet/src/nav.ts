@@ -1,14 +1,15 @@
 /**
- * The wallet's screens (Home, Activity, Sites, Credentials) and their tabs: a bottom bar on a phone, a sidebar on a desktop
- * (layout.css). Tabs follow the ARIA tabs pattern: the arrow keys move between them, one is selected.
+ * The wallet's screens (Home, Send, Accounts, Activity, Sites, Credentials) and their tabs: a bottom bar on a phone, a sidebar on
+ * a desktop (layout.css). Tabs follow the ARIA tabs pattern: the arrow keys move between them, one is selected. The
+ * screens are index.html's tabs (`data-screen`), so a new screen is its tab and section only.
  */
 import { $ } from './dom.js';
 
-export type Screen = 'home' | 'activity' | 'sites' | 'credentials';
-const SCREENS: Screen[] = ['home', 'activity', 'sites', 'credentials'];
+export type Screen = string;
 
 /** Called with the screen shown (to render it afresh). */
 export function setUpNavigation(onShow: (screen: Screen) => void): (screen: Screen) => void {
+  const SCREENS = [...document.querySelectorAll<HTMLElement>('[role="tab"][data-screen]')].map((tab) => tab.dataset.screen!);
   const show = (screen: Screen) => {
     for (const name of SCREENS) {
       const tab = $(`tab-${name}`);
