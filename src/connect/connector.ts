@@ -343,11 +343,11 @@ export class WalletConnector {
  * (opened on the first call that needs it, from the user's click), puts it on `window.chain` and announces it to
  * wallet discovery (`mina:announceProvider`).
  *
- * @param options - `walletUrl` (required): where the wallet page is hosted; `install`, `asMina`, `info`,
+ * @param options - `walletUrl` (required): where the wallet page is hosted; `install`, `asMina`, `info`, `identity`,
  *   `windowFeatures`, `window`, `handshakeTimeoutMs`, `livenessTimeoutMs`.
  * @returns The connector: the provider's methods, events and errors.
- * @throws `TypeError` when `walletUrl` is not an http(s) URL, a timeout is not a positive number of milliseconds, or
- *   there is no `window`.
+ * @throws `TypeError` when `walletUrl` is not an http(s) URL, a timeout is not a positive number of milliseconds,
+ *   `identity` is neither `'chain-ledger'` nor `'auro'`, or there is no `window`.
  * @example
  * ```ts
  * import { connectWallet } from 'chain-ledger/connect';
@@ -356,6 +356,8 @@ export class WalletConnector {
  * ```
  */
 export function connectWallet(options: ConnectWalletOptions): WalletConnector {
+  if (options.identity !== undefined && options.identity !== 'chain-ledger' && options.identity !== 'auro')
+    throw new TypeError('identity must be "chain-ledger" or "auro"'); // before anything is set on the page
   const connector = new WalletConnector(options);
   const target = (options.window ?? (globalThis as unknown as { window: ConnectorWindow }).window) as ConnectorWindow &
     Record<string, unknown>;
@@ -363,6 +365,6 @@ export function connectWallet(options: ConnectWalletOptions): WalletConnector {
     target.chain = connector;
     if (options.asMina) target.mina = connector;
   }
-  announceProvider(connector, { info: options.info ?? DEFAULT_PROVIDER_INFO, window: target });
+  announceProvider(connector, { info: options.info ?? DEFAULT_PROVIDER_INFO, window: target, identity: options.identity });
   return connector;
 }

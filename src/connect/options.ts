@@ -1,5 +1,5 @@
 /** What `connectWallet` takes (src/connect/connector.ts). */
-import type { ProviderInfo } from '../provider/discovery.js';
+import type { ProviderInfo, WalletIdentity } from '../provider/discovery.js';
 import type { ConnectorWindow } from './protocol.js';
 
 export interface ConnectWalletOptions {
@@ -11,6 +11,11 @@ export interface ConnectWalletOptions {
   asMina?: boolean;
   /** The announcement's `info` (default chain-ledger's, `DEFAULT_PROVIDER_INFO`). */
   info?: ProviderInfo;
+  /**
+   * `'auro'`: announce Auro's slug and rdns and set `isAuro` on the connector, as `install`'s option of that name does
+   * (default `'chain-ledger'`: this wallet's own, with `chainChanged` as the network id text for mina-js callers).
+   */
+  identity?: WalletIdentity;
   /** `window.open` features of the wallet window (default a 440×720 popup). */
   windowFeatures?: string;
   /** The dapp's window (default the global `window`). */

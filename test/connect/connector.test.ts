@@ -128,6 +128,20 @@ describe('chain-ledger/connect and the wallet host', () => {
     expect(found[0]!.info.rdns).toBe('org.chain-ledger');
   });
 
+  it("with identity: 'auro', is announced under Auro's slug and rdns with isAuro, as itself (Auro's { networkID } events); an unknown identity is refused", () => {
+    const dapp = new FakeWindow(DAPP);
+    const chain = connectWallet({ walletUrl: `${WALLET}/`, window: dapp, identity: 'auro' });
+    const found: ProviderDetail[] = [];
+    dapp.addEventListener(ANNOUNCE_PROVIDER_EVENT, (e: Event) => found.push((e as CustomEvent<ProviderDetail>).detail));
+    dapp.dispatchEvent(new Event(REQUEST_PROVIDER_EVENT));
+    expect(found.map((d) => [d.info.slug, d.info.rdns])).toEqual([['aurowallet', 'com.aurowallet']]);
+    expect(found[0]!.provider).toBe(chain);
+    expect((chain as unknown as { isAuro?: boolean }).isAuro).toBe(true);
+    const other = new FakeWindow(DAPP);
+    expect(() => connectWallet({ walletUrl: `${WALLET}/`, window: other, identity: 'pallad' as never })).toThrow(/identity must be/);
+    expect((other as unknown as { chain?: unknown }).chain).toBeUndefined();
+  });
+
   it('opens the wallet window on the first call, connects the site (the Ledger shows the address) and signs in the wallet', async () => {
     const { chain, dapp, reviews, sites, host, activities } = rig();
     const accountsChanged: string[][] = [];
