@@ -125,6 +125,8 @@ export class WalletHost {
   #site: string | undefined;
   #transport: ApduTransport | undefined;
   #provider: LedgerProvider | undefined;
+  /** The account index the site's provider serves (switchAccount to it again changes nothing). */
+  #servedIndex: number | undefined;
   /** The site's account while its provider is connected (from the provider's own events). */
   #accounts: string[] = [];
   /** Settles when the site's provider exists and a remembered site's reconnection is over. */
@@ -132,18 +134,14 @@ export class WalletHost {
   #markReady: () => void = () => {};
   /** The site's calls by id, for the page's cancel. */
   readonly #calls = new Map<number, AbortController>();
-  /**
-   * The site's calls in this window, bounded as the provider bounds what waits for the device (also before a device
-   * is connected, when they wait here), and rejected together by the page's rejectPending.
-   */
+  /** The site's calls in this window, bounded as the provider bounds what waits for the device (also before a device
+   * is connected, when they wait here), and rejected together by the page's rejectPending. */
   readonly #pending: PendingCalls;
   /** Which stored credentials the site's presentations showed (the holder's answers), for the record. */
   readonly #presented = new PresentedCredentials();
 
-  /**
-   * @param options - The options of the site's provider (the host adds the transport, the site's origin and
-   *   `bridge: true`), the connected sites (`storageSites(localStorage)`) and `onActivity`.
-   */
+  /** @param options - The site's provider's options (the host adds the transport, the site's origin and `bridge: true`),
+   *   the connected sites (`storageSites(localStorage)`) and `onActivity`. */
   constructor(options: WalletHostOptions) {
     this.#options = options;
     this.#pending = new PendingCalls(options.provider.maxPendingCalls ?? DEFAULT_MAX_PENDING_CALLS);
@@ -229,10 +227,8 @@ export class WalletHost {
     if (this.#site !== undefined) this.#startProvider(transport);
   }
 
-  /**
-   * Forgets a connected site: removed from the list, and when it is this window's site, its provider disconnects
-   * (the dapp is told). Also what the page calls when another wallet window revoked this site (`storage` event).
-   */
+  /** Forgets a connected site: removed from the list, and when it is this window's site, its provider disconnects
+   * (the dapp is told). Also what the page calls when another wallet window revoked this site (`storage` event). */
   revoke(origin: string): void {
     this.#options.sites.remove(origin);
     if (origin === this.#site) void this.#provider?.disconnect();
@@ -245,7 +241,8 @@ export class WalletHost {
     if (known === undefined) return false;
     this.#options.sites.add({ ...known, accountIndex });
     const old = this.#provider;
-    if (origin !== this.#site || this.#transport === undefined || old === undefined) return true;
+    // Already served with it (another wallet window's write told this one): no second address review on the device.
+    if (origin !== this.#site || this.#transport === undefined || old === undefined || accountIndex === this.#servedIndex) return true;
     this.#deviceReady = new Promise((resolve) => (this.#markReady = resolve));
     this.#startProvider(this.#transport);
     void old.disconnect();
@@ -264,6 +261,7 @@ export class WalletHost {
       pageProgress?.(progress);
     };
     const accountIndex = this.#accountOf(site) ?? this.#options.provider.accountIndex;
+    this.#servedIndex = accountIndex ?? 0;
     const provider: LedgerProvider = asWalletPage(() =>
       createLedgerProvider({
         ...this.#options.provider,

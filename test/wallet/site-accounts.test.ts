@@ -16,7 +16,8 @@ import { addressOf } from '../support/vectors.js';
 const DAPP = 'https://dapp.example';
 
 function walletFor(dappOrigin: string, sites: ReturnType<typeof memorySites>, choice: { index: number }) {
-  const ledger = quietLedger({ extensions: true });
+  const reviews: string[] = [];
+  const ledger = quietLedger({ extensions: true, approve: (review) => (reviews.push(review.kind), true) });
   const dapp = new FakeWindow(dappOrigin);
   const hosts: WalletHost[] = [];
   dapp.onOpen = (url) => {
@@ -28,7 +29,7 @@ function walletFor(dappOrigin: string, sites: ReturnType<typeof memorySites>, ch
     return wallet;
   };
   const chain = connectWallet({ walletUrl: 'https://wallet.example/', window: dapp });
-  return { chain, host: () => hosts.at(-1)! };
+  return { chain, host: () => hosts.at(-1)!, reviews, ledger };
 }
 
 describe("a site's account", () => {
@@ -59,5 +60,21 @@ describe("a site's account", () => {
     expect(signed.publicKey).toBe(addressOf(2));
     expect(new Client({ network: 'testnet' }).verifyMessage(signed)).toBe(true);
     expect(host().switchAccount('https://never.example', 1)).toBe(false);
+  });
+
+  it('switched to the account it is served with (another wallet window wrote the list): nothing changes, no second address review', async () => {
+    const sites = memorySites();
+    const { chain, host, reviews } = walletFor(DAPP, sites, { index: 0 });
+    expect(await within(chain.requestAccounts(), 'requestAccounts')).toEqual([addressOf(0)]);
+    const before = [...reviews];
+    const changes: unknown[] = [];
+    chain.on('accountsChanged', (accounts) => changes.push(accounts));
+    expect(host().switchAccount(DAPP, 0)).toBe(true);
+    await settle();
+    const signed = await within(chain.signMessage({ message: 'same account' }), 'signMessage');
+    expect(signed.publicKey).toBe(addressOf(0));
+    // Only the message's review followed: no address review of a provider made again.
+    expect(reviews.slice(before.length)).toEqual(['text']);
+    expect(changes).toEqual([]);
   });
 });
