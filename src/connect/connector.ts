@@ -6,7 +6,7 @@
  * window answers `[]` without opening one, so a dapp may call it when it loads.
  */
 import { ErrorCode, ProviderError } from '../errors/provider-error.js';
-import { DEFAULT_PROVIDER_INFO, announceProvider } from '../provider/discovery.js';
+import { DEFAULT_PROVIDER_INFO, announceProvider, checkIdentity } from '../provider/discovery.js';
 import { ProviderEvents } from '../provider/events.js';
 import type { RequestArguments, RequestContext, RequestMethod, RpcResult } from '../provider/rpc.js';
 import type { WalletMethods } from '../provider/wallet-methods.js';
@@ -356,8 +356,7 @@ export class WalletConnector {
  * ```
  */
 export function connectWallet(options: ConnectWalletOptions): WalletConnector {
-  if (options.identity !== undefined && options.identity !== 'chain-ledger' && options.identity !== 'auro')
-    throw new TypeError('identity must be "chain-ledger" or "auro"'); // before anything is set on the page
+  checkIdentity(options.identity); // before anything is set on the page
   const connector = new WalletConnector(options);
   const target = (options.window ?? (globalThis as unknown as { window: ConnectorWindow }).window) as ConnectorWindow &
     Record<string, unknown>;

@@ -103,7 +103,7 @@ export const bn = (title: string, shown: string): Screen => screen(fixedScreen('
 const value = (title: string, shown: Uint8Array | string): Screen[] => valueScreens(title, shown).map(screen);
 const choices = (approve: Screen = pb('validate', APPROVE), reject: Screen = pb('crossmark', REJECT)): Screen[] => [approve, reject];
 /** The go-on choice of a blind signature. */
-const acceptRisk = () => pnn('validate', 'ACCEPT RISK', 'AND APPROVE');
+export const acceptRisk = () => pnn('validate', 'ACCEPT RISK', 'AND APPROVE');
 /** What a transaction shows once approved, while the device signs (the app's "comfort" step). */
 const signing = () => pb('processing', 'Signing...');
 

@@ -22,7 +22,7 @@ import { rawSignature, type Device } from './app-instructions.js';
 import { fail, invalidData } from './device-errors.js';
 import { valueScreens } from './display.js';
 import type { ExtensionVersion } from './extension-version.js';
-import { APPROVE, REJECT, blindSigningDisabledNotice, bn, nn, pb, pbb, pnn, screen, type Review } from './review.js';
+import { APPROVE, REJECT, acceptRisk, blindSigningDisabledNotice, bn, nn, pb, pbb, pnn, screen, type Review } from './review.js';
 import { signLegacyMessage } from './signer.js';
 
 /** A SIGN_TEXT request as the device read it. */
@@ -109,7 +109,7 @@ export function textHashReview({ origin, networkId, message }: TextRequest): Rev
       bn('Length', `${utf8.encode(message).length} bytes`),
       ...valueScreens('SHA-256', textHash(message)).map(screen),
       nn('Compare it with', 'the wallet screen'),
-      pnn('validate', 'ACCEPT RISK', 'AND APPROVE'),
+      acceptRisk(),
       pb('crossmark', REJECT),
     ],
   };

@@ -161,7 +161,8 @@ export function announceProvider<P>(
   };
 }
 
-function checkIdentity(identity: unknown): WalletIdentity | undefined {
+/** `identity` when it is one (or not given); a TypeError else, before anything is announced or set on a page. */
+export function checkIdentity(identity: unknown): WalletIdentity | undefined {
   if (identity !== undefined && identity !== 'chain-ledger' && identity !== 'auro')
     throw new TypeError('identity must be "chain-ledger" or "auro"');
   return identity;
