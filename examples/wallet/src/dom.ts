@@ -1,4 +1,4 @@
-/** The page's element lookups and small text helpers, shared by the screens. */
+/** The page's element lookups, small text helpers and storage reads, shared by the screens. */
 
 /** The element with `id`; a missing one is a bug of the page (index.html and the code disagree). */
 export const $ = <T extends HTMLElement = HTMLElement>(id: string) => {
@@ -27,3 +27,16 @@ export const shortAddress = (address: string) => `${address.slice(0, 8)}…${add
 
 /** A date and time in the holder's locale. */
 export const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * The object kept under `key` in the wallet origin's storage, or `{}` where there is none or it is not one (a value
+ * another version wrote, or one edited by hand): the page's small settings records (explorers, statuses).
+ */
+export function storedRecord<T>(key: string): Record<string, T> {
+  try {
+    const parsed = JSON.parse(localStorage.getItem(key) ?? '{}') as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, T>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -4,17 +4,11 @@
  * `NETWORKS[].explorer`). Only https templates are taken: a link the holder clicks must not become a script URL.
  */
 import { NETWORKS } from 'chain-ledger';
+import { storedRecord } from './dom.js';
 
 const EXPLORER_KEY = 'chain-ledger:wallet-explorers';
 
-function saved(): Record<string, string> {
-  try {
-    const parsed = JSON.parse(localStorage.getItem(EXPLORER_KEY) ?? '{}') as unknown;
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, string>) : {};
-  } catch {
-    return {};
-  }
-}
+const saved = () => storedRecord<string>(EXPLORER_KEY);
 
 /** The network's default template, or undefined where it has no explorer. */
 export function defaultExplorer(network: string): string | undefined {

@@ -5,6 +5,7 @@
  */
 import { NETWORKS } from 'chain-ledger';
 import { type ActivityEntry, type CommandStatus, fetchCommandStatus } from 'chain-ledger/wallet';
+import { storedRecord } from './dom.js';
 
 const STATUS_KEY = 'chain-ledger:wallet-tx-status';
 /** How often pending transactions are asked about (a Mina slot is 3 minutes; the e2e's node answers at once). */
@@ -14,14 +15,7 @@ const STATUS_WATCH_MS = 60 * 60_000;
 
 export type ShownStatus = CommandStatus | { status: 'checking' };
 
-function saved(): Record<string, CommandStatus> {
-  try {
-    const parsed = JSON.parse(localStorage.getItem(STATUS_KEY) ?? '{}') as unknown;
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, CommandStatus>) : {};
-  } catch {
-    return {};
-  }
-}
+const saved = () => storedRecord<CommandStatus>(STATUS_KEY);
 
 export function statusOf(hash: string): ShownStatus {
   return saved()[hash] ?? { status: 'checking' };
