@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { approveInWallet, clickOpeningWallet, env, openDapp, walletContext, watch } from '../support/wallet-harness.js';
+import { approveInWallet, clickOpeningWallet, env, openDapp, openOwnWallet, walletContext } from '../support/wallet-harness.js';
 
 interface Violation {
   id: string;
@@ -88,11 +88,7 @@ export async function walletAccessibility(): Promise<void> {
   expect((await seriousViolations(control)).join('\n')).toMatch(/^critical image-alt/m);
   await control.close();
   for (const width of [390, 1280]) {
-    const page = await context.newPage();
-    watch(page);
-    await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
-    await page.goto(`${wallet}/`);
-    await page.waitForSelector('body[data-ready="true"]');
+    const page = await openOwnWallet(context, width);
     await check(page, `Home without a device at ${width} px`);
     await page.click('#demo');
     await page.waitForSelector('#account-address[data-state="known"]');

@@ -9,35 +9,27 @@
  * Screenshots of the screen at 390 and 1280 px go to docs/images/.
  */
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { shownValue } from '../../src/emulator/review.js';
 import {
   ACCOUNT_0,
-  REPO,
   clickOpeningWallet,
+  docsImage,
   env,
   expectNoOverflow,
   expectOk,
   nodeLedger,
   openDapp,
+  openOwnWallet,
   pageError,
   result,
   walletContext,
-  watch,
 } from '../support/wallet-harness.js';
-
-const image = (name: string) => join(REPO, 'docs/images', `${name}.png`);
 
 /** The wallet page opened directly (the holder's own wallet), its device reopened (allowed before), on Credentials. */
 async function ownWallet(context: BrowserContext, width: number): Promise<Page> {
-  const { wallet } = await env();
-  const page = await context.newPage();
-  watch(page);
-  await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
-  await page.goto(`${wallet}/`);
-  await page.waitForSelector('body[data-ready="true"]');
+  const page = await openOwnWallet(context, width);
   await page.waitForSelector('#account-address[data-state="known"]');
   await page.click('#tab-credentials');
   await page.waitForSelector('#screen-credentials:not([hidden])');
@@ -114,10 +106,10 @@ export async function walletCredentials(): Promise<void> {
   expect(await wallet.locator('#credentials-status').textContent()).toContain(`${ACCOUNT_0.slice(0, 8)}`);
   await expectNoOverflow(wallet, 'Credentials at 390 px');
   await wallet.evaluate(() => scrollTo(0, 0));
-  await wallet.screenshot({ path: image('wallet-credentials-390') });
+  await wallet.screenshot({ path: docsImage('wallet-credentials-390') });
   await wallet.setViewportSize({ width: 1280, height: 900 });
   await expectNoOverflow(wallet, 'Credentials at 1280 px');
-  await wallet.screenshot({ path: image('wallet-credentials-1280') });
+  await wallet.screenshot({ path: docsImage('wallet-credentials-1280') });
 
   // Shown to: what the record says of presentations of this credential (the host records the holder's chosen store
   // ids, test/wallet/presented.test.ts; proving one here would take minutes), joined by the store id on the screen.

@@ -1,71 +1,31 @@
-/**
- * The wallet page's screens (examples/wallet: Home, Activity, Sites, the request sheet), end to end in the packaged
- * Chromium, with the demo software Ledger (NOT hardware) and a node answered in Node through the browser context's
- * routing, every query checked against the daemon's GraphQL schema (test/support/mina-node.ts):
- *
- * - opened directly (the holder's own wallet), Home reads account 0 from the device and its balance and nonce from
- *   the node; the network switcher and the node field say where it comes from;
- * - a site connects and signs a message in its wallet window (the request as a sheet over the wallet, checked with
- *   mina-signer); Activity lists it, newest first, for that site; Sites lists the site with its account and network;
- * - revoked in Sites, the site's next call is refused with 1001, and nothing more is recorded.
- *
- * Screenshots of each screen at 390 px and 1280 px go to docs/images/ (docs/wallet.md shows them).
- */
-import { join } from 'node:path';
 import Client from 'mina-signer';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { expect } from 'vitest';
-import { checkOperation } from '../support/mina-node.js';
 import {
   ACCOUNT_0,
-  REPO,
   approveInWallet,
   clickOpeningWallet,
+  docsImage,
   env,
   expectNoOverflow,
   expectOk,
   openDapp,
+  openOwnWallet,
   result,
+  routeCheckedNode,
   walletContext,
   walletScreen,
-  watch,
 } from '../support/wallet-harness.js';
 
 const NODE = 'https://node.example/graphql';
 /** 42.5 MINA, nonce 2: what the routed node says of account 0. */
 const BALANCE = '42500000000';
 
-/** Every GraphQL request the wallet sent the node, with the schema's verdict on it. */
-async function routeNode(context: BrowserContext): Promise<{ operation?: string; errors: string[] }[]> {
-  const seen: { operation?: string; errors: string[] }[] = [];
-  await context.route(NODE, async (route) => {
-    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type' };
-    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
-    const { query, variables } = JSON.parse(route.request().postData() ?? '{}') as { query: string; variables: { publicKey?: string } };
-    const check = checkOperation(query, variables);
-    seen.push({ operation: check.operationName, errors: check.errors });
-    const account = variables.publicKey === ACCOUNT_0 ? { balance: { total: BALANCE }, nonce: '2', inferredNonce: '2' } : null;
-    await route.fulfill({
-      status: 200,
-      headers: { ...cors, 'content-type': 'application/json' },
-      body: JSON.stringify(check.errors.length ? { errors: check.errors.map((message) => ({ message })) } : { data: { account } }),
-    });
-  });
-  return seen;
-}
-
-const image = (name: string) => join(REPO, 'docs/images', `${name}.png`);
-
-/** The wallet page opened directly at `width`, its node set to the routed one. */
-async function openWallet(context: BrowserContext, width: number): Promise<Page> {
-  const { wallet } = await env();
-  const page = await context.newPage();
-  watch(page);
-  await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
-  await page.goto(`${wallet}/`);
-  await page.waitForSelector('body[data-ready="true"]');
-  return page;
-}
+/** Every GraphQL request the wallet sent the node, with the schema's verdict on it: account 0 is known, others not. */
+const routeNode = (context: BrowserContext) =>
+  routeCheckedNode(context, NODE, (_operation, variables) => ({
+    account: variables.publicKey === ACCOUNT_0 ? { balance: { total: BALANCE }, nonce: '2', inferredNonce: '2' } : null,
+  }));
 
 export async function walletScreens(): Promise<void> {
   const { issuer } = await env();
@@ -73,7 +33,7 @@ export async function walletScreens(): Promise<void> {
   const queries = await routeNode(context);
 
   // Home, the holder's own wallet: the device's account 0, its balance and nonce from the node.
-  const wallet = await openWallet(context, 390);
+  const wallet = await openOwnWallet(context, 390);
   await wallet.fill('#graphql', NODE);
   await wallet.locator('#graphql').dispatchEvent('change');
   await wallet.click('#demo');
@@ -99,7 +59,7 @@ export async function walletScreens(): Promise<void> {
       .then((box) => box!.height),
   ).toBeGreaterThanOrEqual(44); // a thumb's target
   await wallet.evaluate(() => scrollTo(0, 0)); // the node field's fill scrolled it
-  await wallet.screenshot({ path: image('wallet-home-390') });
+  await wallet.screenshot({ path: docsImage('wallet-home-390') });
 
   // The switcher: mainnet, then back to devnet; the balance is read again each time (the same node, asked for it).
   const before = queries.length;
@@ -118,7 +78,7 @@ export async function walletScreens(): Promise<void> {
   await page.click('#sign-in');
   await popup.waitForSelector('#demo-device[data-review="true"]');
   expect(await popup.locator('#sheet').isVisible()).toBe(true);
-  await popup.screenshot({ path: image('wallet-sheet-440') });
+  await popup.screenshot({ path: docsImage('wallet-sheet-440') });
   await approveInWallet(popup, /Requested by[\s\S]*Message/);
   const signed = await result(page, 'result-sign-in');
   expectOk(signed);
@@ -141,22 +101,22 @@ export async function walletScreens(): Promise<void> {
   expect(await site.textContent()).toMatch(/mina:devnet/);
   expect(await site.getAttribute('data-origin')).toBe(issuer);
   for (const width of [390, 1280]) {
-    const shown = await openWallet(context, width);
+    const shown = await openOwnWallet(context, width);
     for (const screen of ['activity', 'sites'] as const) {
       await walletScreen(shown, screen);
       await expectNoOverflow(shown, `${screen} at ${width} px`);
-      await shown.screenshot({ path: image(`wallet-${screen}-${width}`) });
+      await shown.screenshot({ path: docsImage(`wallet-${screen}-${width}`) });
     }
     if (width === 1280) {
       await walletScreen(shown, 'home');
       await shown.click('#demo');
       await shown.waitForSelector('#balance[data-state="ok"]');
-      await shown.screenshot({ path: image('wallet-home-1280') });
+      await shown.screenshot({ path: docsImage('wallet-home-1280') });
       // Dark, as the holder's system asks (prefers-color-scheme): the same screens in the dark theme.
       await shown.emulateMedia({ colorScheme: 'dark' });
-      await shown.screenshot({ path: image('wallet-home-1280-dark') });
+      await shown.screenshot({ path: docsImage('wallet-home-1280-dark') });
       await walletScreen(shown, 'activity');
-      await shown.screenshot({ path: image('wallet-activity-1280-dark') });
+      await shown.screenshot({ path: docsImage('wallet-activity-1280-dark') });
     }
     await shown.close();
   }

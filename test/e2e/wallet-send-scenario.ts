@@ -1,31 +1,25 @@
-/**
- * The wallet page's Accounts and Send screens (examples/wallet), end to end in the packaged Chromium with the demo
- * software Ledger (NOT hardware) and a node answered in Node through the browser context's routing, every query
- * checked against the daemon's GraphQL schema (test/support/mina-node.ts):
- *
- * - Accounts: "Add account" shows account 1's address on the device; approved, it is listed, selected, and Home shows
- *   its address and balance from the node;
- * - Send: the form refuses what is not an address as the holder types; a payment from account 0 goes through the
- *   device review (the wallet's own origin as the site), the node receives it and mina-signer verifies it; the hash
- *   is shown with its Minascan link; Activity lists it pending, then included once the node has it in a block.
- *
- * Screenshots of Send and Accounts at 390 px and 1280 px go to docs/images/ (docs/wallet.md shows them).
- */
-import { join } from 'node:path';
 import Client from 'mina-signer';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { checkOperation } from '../support/mina-node.js';
 import { addressOf } from '../support/vectors.js';
-import { ACCOUNT_0, REPO, approveInWallet, env, expectNoOverflow, walletContext, walletScreen, watch } from '../support/wallet-harness.js';
+import {
+  ACCOUNT_0,
+  type RoutedQuery,
+  approveInWallet,
+  docsImage,
+  env,
+  expectNoOverflow,
+  openOwnWallet,
+  routeCheckedNode,
+  walletContext,
+  walletScreen,
+} from '../support/wallet-harness.js';
 
 const NODE = 'https://node.example/graphql';
 const HASH = '5JuSRViCY1GbnnpExLhoYLkD96vwnCjoC1MqsWPnkBbhAm6Bt7Gu';
 const ACCOUNT_1 = addressOf(1);
-const image = (name: string) => join(REPO, 'docs/images', `${name}.png`);
-
 interface Node {
-  errors: string[][];
+  queries: RoutedQuery[];
   payments: { input: Record<string, string>; signature: { field: string; scalar: string } }[];
   /** Status questions answered since the payment was received. */
   asked: number;
@@ -55,29 +49,9 @@ function answer(operation: string | undefined, variables: Record<string, unknown
 }
 
 async function routeNode(context: BrowserContext): Promise<Node> {
-  const node: Node = { errors: [], payments: [], asked: 0 };
-  await context.route(NODE, async (route) => {
-    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type' };
-    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
-    const { query, variables } = JSON.parse(route.request().postData() ?? '{}') as { query: string; variables: Record<string, unknown> };
-    const check = checkOperation(query, variables);
-    if (check.errors.length) node.errors.push(check.errors);
-    const body = check.errors.length
-      ? { errors: check.errors.map((message) => ({ message })) }
-      : { data: answer(check.operationName, variables, node) };
-    await route.fulfill({ status: 200, headers: { ...cors, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  });
+  const node: Node = { queries: [], payments: [], asked: 0 };
+  node.queries = await routeCheckedNode(context, NODE, (operation, variables) => answer(operation, variables, node));
   return node;
-}
-
-async function openWallet(context: BrowserContext, width: number): Promise<Page> {
-  const { wallet } = await env();
-  const page = await context.newPage();
-  watch(page);
-  await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
-  await page.goto(`${wallet}/`);
-  await page.waitForSelector('body[data-ready="true"]');
-  return page;
 }
 
 async function addSecondAccount(wallet: Page): Promise<void> {
@@ -116,7 +90,7 @@ async function sendPayment(wallet: Page, node: Node): Promise<void> {
   await expect.poll(() => wallet.locator('#send-submit').isDisabled()).toBe(false);
   await wallet.evaluate(() => scrollTo(0, 0));
   await expectNoOverflow(wallet, 'Send at 390 px');
-  await wallet.screenshot({ path: image('wallet-send-390') });
+  await wallet.screenshot({ path: docsImage('wallet-send-390') });
   await wallet.click('#send-submit');
   await approveInWallet(wallet, /1\.5/);
   await wallet.waitForSelector('#send-result[data-state="ok"]');
@@ -133,7 +107,7 @@ export async function walletSend(): Promise<void> {
   const { wallet: walletOrigin } = await env();
   const context = await walletContext(undefined);
   const node = await routeNode(context);
-  const wallet = await openWallet(context, 390);
+  const wallet = await openOwnWallet(context, 390);
   await wallet.fill('#graphql', NODE);
   await wallet.locator('#graphql').dispatchEvent('change');
   await wallet.click('#demo');
@@ -142,7 +116,7 @@ export async function walletSend(): Promise<void> {
   await addSecondAccount(wallet);
   await walletScreen(wallet, 'accounts');
   await expectNoOverflow(wallet, 'Accounts at 390 px');
-  await wallet.screenshot({ path: image('wallet-accounts-390') });
+  await wallet.screenshot({ path: docsImage('wallet-accounts-390') });
 
   await sendPayment(wallet, node);
   // Activity: the payment, from the wallet itself, pending, then included (the status is asked every 5 s).
@@ -152,9 +126,9 @@ export async function walletSend(): Promise<void> {
   expect(await entry.getAttribute('data-status')).toBe('pending');
   await expect.poll(() => entry.getAttribute('data-status'), { timeout: 30_000 }).toBe('included');
   expect(await entry.textContent()).toContain('Included in a block');
-  expect(node.errors).toEqual([]);
+  expect(node.queries.filter((q) => q.errors.length > 0).map((q) => q.errors)).toEqual([]);
 
-  const wide = await openWallet(context, 1280);
+  const wide = await openOwnWallet(context, 1280);
   await wide.fill('#graphql', NODE);
   await wide.locator('#graphql').dispatchEvent('change');
   await wide.click('#demo');
@@ -162,7 +136,7 @@ export async function walletSend(): Promise<void> {
   for (const screen of ['send', 'accounts'] as const) {
     await walletScreen(wide, screen);
     await expectNoOverflow(wide, `${screen} at 1280 px`);
-    await wide.screenshot({ path: image(`wallet-${screen}-1280`) });
+    await wide.screenshot({ path: docsImage(`wallet-${screen}-1280`) });
   }
   await context.close();
 }

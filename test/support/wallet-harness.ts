@@ -20,6 +20,7 @@ import { serveIsolated } from './serve-isolated.js';
 import { headersFileServer } from './headers-file.js';
 import { hostileScript, walletProbe } from './hostile.js';
 import { nodeCacheRoute } from './key-cache.js';
+import { checkOperation } from './mina-node.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const DAPP_DIST = join(REPO, 'examples/web-dapp/dist');
@@ -343,4 +344,49 @@ export async function walletScreen(popup: Page, screen: 'home' | 'send' | 'accou
   if (await popup.locator('#sheet-close').isVisible()) await popup.click('#sheet-close');
   await popup.click(`#tab-${screen}`);
   await popup.waitForSelector(`#screen-${screen}:not([hidden])`);
+}
+
+/** Where the wallet scenarios put the screenshots docs/wallet.md shows. */
+export const docsImage = (name: string) => join(REPO, 'docs/images', `${name}.png`);
+
+/** The wallet page opened directly (the holder's own wallet, no site) at `width`, once its script is ready. */
+export async function openOwnWallet(context: BrowserContext, width: number): Promise<Page> {
+  const { wallet } = await env();
+  const page = await context.newPage();
+  watch(page);
+  await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+  await page.goto(`${wallet}/`);
+  await page.waitForSelector('body[data-ready="true"]');
+  return page;
+}
+
+/** A GraphQL request the routed node got, with the daemon schema's verdict on it. */
+export interface RoutedQuery {
+  operation?: string;
+  errors: string[];
+}
+
+/**
+ * A Mina node at `url`, routed in the browser context: each query checked against the daemon's schema (one the schema
+ * refuses is answered with its errors, as a node would), the others answered with `answer`'s data. Returns every
+ * request, in order, with its verdict.
+ */
+export async function routeCheckedNode(
+  context: BrowserContext,
+  url: string,
+  answer: (operation: string | undefined, variables: Record<string, unknown>) => unknown,
+): Promise<RoutedQuery[]> {
+  const seen: RoutedQuery[] = [];
+  await context.route(url, async (route) => {
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type' };
+    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
+    const { query, variables } = JSON.parse(route.request().postData() ?? '{}') as { query: string; variables: Record<string, unknown> };
+    const check = checkOperation(query, variables);
+    seen.push({ operation: check.operationName, errors: check.errors });
+    const body = check.errors.length
+      ? { errors: check.errors.map((message) => ({ message })) }
+      : { data: answer(check.operationName, variables) };
+    await route.fulfill({ status: 200, headers: { ...cors, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  });
+  return seen;
 }
